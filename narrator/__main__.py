@@ -1,0 +1,5 @@
+"""Allow `python -m narrator`."""
+
+from narrator.cli import main
+
+main()

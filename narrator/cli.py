@@ -1,0 +1,179 @@
+"""The `narrator` command: play, resume, games, voices, say.
+
+A thin layer: it reads the table file and flags into settings, asks the game to
+validate them, opens a sitting (voice, audio, listeners) and runs the loop. Any
+`NarratorError` becomes one line `error: …` and its exit status.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from functools import wraps
+from pathlib import Path
+from typing import Any, Callable
+
+import click
+
+from narrator import home
+from narrator.errors import NarratorError
+from narrator.games import game_names, get_game
+from narrator.runner import play as play_loop
+from narrator.runner import resume_position, start_position
+from narrator.session import RunOptions, open_sitting
+from narrator.settings import DEFAULT_GAME, build_settings, read_table_file
+from narrator.store import GameStore, find_game, saved_games
+
+# Flags that name a table-file key: (flag, key, help).
+TABLE_FLAGS: list[tuple[str, str, str]] = [
+    ("--players", "players", "Number of players (the recommended setup for that count)."),
+    ("--names", "names", "Player names in seat order, comma-separated: \"Aki,Ben,…\"."),
+    ("--roles", "roles", "Role cards: \"citizen=3,traitor=1,werewolf=1\"."),
+    ("--cards", "cards", "Additional cards: \"seer=1,peddler=1,phantom_mage=2,strategist=1\"."),
+    ("--days", "days", "Days (nominations) before the werewolf team wins."),
+    ("--countdown", "countdown", "Seconds of each night call's countdown."),
+    ("--countdowns", "countdowns", "Per-card countdowns: \"seer=15,lovers=5\"."),
+    ("--check-role", "check_role", "Seconds to look at one's role card after a swap."),
+    ("--discussion", "discussion", "Seconds of discussion each day."),
+    ("--warnings", "warnings", "Seconds left at which the discussion timer speaks: \"60,10\"."),
+    ("--night-order", "night_order", "Night order: \"seer,medium,peddler,phantom_mage,lovers\"."),
+    ("--strategist", "strategist", "Seconds for the strategist's exchange."),
+    ("--redeal", "redeal", "Seconds to redeal the additional cards."),
+    ("--look", "look", "Seconds to look at the dealt cards at the start."),
+    ("--lang", "lang", "Language of the narration: ja or en."),
+    ("--voice", "voice", "Voice pack name, or `text` to print the lines instead of speaking."),
+    ("--answers", "answers", "Scripted answers file: one answer per line, in the order asked."),
+    ("--transcript", "transcript", "Write every cue as JSON Lines to this file."),
+    ("--time-scale", "time_scale", "1 = real time, 0 = every wait instantly."),
+    ("--seed", "seed", "Seed for anything random."),
+    ("--audio", "audio", "auto (speaker, else text), null (silent, clocked) or device."),
+    ("--audio-device", "audio_device", "Audio output device name or index."),
+]
+RUN_KEYS = ("lang", "voice", "time_scale", "audio", "audio_device", "answers", "transcript")
+
+
+def friendly_errors(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Turn a NarratorError into `error: …` and its exit status; Ctrl-C into a resume hint."""
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except NarratorError as err:
+            click.echo(f"error: {err}", err=True)
+            sys.exit(err.exit_code)
+        except KeyboardInterrupt:
+            click.echo("\nstopped: the game is saved; continue it with `narrator resume`", err=True)
+            sys.exit(130)
+
+    return wrapper
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="narrator")
+def main() -> None:
+    """A voice-narrated game master for social-deduction party games."""
+
+
+def _table_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    for flag, key, help_text in reversed(TABLE_FLAGS):
+        func = click.option(flag, key, default=None, help=help_text)(func)
+    return func
+
+
+@main.command()
+@click.argument("game", required=False)
+@click.option("--table", "table_file", type=click.Path(path_type=Path), help="TOML table file.")
+@click.option("--no-keyboard", is_flag=True, help="Do not read answers from the terminal.")
+@_table_options
+@friendly_errors
+def play(game: str | None, table_file: Path | None, no_keyboard: bool, **flags: Any) -> None:
+    """Start a game and narrate it (GAME: additional-werewolf)."""
+    table = read_table_file(table_file) if table_file else {}
+    source = f"table file {table_file}" if table_file else "command line"
+    settings = build_settings(table, {**flags, "game": game}, source)
+    rules = get_game(settings.game)
+    config = rules.configure(settings)
+    run = RunOptions(
+        lang=settings.lang, voice=settings.voice, time_scale=settings.time_scale, audio=settings.audio,
+        audio_device=settings.audio_device, keyboard=not no_keyboard,
+        answers=str(settings.answers.resolve()) if settings.answers else None,
+        transcript=str(settings.transcript.resolve()) if settings.transcript else None,
+    )
+    sitting = open_sitting(run)
+    store = GameStore.create(home.app_home(), rules.name, config.to_dict(), run.to_dict())
+    click.echo(f"game {store.id} saved in {store.folder}", err=True)
+    position = start_position(rules, config, store)
+    _run(rules, config, store, sitting, position, recap=False)
+
+
+@main.command()
+@click.argument("game_id", required=False)
+@click.option("--voice", default=None, help="Voice pack name or `text`.")
+@click.option("--answers", type=click.Path(path_type=Path), default=None, help="Scripted answers file.")
+@click.option("--transcript", type=click.Path(path_type=Path), default=None, help="Transcript file to append to.")
+@click.option("--time-scale", "time_scale", type=float, default=None, help="1 = real time, 0 = instant.")
+@click.option("--audio", default=None, help="auto, null or device.")
+@click.option("--no-keyboard", is_flag=True, help="Do not read answers from the terminal.")
+@friendly_errors
+def resume(game_id: str | None, no_keyboard: bool, **flags: Any) -> None:
+    """Continue an interrupted game where it stopped (the latest one by default)."""
+    store = find_game(home.app_home(), game_id)
+    meta = store.meta
+    if meta.get("finished"):
+        raise NarratorError(f"game {store.id} is already over; start a new one with `narrator play`")
+    rules = get_game(meta["game"])
+    config = rules.config_from_dict(meta["config"])
+    saved = meta["run"]
+    for key, value in flags.items():
+        if value is not None:
+            saved[key] = str(Path(value).resolve()) if key in ("answers", "transcript") else value
+    saved["keyboard"] = not no_keyboard
+    run = RunOptions(**saved)
+    store.update_run(run.to_dict())
+    position = resume_position(rules, config, store)
+    used = sum(1 for e in store.events() if e.get("source") == "script")
+    sitting = open_sitting(run, start_at=position.t, answers_used=used)
+    click.echo(f"resuming game {store.id}", err=True)
+    _run(rules, config, store, sitting, position, recap=True)
+
+
+def _run(rules: Any, config: Any, store: GameStore, sitting: Any, position: Any, recap: bool) -> None:
+    async def main_loop() -> Any:
+        sitting.start_listeners(asyncio.get_running_loop())
+        return await play_loop(rules, config, store, sitting.scheduler, position, recap=recap)
+
+    try:
+        state = asyncio.run(main_loop())
+    finally:
+        sitting.close()
+    click.echo(f"game over: {state.winner} win", err=True)
+
+
+@main.command()
+def games() -> None:
+    """List the games the narrator runs, and the saved games."""
+    click.echo("games: " + ", ".join(game_names()))
+    for store in saved_games(home.app_home()):
+        meta = store.meta
+        status = f"over ({meta.get('outcome', {}).get('winner')} won)" if meta.get("finished") else "unfinished"
+        click.echo(f"{store.id}  {meta['game']}  {status}")
+
+
+@main.group()
+def voices() -> None:
+    """Voice packs."""
+
+
+@voices.command("list")
+def voices_list() -> None:
+    """List the voice packs found."""
+    from narrator.voicepack import list_packs, load_pack
+
+    for name in list_packs():
+        pack = load_pack(name)
+        click.echo(f"{name}  lang={pack.lang}  engine={pack.engine}  lines={len(pack.lines)}  ({pack.path})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,36 @@
+"""What the terminal shows: the narrator's lines (text mode) and the open question.
+
+Kept apart from the scheduler so that a headless Pi prints nothing, a laptop at the
+table shows subtitles, and `--voice text` is a complete way to play.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TextIO
+
+from narrator.cues import Ask
+
+
+class ConsoleDisplay:
+    def __init__(self, show_lines: bool, stream: TextIO | None = None):
+        self.show_lines = show_lines
+        self.stream = stream or sys.stdout
+
+    def line(self, text: str) -> None:
+        if self.show_lines:
+            print(text, file=self.stream, flush=True)
+
+    def tick(self, text: str) -> None:
+        if self.show_lines:
+            print(f"  {text}", file=self.stream, flush=True)
+
+    def prompt(self, ask: Ask) -> None:
+        if ask.choices == ("done",):
+            hint = "Enter when ready"
+        elif set(ask.choices) <= {"yes", "no"}:
+            hint = "y / n"
+        else:
+            numbered = ", ".join(f"{i}={name}" for i, name in enumerate(ask.choices, 1))
+            hint = f"{'names or numbers, comma-separated' if ask.multiple else 'a name or number'}: {numbered}"
+        print(f"  > ({hint}; r = repeat, p = pause)", file=self.stream, flush=True)

@@ -1,0 +1,48 @@
+"""The games the narrator can run, each behind the same small contract.
+
+A game supplies: `configure(settings) -> config` (validate the table), `new_state()`,
+`advance(config, state, event) -> (state, cues)` (pure), `recap(config, state)` (what
+to say on resume), and how its config and state round-trip through JSON for the store.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from narrator.errors import SetupError
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game's rules engine and the functions the runner needs around it."""
+
+    name: str
+    configure: Callable[[Any], Any]
+    config_from_dict: Callable[[dict[str, Any]], Any]
+    new_state: Callable[[], Any]
+    state_from_dict: Callable[[dict[str, Any]], Any]
+    advance: Callable[[Any, Any, dict[str, Any]], tuple[Any, list]]
+    recap: Callable[[Any, Any], list]
+
+
+def _additional_werewolf() -> Game:
+    from narrator.games import additional_werewolf as aw
+
+    return aw.GAME
+
+
+_GAMES: dict[str, Callable[[], Game]] = {
+    "additional-werewolf": _additional_werewolf,
+}
+
+
+def game_names() -> list[str]:
+    return list(_GAMES)
+
+
+def get_game(name: str) -> Game:
+    """The game called `name`; an unknown name is one line listing the known ones."""
+    if name not in _GAMES:
+        raise SetupError(f"unknown game '{name}'; known games: {', '.join(_GAMES)}")
+    return _GAMES[name]()

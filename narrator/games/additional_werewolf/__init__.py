@@ -1,0 +1,23 @@
+"""Additional Werewolf (アディショナル人狼): config, rules engine, and the game contract."""
+
+from narrator.games import Game
+from narrator.games.additional_werewolf.rules import AWState, advance, new_state, recap
+from narrator.games.additional_werewolf.setup import AWConfig, configure
+
+
+def _config_from_dict(data: dict) -> AWConfig:
+    data = dict(data)
+    for key in ("names", "warnings", "night_order"):
+        data[key] = tuple(data[key])
+    return AWConfig(**data)
+
+
+GAME = Game(
+    name="additional-werewolf",
+    configure=configure,
+    config_from_dict=_config_from_dict,
+    new_state=new_state,
+    state_from_dict=AWState.from_dict,
+    advance=advance,
+    recap=recap,
+)

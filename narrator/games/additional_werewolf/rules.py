@@ -1,0 +1,261 @@
+"""Additional Werewolf's rules as a pure state machine: `advance(config, state, event)`.
+
+The physical cards stay on the table, so the narrator never knows who holds what: it
+calls the night order, keeps the timers, asks what a GM would ask (who was nominated,
+was a werewolf among them, does a nominee hold the strategist) and judges the end from
+the answers. No audio, files or clock here; a whole game runs in a test in milliseconds.
+
+Each call of `advance` plays one *step* and returns its cues. A step that ends with an
+`Ask` waits for an `answer` event; any other step is followed by a `continue` event.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+from narrator.cues import Ask, Countdown, Cue, End, Say, Timer
+from narrator.errors import AnswerError
+from narrator.games.additional_werewolf.setup import AWConfig, definition
+
+YES_NO = ("yes", "no")
+
+
+@dataclass(frozen=True)
+class AWState:
+    """Where the game stands. JSON-able, so the store can snapshot it."""
+
+    step: str = "start"
+    night: int = 0
+    day: int = 0
+    call_index: int = 0
+    nominations: tuple[tuple[str, ...], ...] = ()
+    """Names nominated on each day so far (empty when names are not configured)."""
+    strategists_resolved: int = 0
+    winner: str | None = None
+    lovers_lose: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> AWState:
+        data = dict(data)
+        data["nominations"] = tuple(tuple(n) for n in data.get("nominations", ()))
+        return cls(**data)
+
+    @property
+    def finished(self) -> bool:
+        return self.step == "over"
+
+
+@dataclass(frozen=True)
+class NightCall:
+    """One wake-up at night: a card, and which copy of it (1-based) when there are several."""
+
+    card: str
+    number: int
+    copies: int
+
+
+def night_plan(config: AWConfig, night: int) -> list[NightCall]:
+    """The calls of one night in the table's order: skipped cards, copies one by one."""
+    specs = definition()["cards"]
+    plan = []
+    for card in config.night_order:
+        count = config.cards.get(card, 0)
+        spec = specs[card]
+        if not count or night < spec.get("from_night", 1):
+            continue
+        calls = count // 2 if spec.get("pair") else count
+        plan.extend(NightCall(card, n, calls) for n in range(1, calls + 1))
+    return plan
+
+
+def new_state() -> AWState:
+    return AWState()
+
+
+def advance(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWState, list[Cue]]:
+    """Play one step: consume `event` and return the new state and the step's cues."""
+    if state.finished:
+        return state, []
+    handler = _STEPS.get(state.step)
+    if handler is None:
+        raise ValueError(f"unknown step {state.step!r}")
+    if state.step.startswith("ask_") and event.get("type") != "answer":
+        raise AnswerError(f"the game is waiting for an answer ({state.step[4:]}), not '{event.get('type')}'")
+    return handler(config, state, event)
+
+
+def recap(config: AWConfig, state: AWState) -> list[Cue]:
+    """A short line said on resume, so the table knows where the game picks up."""
+    if state.night == 0:
+        return [Say("resume.recap_start")]
+    if state.night > state.day:
+        return [Say("resume.recap_night", {"night": state.night})]
+    return [Say("resume.recap_day", {"day": state.day})]
+
+
+# --- steps ---------------------------------------------------------------------------------
+
+def _start(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWState, list[Cue]]:
+    cues: list[Cue] = [
+        Say("setup.welcome", {"players": config.players, "days": config.days}),
+        Say("setup.deal"),
+        Countdown(config.look),
+        Say("setup.place"),
+        Ask("setup.ready", ("done",)),
+    ]
+    return replace(state, step="ask_ready"), cues
+
+
+def _ready(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWState, list[Cue]]:
+    return _begin_night(config, state)
+
+
+def _begin_night(config: AWConfig, state: AWState) -> tuple[AWState, list[Cue]]:
+    night = state.night + 1
+    cues: list[Cue] = [Say("night.begin", {"night": night})]
+    step = "night_call" if night_plan(config, night) else "night_end"
+    return replace(state, step=step, night=night, call_index=0), cues
+
+
+def _night_call(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWState, list[Cue]]:
+    plan = night_plan(config, state.night)
+    call = plan[state.call_index]
+    card = call.card
+    cues: list[Cue] = []
+    if call.copies > 1:
+        cues.append(Say(f"{card}.wake_numbered", {"n": call.number}))
+    else:
+        cues.append(Say(f"{card}.wake"))
+    if card == "medium" and _yesterdays_nominees(state):
+        cues.append(Say("medium.act_names", {"names": list(_yesterdays_nominees(state))}))
+    else:
+        cues.append(Say(f"{card}.act"))
+    cues += [Countdown(config.countdown_for(card)), Say("night.sleep")]
+    if definition()["cards"][card].get("swaps"):
+        cues += [Say("night.check_role"), Countdown(config.check_role), Say("night.sleep")]
+    index = state.call_index + 1
+    step = "night_call" if index < len(plan) else "night_end"
+    return replace(state, step=step, call_index=index), cues
+
+
+def _yesterdays_nominees(state: AWState) -> tuple[str, ...]:
+    day = state.night - 1
+    if 1 <= day <= len(state.nominations):
+        return state.nominations[day - 1]
+    return ()
+
+
+def _night_end(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWState, list[Cue]]:
+    day = state.night
+    return replace(state, step="discussion", day=day, strategists_resolved=0), [Say("night.end", {"day": day})]
+
+
+def _discussion(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWState, list[Cue]]:
+    cues: list[Cue] = [
+        Say("day.discussion", {"day": state.day, "days": config.days, "seconds": config.discussion}),
+        Timer("discussion", config.discussion, tuple(w for w in config.warnings if w < config.discussion)),
+        Say("day.discussion_end"),
+    ]
+    return replace(state, step="nomination"), cues
+
+
+def _nomination(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWState, list[Cue]]:
+    cues: list[Cue] = [Say("nomination.ready"), Say("nomination.count_in")]
+    if config.names:
+        cues.append(Ask("nomination.who", tuple(config.names), multiple=True))
+        return replace(state, step="ask_nominated"), cues
+    cues += [Say("nomination.declare"), Ask("nomination.werewolf_found", YES_NO)]
+    return replace(state, step="ask_werewolf"), cues
+
+
+def _nominated(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWState, list[Cue]]:
+    names = _names_answer(config, event["value"])
+    state = replace(state, nominations=state.nominations + (names,), step="ask_werewolf")
+    cues: list[Cue] = [
+        Say("nomination.declare_names", {"names": list(names)}),
+        Ask("nomination.werewolf_found", YES_NO),
+    ]
+    return state, cues
+
+
+def _werewolf_answer(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWState, list[Cue]]:
+    if _yes(event):
+        if config.in_play("lovers"):
+            return replace(state, step="ask_lovers"), [Ask("end.lovers_question", YES_NO)]
+        return _end(state, "citizens", lovers_lose=False)
+    if config.in_play("strategist"):
+        return replace(state, step="ask_strategist"), [Ask("strategist.question", YES_NO)]
+    return _after_nomination(config, state)
+
+
+def _lovers_answer(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWState, list[Cue]]:
+    return _end(state, "citizens", lovers_lose=_yes(event))
+
+
+def _strategist_answer(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWState, list[Cue]]:
+    if not _yes(event):
+        return _after_nomination(config, state)
+    cues: list[Cue] = [
+        Say("strategist.reveal"),
+        Say("strategist.exchange"),
+        Countdown(config.strategist),
+        Say("strategist.check"),
+        Countdown(config.check_role),
+        Say("strategist.done"),
+    ]
+    resolved = state.strategists_resolved + 1
+    state = replace(state, strategists_resolved=resolved)
+    nominees = len(state.nominations[-1]) if config.names and state.nominations else config.cards["strategist"]
+    if resolved < min(config.cards["strategist"], nominees):
+        return replace(state, step="ask_strategist"), cues + [Ask("strategist.another", YES_NO)]
+    state, more = _after_nomination(config, state)
+    return state, cues + more
+
+
+def _after_nomination(config: AWConfig, state: AWState) -> tuple[AWState, list[Cue]]:
+    """No werewolf today: the game ends after the last day, else the cards are redealt."""
+    if state.day >= config.days:
+        state, cues = _end(state, "werewolves", lovers_lose=False)
+        return state, [Say("end.no_werewolf", {"days": config.days})] + cues
+    cues: list[Cue] = [Say("redeal.collect"), Countdown(config.redeal), Say("redeal.look")]
+    state, night = _begin_night(config, state)
+    return state, cues + night
+
+
+def _end(state: AWState, winner: str, lovers_lose: bool) -> tuple[AWState, list[Cue]]:
+    line = "end.citizens_win_lovers_lose" if lovers_lose else f"end.{winner}_win"
+    cue = End(line, winner, outcome={"lovers_lose": lovers_lose})
+    return replace(state, step="over", winner=winner, lovers_lose=lovers_lose), [cue]
+
+
+def _yes(event: dict[str, Any]) -> bool:
+    value = event.get("value")
+    if value not in YES_NO:
+        raise AnswerError(f"expected yes or no, got '{value}'")
+    return value == "yes"
+
+
+def _names_answer(config: AWConfig, value: Any) -> tuple[str, ...]:
+    names = tuple(value) if isinstance(value, (list, tuple)) else (value,)
+    unknown = [n for n in names if n not in config.names]
+    if unknown or not names:
+        raise AnswerError(f"unknown player '{unknown[0] if unknown else ''}'; players: {', '.join(config.names)}")
+    return names
+
+
+_STEPS = {
+    "start": _start,
+    "ask_ready": _ready,
+    "night_call": _night_call,
+    "night_end": _night_end,
+    "discussion": _discussion,
+    "nomination": _nomination,
+    "ask_nominated": _nominated,
+    "ask_werewolf": _werewolf_answer,
+    "ask_lovers": _lovers_answer,
+    "ask_strategist": _strategist_answer,
+}

@@ -1,0 +1,186 @@
+"""Additional Werewolf: turn a table's settings into a checked, frozen game config.
+
+Everything a table may change (cards, timers, night order, days) is validated here, before
+the first word is spoken; the rules engine then trusts its config. Defaults and the
+recommended setups come from `definition.toml`, not from constants in code.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any, Mapping
+
+from narrator.errors import SetupError
+from narrator.settings import (
+    TableSettings, integer, parse_counts, parse_list, parse_seconds_list,
+)
+
+DEFINITION_FILE = Path(__file__).with_name("definition.toml")
+MIN_PLAYERS, MAX_PLAYERS = 4, 20
+OPTION_KEYS = (
+    "roles", "cards", "days", "countdown", "countdowns", "check_role", "discussion",
+    "warnings", "night_order", "strategist", "redeal", "look",
+)
+
+
+@cache
+def definition() -> dict[str, Any]:
+    """The game's cards, defaults and recommended setups (read once)."""
+    with DEFINITION_FILE.open("rb") as f:
+        return tomllib.load(f)
+
+
+@dataclass(frozen=True)
+class AWConfig:
+    """A validated Additional Werewolf setup; the engine reads only this."""
+
+    players: int
+    names: tuple[str, ...]
+    roles: Mapping[str, int]
+    cards: Mapping[str, int]
+    days: int
+    countdown: int
+    countdowns: Mapping[str, int]
+    check_role: int
+    discussion: int
+    warnings: tuple[int, ...]
+    night_order: tuple[str, ...]
+    strategist: int
+    redeal: int
+    look: int
+
+    def countdown_for(self, card: str) -> int:
+        """A card's own countdown if the table set one, else the global one."""
+        return self.countdowns.get(card, self.countdown)
+
+    def in_play(self, card: str) -> bool:
+        return self.cards.get(card, 0) > 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "players": self.players, "names": list(self.names), "roles": dict(self.roles),
+            "cards": dict(self.cards), "days": self.days, "countdown": self.countdown,
+            "countdowns": dict(self.countdowns), "check_role": self.check_role,
+            "discussion": self.discussion, "warnings": list(self.warnings),
+            "night_order": list(self.night_order), "strategist": self.strategist,
+            "redeal": self.redeal, "look": self.look,
+        }
+
+
+def recommended_setup(players: int) -> tuple[dict[str, int], dict[str, int]]:
+    """Role and additional card counts recommended for `players` (digest P-AW-5)."""
+    recommended = definition()["recommended"]
+    if str(players) in recommended:
+        entry = recommended[str(players)]
+        return dict(entry["roles"]), dict(entry["cards"])
+    if players < MIN_PLAYERS or players > MAX_PLAYERS:
+        raise SetupError(
+            f"Additional Werewolf is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}; "
+            "change --players"
+        )
+    large = recommended["large"]
+    largest = max(int(k) for k in recommended if k.isdigit())
+    roles, cards = recommended_setup(largest)
+    werewolves = min(large["werewolves_max"], roles["werewolf"])
+    citizens = math.ceil(players / 2)
+    roles = {"citizen": citizens, "traitor": players - citizens - werewolves, "werewolf": werewolves}
+    cards[large["extra_card"]] = cards.get(large["extra_card"], 0) + players - largest
+    return roles, cards
+
+
+def configure(settings: TableSettings) -> AWConfig:
+    """Validate the table's options for Additional Werewolf; refuse bad setups in one line."""
+    src = settings.source
+    options = dict(settings.options)
+    unknown = sorted(set(options) - set(OPTION_KEYS))
+    if unknown:
+        raise SetupError(
+            f"{src}: unknown option '{unknown[0]}' for additional-werewolf; "
+            f"known options: {', '.join(OPTION_KEYS)}"
+        )
+    defaults = definition()["defaults"]
+    players = settings.players or 5
+    if players < MIN_PLAYERS or players > MAX_PLAYERS:
+        raise SetupError(
+            f"{src}: Additional Werewolf is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}"
+        )
+    rec_roles, rec_cards = recommended_setup(players)
+    roles = parse_counts(options["roles"], "roles", src) if "roles" in options else rec_roles
+    cards = parse_counts(options["cards"], "cards", src) if "cards" in options else rec_cards
+    _check_known(roles, definition()["roles"], "role card", src)
+    _check_known(cards, definition()["cards"], "additional card", src)
+    roles = {k: v for k, v in roles.items() if v}
+    cards = {k: v for k, v in cards.items() if v}
+    _check_counts(players, roles, cards, src)
+
+    def seconds(key: str, minimum: int = 1) -> int:
+        return integer(options.get(key, defaults[key]), key, src, minimum=minimum)
+
+    countdowns = parse_counts(options.get("countdowns", {}), "countdowns", src)
+    _check_known(countdowns, definition()["cards"], "card in countdowns", src)
+    night_order = parse_list(options.get("night_order", defaults["night_order"]), "night_order", src)
+    _check_night_order(night_order, cards, src)
+    return AWConfig(
+        players=players,
+        names=settings.names,
+        roles=roles,
+        cards=cards,
+        days=seconds("days"),
+        countdown=seconds("countdown"),
+        countdowns=countdowns,
+        check_role=seconds("check_role"),
+        discussion=seconds("discussion"),
+        warnings=parse_seconds_list(options.get("warnings", defaults["warnings"]), "warnings", src),
+        night_order=night_order,
+        strategist=seconds("strategist"),
+        redeal=seconds("redeal"),
+        look=seconds("look"),
+    )
+
+
+def _check_known(counts: Mapping[str, int], known: Mapping[str, Any], what: str, src: str) -> None:
+    for name in counts:
+        if name not in known:
+            raise SetupError(f"{src}: unknown {what} '{name}'; known: {', '.join(known)}")
+
+
+def _check_counts(players: int, roles: Mapping[str, int], cards: Mapping[str, int], src: str) -> None:
+    role_total, card_total = sum(roles.values()), sum(cards.values())
+    if role_total != players:
+        raise SetupError(
+            f"{src}: {role_total} role cards for {players} players; give exactly one role card per player"
+        )
+    if card_total != players:
+        raise SetupError(
+            f"{src}: {card_total} additional cards for {players} players; "
+            "give exactly one additional card per player (on_break has no ability)"
+        )
+    teams = definition()["roles"]
+    wolves = sum(n for r, n in roles.items() if teams[r]["team"] == "werewolves")
+    citizens = players - wolves
+    if citizens < wolves:
+        raise SetupError(
+            f"{src}: {citizens} citizens against a werewolf team of {wolves}; "
+            "citizens must be at least as many as traitors and werewolves together"
+        )
+    if not any(roles.get(r, 0) for r, spec in teams.items() if spec.get("found_loses")):
+        raise SetupError(f"{src}: no werewolf card in play; add werewolf=1 to roles")
+    if cards.get("lovers", 0) % 2:
+        raise SetupError(f"{src}: {cards['lovers']} lovers cards; lovers come in pairs, use an even number")
+
+
+def _check_night_order(order: tuple[str, ...], cards: Mapping[str, int], src: str) -> None:
+    specs = definition()["cards"]
+    for card in order:
+        if card not in specs or not specs[card]["night"]:
+            night_cards = [c for c, s in specs.items() if s["night"]]
+            raise SetupError(f"{src}: '{card}' in night_order is not a night card; night cards: {', '.join(night_cards)}")
+    if len(set(order)) != len(order):
+        raise SetupError(f"{src}: night_order names a card twice: {', '.join(order)}")
+    for card, count in cards.items():
+        if count and specs[card]["night"] and card not in order:
+            raise SetupError(f"{src}: '{card}' is in play but missing from night_order; add it where it wakes")

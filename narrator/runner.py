@@ -1,0 +1,86 @@
+"""The game loop: event → `advance` → store → scheduler → next event, until the end.
+
+Order matters for resume: a step's event is appended and the snapshot written *before*
+its cues are played, so a kill at any moment resumes at the start of the step that was
+playing, and an answer already recorded is never asked again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from narrator.cues import Cue, cue_from_dict
+from narrator.games import Game
+from narrator.scheduler import Scheduler
+from narrator.store import GameStore, Snapshot
+
+
+@dataclass
+class Position:
+    """Where a game stands: its state and the step (cues) to play next."""
+
+    state: Any
+    cues: list[Cue]
+    event_count: int
+    t: float = 0.0
+
+
+def start_position(game: Game, config: Any, store: GameStore) -> Position:
+    """A new game: the `start` event played into a fresh state, saved before it is heard."""
+    event = {"type": "start"}
+    state, cues = game.advance(config, game.new_state(), event)
+    _save(store, event, state, cues, 1, 0.0)
+    return Position(state, cues, 1)
+
+
+def resume_position(game: Game, config: Any, store: GameStore) -> Position:
+    """Rebuild a saved game: its snapshot, plus any events logged after it was taken."""
+    snapshot = store.load_snapshot()
+    events = store.events()
+    if snapshot is None:
+        state, cues, count, t = game.new_state(), [], 0, 0.0
+    else:
+        state = game.state_from_dict(snapshot.state)
+        cues = [cue_from_dict(c) for c in snapshot.cues]
+        count, t = snapshot.event_count, snapshot.t
+    for event in events[count:]:
+        state, cues = game.advance(config, state, event)
+        count += 1
+    if count == 0:
+        return start_position(game, config, store)
+    return Position(state, cues, count, t)
+
+
+async def play(game: Game, config: Any, store: GameStore, scheduler: Scheduler, position: Position,
+               recap: bool = False) -> Any:
+    """Play from `position` to the end; returns the final state."""
+    state, cues, count = position.state, position.cues, position.event_count
+    if recap:
+        await scheduler.play(game.recap(config, state), _context(state))
+    while True:
+        heard = await scheduler.play(cues, _context(state))
+        if state.finished:
+            break
+        if heard is not None:
+            event = {"type": "answer", "value": heard.value, "source": heard.source}
+        else:
+            event = {"type": "continue"}
+        state, cues = game.advance(config, state, event)
+        count += 1
+        _save(store, event, state, cues, count, scheduler.cursor)
+    store.mark_finished({"winner": state.winner, **_outcome(state)})
+    return state
+
+
+def _save(store: GameStore, event: dict[str, Any], state: Any, cues: list[Cue], count: int, t: float) -> None:
+    store.append_event(event)
+    store.save_snapshot(Snapshot(count, state.to_dict(), [c.to_dict() for c in cues], t))
+
+
+def _context(state: Any) -> dict[str, Any]:
+    return {key: getattr(state, key) for key in ("night", "day") if hasattr(state, key)}
+
+
+def _outcome(state: Any) -> dict[str, Any]:
+    return {"lovers_lose": state.lovers_lose} if hasattr(state, "lovers_lose") else {}

@@ -1,0 +1,181 @@
+"""The table's settings: a TOML table file, overridden key by key on the command line.
+
+Every key of the table file is also a CLI flag (`time_scale` is `--time-scale`). The keys
+every game shares are fields of `TableSettings`; the game's own keys (cards, timers,
+night order …) are kept raw in `options` and validated by the game's `configure`, so
+that a typo anywhere is refused before a word is spoken, with one line naming the fix.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Mapping
+
+from narrator.errors import SetupError
+
+LANGUAGES = ("ja", "en")
+DEFAULT_GAME = "additional-werewolf"
+COMMON_KEYS = (
+    "game", "players", "names", "lang", "voice", "seed", "time_scale",
+    "answers", "transcript", "audio", "audio_device",
+)
+
+
+@dataclass(frozen=True)
+class TableSettings:
+    """What one table chose: shared keys as fields, the game's own keys in `options`."""
+
+    game: str = DEFAULT_GAME
+    players: int | None = None
+    """How many play; `None` means: take it from `names`, else the game's default."""
+    names: tuple[str, ...] = ()
+    """Seat order; with names the narrator can ask who was nominated and name them."""
+    lang: str = "ja"
+    voice: str = "auto"
+    """A voice-pack name, `text` (print instead of speak) or `auto` (the language's pack)."""
+    seed: int | None = None
+    time_scale: float = 1.0
+    """1 is real time; 0 runs every wait instantly (tests, rehearsal); 0.1 is ten times faster."""
+    answers: Path | None = None
+    transcript: Path | None = None
+    audio: str = "auto"
+    """`auto` (speaker, else text), `null` (a clocked silent sink) or `device`."""
+    audio_device: str | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+    source: str = "defaults"
+    """Where the settings came from, for error messages."""
+
+
+def read_table_file(path: Path) -> dict[str, Any]:
+    """Parse a table file; any problem is one line that names the file and the fix."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SetupError(f"table file {path} not found; check the path given to --table") from None
+    except OSError as err:
+        raise SetupError(f"table file {path} cannot be read ({err.strerror})") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise SetupError(f"table file {path} is not valid TOML: {err}; fix that line") from None
+
+
+def build_settings(table: Mapping[str, Any], overrides: Mapping[str, Any], source: str) -> TableSettings:
+    """Merge the table file's keys with CLI overrides (None = not given) into settings."""
+    merged = {k.replace("-", "_"): v for k, v in table.items()}
+    merged.update({k: v for k, v in overrides.items() if v is not None})
+    common = {k: merged.pop(k) for k in COMMON_KEYS if k in merged}
+    settings = TableSettings(source=source, options=merged)
+    if "game" in common:
+        settings = replace(settings, game=_text(common["game"], "game", source))
+    if "lang" in common:
+        lang = _text(common["lang"], "lang", source)
+        if lang not in LANGUAGES:
+            raise SetupError(f"{source}: unknown language '{lang}'; use one of {', '.join(LANGUAGES)}")
+        settings = replace(settings, lang=lang)
+    if "voice" in common:
+        settings = replace(settings, voice=_text(common["voice"], "voice", source))
+    if "audio" in common:
+        audio = _text(common["audio"], "audio", source)
+        if audio not in ("auto", "null", "device"):
+            raise SetupError(f"{source}: audio must be auto, null or device, not '{audio}'")
+        settings = replace(settings, audio=audio)
+    if "audio_device" in common:
+        settings = replace(settings, audio_device=str(common["audio_device"]), audio="device")
+    if "seed" in common:
+        settings = replace(settings, seed=_integer(common["seed"], "seed", source, minimum=0))
+    if "time_scale" in common:
+        settings = replace(settings, time_scale=_scale(common["time_scale"], source))
+    for key in ("answers", "transcript"):
+        if key in common:
+            settings = replace(settings, **{key: Path(_text(common[key], key, source))})
+    names = parse_names(common.get("names", ()), source)
+    players = common.get("players")
+    if players is not None:
+        players = _integer(players, "players", source, minimum=1)
+    if names and players is not None and players != len(names):
+        raise SetupError(
+            f"{source}: players is {players} but {len(names)} names are given; "
+            "give one name per player or drop --players"
+        )
+    return replace(settings, names=names, players=players if players is not None else (len(names) or None))
+
+
+def parse_names(value: Any, source: str) -> tuple[str, ...]:
+    """Names from a TOML list or a comma-separated string; duplicates are refused."""
+    if isinstance(value, str):
+        items = [n.strip() for n in value.split(",")]
+    elif isinstance(value, (list, tuple)):
+        items = [str(n).strip() for n in value]
+    else:
+        raise SetupError(f"{source}: names must be a list or \"Aki,Ben,…\"")
+    items = [n for n in items if n]
+    seen = {n.casefold() for n in items}
+    if len(seen) != len(items):
+        raise SetupError(f"{source}: player names must differ from each other: {', '.join(items)}")
+    return tuple(items)
+
+
+def parse_counts(value: Any, key: str, source: str) -> dict[str, int]:
+    """Card counts from a TOML table or a string like "citizen=3,traitor=1"."""
+    if isinstance(value, str):
+        pairs: dict[str, Any] = {}
+        for part in filter(None, (p.strip() for p in value.split(","))):
+            name, sep, count = part.partition("=")
+            if not sep:
+                raise SetupError(f"{source}: {key} entry '{part}' needs the form card=count")
+            pairs[name.strip()] = count.strip()
+        value = pairs
+    if not isinstance(value, Mapping):
+        raise SetupError(f"{source}: {key} must be a table or \"card=count,…\"")
+    return {str(name): _integer(count, f"{key}.{name}", source, minimum=0) for name, count in value.items()}
+
+
+def parse_list(value: Any, key: str, source: str) -> tuple[str, ...]:
+    """A list of words from a TOML list or a comma-separated string."""
+    if isinstance(value, str):
+        return tuple(p.strip() for p in value.split(",") if p.strip())
+    if isinstance(value, (list, tuple)):
+        return tuple(str(v).strip() for v in value)
+    raise SetupError(f"{source}: {key} must be a list or \"a,b,…\"")
+
+
+def parse_seconds_list(value: Any, key: str, source: str) -> tuple[int, ...]:
+    """Seconds from a TOML list or "60,10", largest first."""
+    words = parse_list(value if not isinstance(value, int) else [value], key, source)
+    return tuple(sorted({_integer(w, key, source, minimum=1) for w in words}, reverse=True))
+
+
+def _integer(value: Any, key: str, source: str, minimum: int | None = None) -> int:
+    try:
+        number = int(value)
+        if isinstance(value, float) and number != value:
+            raise ValueError
+    except (TypeError, ValueError):
+        raise SetupError(f"{source}: {key} must be a whole number, not '{value}'") from None
+    if minimum is not None and number < minimum:
+        raise SetupError(f"{source}: {key} must be at least {minimum}, not {number}")
+    return number
+
+
+def integer(value: Any, key: str, source: str, minimum: int | None = None) -> int:
+    """A whole number option, refused with a line naming the key."""
+    return _integer(value, key, source, minimum)
+
+
+def _scale(value: Any, source: str) -> float:
+    try:
+        scale = float(value)
+    except (TypeError, ValueError):
+        raise SetupError(f"{source}: time_scale must be a number such as 1 or 0, not '{value}'") from None
+    if scale < 0:
+        raise SetupError(f"{source}: time_scale must be 0 or more, not {scale}")
+    return scale
+
+
+def _text(value: Any, key: str, source: str) -> str:
+    if not isinstance(value, (str, int, float)) or isinstance(value, bool):
+        raise SetupError(f"{source}: {key} must be a string")
+    return str(value)

@@ -1,0 +1,59 @@
+"""Speech engines behind one contract, found by entry point.
+
+A text-to-speech engine is a class registered in the `narrator.tts` entry-point group
+(see `engines/pyttsx3/`). The app ships no engine of its own besides `text`, which speaks
+nothing and prints instead, so a missing engine never stops a game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Protocol
+
+from narrator.errors import NarratorError
+
+TTS_GROUP = "narrator.tts"
+
+
+@dataclass(frozen=True)
+class VoiceSettings:
+    """How a pack wants to sound; engines ignore what they cannot do."""
+
+    lang: str
+    voice: str | None = None
+    rate: int | None = None
+    volume: float | None = None
+    pitch: int | None = None
+
+
+class TextToSpeech(Protocol):
+    """What an engine does: turn one line into one WAV file."""
+
+    name: str
+    reads_kanji: bool
+    """False for kana-only engines (espeak-ng): they are given the line's `reading`."""
+
+    def render(self, text: str, out: Path, voice: VoiceSettings) -> None:
+        """Write `text` spoken with `voice` to the WAV file `out`."""
+
+
+class EngineUnavailable(NarratorError):
+    """An engine cannot run here; the message says what to install."""
+
+
+def tts_engine_names() -> list[str]:
+    return sorted(ep.name for ep in entry_points(group=TTS_GROUP))
+
+
+def load_tts(name: str) -> TextToSpeech:
+    """Instantiate the engine registered as `name`; its own checks run in its constructor."""
+    matches = [ep for ep in entry_points(group=TTS_GROUP) if ep.name == name]
+    if not matches:
+        known = ", ".join(tts_engine_names()) or "none installed"
+        raise EngineUnavailable(
+            f"no speech engine '{name}' (installed: {known}); install it with "
+            f"`pip install -e engines/{name}` or run scripts/setup"
+        )
+    return matches[0].load()()

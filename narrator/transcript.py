@@ -1,0 +1,36 @@
+"""The transcript: one JSON line per cue as it is played (`--transcript FILE`).
+
+Records carry `kind` (say, tick, timer, ask, answer, end), `line`, `text`, `t` (game
+seconds), `night` and `day`. Each record is flushed as written, so a killed game's
+transcript is complete up to the kill, and `resume` appends to the same file.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, TextIO
+
+
+class Transcript:
+    def __init__(self, path: Path | None):
+        self.path = path
+        self._file: TextIO | None = None
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._file = path.open("a", encoding="utf-8")
+
+    def write(self, record: dict[str, Any]) -> None:
+        if self._file is not None:
+            self._file.write(json.dumps(record, ensure_ascii=False) + "\n")
+            self._file.flush()
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+def read_transcript(path: Path) -> list[dict[str, Any]]:
+    """All records of a transcript file (used by tests and `narrator` tools)."""
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
