@@ -1,8 +1,9 @@
 """Voice packs: every word the narrator says, per language, outside the code.
 
 A pack is a folder `voices/<name>/` with `voice.toml` (engine, voice, rate, language,
-how names and durations are written) and `lines.toml` (every line by id; a line is a
-string or a table with `text` and an optional kana `reading` that kana-only engines speak).
+how names and durations are written) and `lines/*.toml`, one file per game plus
+`common.toml` (every line by id; a line is a string or a table with `text` and an optional
+kana `reading` that kana-only engines speak).
 Cues name a line and give parameters; the pack turns them into words.
 """
 
@@ -64,7 +65,7 @@ class VoicePack:
         line = self.lines.get(line_id)
         if line is None:
             raise NarratorError(
-                f"voice pack '{self.name}' has no line '{line_id}'; add it to {self.path / 'lines.toml'}"
+                f"voice pack '{self.name}' has no line '{line_id}'; add it to a file in {self.path / 'lines'}"
             )
         params = params or {}
         text = _PackFormatter(self, reading=False).format(line.text, **params)
@@ -152,7 +153,9 @@ def load_pack(name: str) -> VoicePack:
     """Load a pack by name or path; a broken file is one line naming it."""
     path = find_pack(name)
     voice = _read_toml(path / "voice.toml")
-    lines = _flatten_lines(_read_toml(path / "lines.toml"))
+    lines: dict[str, Line] = {}
+    for lines_file in sorted((path / "lines").glob("*.toml")):
+        lines.update(_flatten_lines(_read_toml(lines_file)))
     return VoicePack(
         name=voice.get("name", path.name),
         path=path,
