@@ -1,18 +1,30 @@
-"""Where clips are heard: a speaker through sounddevice, or nowhere (a null sink).
+"""Where clips are heard: a speaker, a clocked null sink, a WAV file of the session, or nowhere.
+
+Every output is a timeline: the scheduler hands it a clip with the game second it must
+start at (`start(pcm, at)`), usually ahead of time, and the output's `Mixer` puts it on
+that exact sample. Live outputs (a speaker through sounddevice, or `NullSink`, a
+thread that consumes audio at real speed like a sound card would) map game seconds to
+their own frames through the game clock; `Recorder` (`--audio-out FILE.wav`) maps game
+second t to frame t × RATE and writes the whole session, silence included, when closed.
 
 sounddevice is imported only when a speaker is wanted: without PortAudio or a device,
-text mode and the tests still work, and `open_output` explains what is missing in one
-line. Clips are streamed as raw 16-bit frames, so NumPy is not needed on a Pi.
+text mode and the tests still work, and `open_output` explains what is missing in one line.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 import wave
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
+from narrator.clips import RATE, WIDTH
 from narrator.errors import NarratorError
+from narrator.mixer import Mixer, seconds_to_frame
+
+BLOCK = 240
+"""Frames per block a live output renders (10 ms at 24 kHz)."""
 
 
 class AudioUnavailable(NarratorError):
@@ -20,64 +32,292 @@ class AudioUnavailable(NarratorError):
 
 
 class AudioOutput(Protocol):
-    def start(self, wav: Path) -> None:
-        """Begin playing a WAV file now and return at once."""
+    def start(self, pcm: bytes, at: float, speech: bool = True) -> int:
+        """Play 16-bit mono `pcm` from game second `at` (now if that has passed); returns a handle."""
+
+    def cancel(self, handle: int) -> None:
+        """Drop a clip handed over ahead of time, unless it has begun."""
+
+    def ambience(self, pcm: bytes | None, at: float, gain: float = 0.3) -> None:
+        """Loop `pcm` under the speech from `at`; `None` stops the loop at `at`."""
+
+    def onset(self, handle: int) -> float | None:
+        """The game second the clip's first sample was actually played (None if not yet)."""
+
+    def extend(self, t: float) -> None:
+        """The session has reached game second `t` (a recording is at least that long)."""
 
     def close(self) -> None:
-        """Stop and release the device."""
+        """Finish (write the file, drain the speaker) and release the device."""
 
 
 class NullOutput:
-    """Plays nothing. The scheduler's clock still keeps every clip's time."""
+    """Plays nothing and waits for nothing: text mode and instant games."""
 
-    def start(self, wav: Path) -> None:
+    live = False
+
+    def __init__(self) -> None:
+        self._n = 0
+
+    def start(self, pcm: bytes, at: float, speech: bool = True) -> int:
+        self._n += 1
+        return self._n
+
+    def cancel(self, handle: int) -> None:
+        pass
+
+    def ambience(self, pcm: bytes | None, at: float, gain: float = 0.3) -> None:
+        pass
+
+    def onset(self, handle: int) -> float | None:
+        return None
+
+    def extend(self, t: float) -> None:
         pass
 
     def close(self) -> None:
         pass
 
 
-class SoundDeviceOutput:
-    """Plays each clip on a PortAudio device in a background thread."""
+class Recorder:
+    """`--audio-out FILE.wav`: the session as heard, each clip at its place on the game timeline."""
 
-    def __init__(self, device: str | int | None = None):
-        try:
-            import sounddevice
-        except OSError:
-            raise AudioUnavailable("PortAudio is missing; install it with `sudo apt-get install libportaudio2`") from None
-        except ImportError:
-            raise AudioUnavailable("sounddevice is not installed; run `pip install sounddevice`") from None
-        self._sd = sounddevice
-        if isinstance(device, str) and device.isdigit():
-            device = int(device)
-        try:
-            sounddevice.query_devices(device, kind="output")
-        except (ValueError, sounddevice.PortAudioError) as err:
-            raise AudioUnavailable(
-                f"no audio output device ({err}); connect a speaker, pick one with --audio-device, or use --audio null"
-            ) from None
-        self.device = device
-        self._threads: list[threading.Thread] = []
+    live = False
 
-    def start(self, wav: Path) -> None:
-        thread = threading.Thread(target=self._play, args=(wav,), daemon=True)
-        thread.start()
-        self._threads = [t for t in self._threads if t.is_alive()] + [thread]
+    def __init__(self, path: Path, volume: float = 1.0):
+        self.path = path
+        self.mixer = Mixer(volume=volume, keep_played=True)
+        self._end = 0
 
-    def _play(self, wav: Path) -> None:
-        with wave.open(str(wav), "rb") as w:
-            frames = w.readframes(w.getnframes())
-            rate, channels = w.getframerate(), w.getnchannels()
-        with self._sd.RawOutputStream(samplerate=rate, channels=channels, dtype="int16", device=self.device) as stream:
-            stream.write(frames)
+    def start(self, pcm: bytes, at: float, speech: bool = True) -> int:
+        return self.mixer.place(pcm, seconds_to_frame(at), speech)
+
+    def cancel(self, handle: int) -> None:
+        self.mixer.cancel(handle)
+
+    def ambience(self, pcm: bytes | None, at: float, gain: float = 0.3) -> None:
+        if pcm is None:
+            self.mixer.stop_ambience(seconds_to_frame(at))
+        else:
+            self.mixer.start_ambience(pcm, seconds_to_frame(at), gain)
+
+    def onset(self, handle: int) -> float | None:
+        for p in self.mixer.placed:
+            if p.id == handle:
+                return p.start / RATE
+        return None
+
+    def extend(self, t: float) -> None:
+        self._end = max(self._end, seconds_to_frame(t))
 
     def close(self) -> None:
-        for t in self._threads:
-            t.join(timeout=5)
+        self.mixer.stop_ambience(self._end)
+        end = max(self._end, self.mixer.end_frame())
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_name(self.path.name + ".part")
+        with wave.open(str(tmp), "wb") as w:
+            w.setnchannels(1)
+            w.setsampwidth(WIDTH)
+            w.setframerate(RATE)
+            for frame0 in range(0, end, RATE):
+                w.writeframes(self.mixer.render(frame0, min(RATE, end - frame0)))
+        tmp.replace(self.path)
 
 
-def open_output(kind: str, device: str | None = None) -> AudioOutput:
-    """`null` → NullOutput; `device`/`auto` → a speaker (raises AudioUnavailable)."""
-    if kind == "null":
-        return NullOutput()
-    return SoundDeviceOutput(device)
+class LiveOutput:
+    """Shared by the speaker and the null sink: game seconds → frames through the game clock.
+
+    Frame f of the stream is heard at monotonic time `anchor + f / RATE`; a clip for game
+    second t goes to the frame where `clock.to_monotonic(t)` falls, or to the next frame
+    still to be rendered if it comes late.
+    """
+
+    live = True
+
+    def __init__(self, clock: Any, volume: float = 1.0):
+        self.clock = clock
+        self.mixer = Mixer(volume=volume)
+        self.anchor = time.monotonic()
+        self.rendered = 0
+        """Frames rendered so far: a clip cannot go before this."""
+        self.played_at: dict[int, float] = {}
+        """Onset frame → monotonic time its block was really rendered (or handed to the device)."""
+
+    def _frame(self, at: float) -> int:
+        m = self.clock.to_monotonic(at) if hasattr(self.clock, "to_monotonic") else time.monotonic()
+        return max(self.rendered, round((m - self.anchor) * RATE))
+
+    def start(self, pcm: bytes, at: float, speech: bool = True) -> int:
+        return self.mixer.place(pcm, self._frame(at), speech)
+
+    def cancel(self, handle: int) -> None:
+        self.mixer.cancel(handle, after=self.rendered)
+
+    def ambience(self, pcm: bytes | None, at: float, gain: float = 0.3) -> None:
+        if pcm is None:
+            self.mixer.stop_ambience(self._frame(at))
+        else:
+            self.mixer.start_ambience(pcm, self._frame(at), gain)
+
+    def onset(self, handle: int) -> float | None:
+        frame = self.mixer.onsets.get(handle)
+        if frame is None:
+            return None
+        m = self.played_at.get(frame, self.anchor + frame / RATE)
+        return self.clock.from_monotonic(m) if hasattr(self.clock, "from_monotonic") else m
+
+    def extend(self, t: float) -> None:
+        pass
+
+
+class NullSink(LiveOutput):
+    """`--audio null`: a sink clocked like a sound card, for a machine without one.
+
+    A thread renders a 10 ms block at each block's deadline, as a device would pull it,
+    and notes when each clip's first sample was really rendered (benchmarks use this).
+    """
+
+    def __init__(self, clock: Any, volume: float = 1.0):
+        super().__init__(clock, volume)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="narrator-null-sink", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            deadline = self.anchor + self.rendered / RATE
+            delay = deadline - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)
+            frame0 = self.rendered
+            before = set(self.mixer.onsets)
+            self.mixer.render(frame0, BLOCK)
+            now = time.monotonic()
+            for clip_id in set(self.mixer.onsets) - before:
+                frame = self.mixer.onsets[clip_id]
+                self.played_at[frame] = now + (frame - frame0) / RATE
+            self.rendered = frame0 + BLOCK
+
+    def close(self) -> None:
+        end = self.mixer.end_frame()
+        while self.rendered < end and self._thread.is_alive():
+            time.sleep(0.01)
+        self._stop.set()
+        self._thread.join(timeout=1)
+
+
+class SpeakerOutput(LiveOutput):
+    """A PortAudio device through sounddevice: one stream, its callback pulls from the mixer."""
+
+    def __init__(self, clock: Any, device: str | int | None = None, volume: float = 1.0):
+        super().__init__(clock, volume)
+        sd = import_sounddevice()
+        self.device = resolve_device(sd, device)
+        try:
+            self._stream = sd.RawOutputStream(samplerate=RATE, channels=1, dtype="int16", device=self.device,
+                                              blocksize=BLOCK, latency="low", callback=self._callback)
+            self._stream.start()
+        except (sd.PortAudioError, ValueError) as err:
+            raise AudioUnavailable(f"cannot open audio device {self.device!r} ({err}); "
+                                   "pick another with --audio-device or use --audio null") from None
+
+    def _callback(self, outdata: Any, frames: int, timeinfo: Any, status: Any) -> None:
+        # Re-anchor when the device clock and the monotonic clock part by more than 20 ms.
+        dac = time.monotonic() + max(0.0, timeinfo.outputBufferDacTime - timeinfo.currentTime)
+        drift = dac - (self.anchor + self.rendered / RATE)
+        if self.rendered == 0 or abs(drift) > 0.02:
+            self.anchor += drift
+        frame0 = self.rendered
+        before = set(self.mixer.onsets)
+        outdata[:] = self.mixer.render(frame0, frames)
+        for clip_id in set(self.mixer.onsets) - before:
+            frame = self.mixer.onsets[clip_id]
+            self.played_at[frame] = dac + (frame - frame0) / RATE
+        self.rendered = frame0 + frames
+
+    def close(self) -> None:
+        end = self.mixer.end_frame()
+        give_up = time.monotonic() + 30
+        while self.rendered < end and time.monotonic() < give_up:
+            time.sleep(0.01)
+        self._stream.stop()
+        self._stream.close()
+
+
+class Tee:
+    """A speaker (or null sink) and a recording at once: `--audio-out` while playing live."""
+
+    def __init__(self, *outputs: Any):
+        self.outputs = outputs
+        self.live = any(getattr(o, "live", False) for o in outputs)
+        self._handles: dict[int, list[int]] = {}
+
+    def start(self, pcm: bytes, at: float, speech: bool = True) -> int:
+        handles = [o.start(pcm, at, speech) for o in self.outputs]
+        self._handles[handles[0]] = handles
+        return handles[0]
+
+    def cancel(self, handle: int) -> None:
+        for o, h in zip(self.outputs, self._handles.get(handle, [])):
+            o.cancel(h)
+
+    def ambience(self, pcm: bytes | None, at: float, gain: float = 0.3) -> None:
+        for o in self.outputs:
+            o.ambience(pcm, at, gain)
+
+    def onset(self, handle: int) -> float | None:
+        return self.outputs[0].onset(handle)
+
+    def extend(self, t: float) -> None:
+        for o in self.outputs:
+            o.extend(t)
+
+    def close(self) -> None:
+        for o in self.outputs:
+            o.close()
+
+
+def import_sounddevice() -> Any:
+    try:
+        import sounddevice
+    except OSError:
+        raise AudioUnavailable("PortAudio is missing; install it with `sudo apt-get install libportaudio2`") from None
+    except ImportError:
+        raise AudioUnavailable("sounddevice is not installed; run `scripts/setup` (or `pip install sounddevice`)") from None
+    return sounddevice
+
+
+def resolve_device(sd: Any, device: str | int | None) -> int | str | None:
+    """A device index or name that PortAudio has as an output, or AudioUnavailable naming the fix."""
+    if isinstance(device, str) and device.strip().isdigit():
+        device = int(device)
+    try:
+        sd.query_devices(device, kind="output")
+    except (ValueError, sd.PortAudioError) as err:
+        raise AudioUnavailable(
+            f"no audio output device {device if device is not None else ''} ({err}); connect a speaker, "
+            "pick one with --audio-device (see `narrator doctor`), or use --audio null"
+        ) from None
+    return device
+
+
+def output_devices() -> list[str]:
+    """`index: name` of every output device PortAudio sees (for doctor and errors)."""
+    sd = import_sounddevice()
+    return [f"{i}: {d['name']}" for i, d in enumerate(sd.query_devices()) if d.get("max_output_channels", 0) > 0]
+
+
+def open_output(kind: str, clock: Any, device: str | None = None, volume: float = 1.0,
+                record: Path | None = None) -> AudioOutput:
+    """`null` → NullSink, `auto`/`device` → a speaker (raises AudioUnavailable), `none` → nothing;
+    with `record`, a Recorder too."""
+    if kind == "none":
+        output: Any = NullOutput()
+    elif kind == "null":
+        output = NullSink(clock, volume)
+    else:
+        output = SpeakerOutput(clock, device, volume)
+    if record is not None:
+        recorder = Recorder(record, volume)
+        return recorder if kind == "none" else Tee(output, recorder)
+    return output

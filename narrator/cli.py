@@ -48,6 +48,11 @@ TABLE_FLAGS: list[tuple[str, str, str]] = [
     ("--seed", "seed", "Seed for anything random."),
     ("--audio", "audio", "auto (speaker, else text), null (silent, clocked) or device."),
     ("--audio-device", "audio_device", "Audio output device name or index."),
+    ("--audio-out", "audio_out", "Also write the whole session, as heard, to this WAV file."),
+    ("--volume", "volume", "Master volume, 0 to 2 (default 1)."),
+    ("--speech-rate", "speech_rate", "Speech rate factor, 0.5 to 2 (default 1)."),
+    ("--night-done", "night_done", "true: `done` ends a night countdown early (default false: calls last the same)."),
+    ("--ambience", "ambience", "true/false: night ambience loop from the pack's sounds/ (default true)."),
 ]
 RUN_KEYS = ("lang", "voice", "time_scale", "audio", "audio_device", "answers", "transcript")
 
@@ -99,8 +104,11 @@ def play(game: str | None, table_file: Path | None, no_keyboard: bool, **flags: 
         audio_device=settings.audio_device, keyboard=not no_keyboard,
         answers=str(settings.answers.resolve()) if settings.answers else None,
         transcript=str(settings.transcript.resolve()) if settings.transcript else None,
+        audio_out=str(settings.audio_out.resolve()) if settings.audio_out else None,
+        volume=settings.volume, speech_rate=settings.speech_rate,
+        night_done=settings.night_done, ambience=settings.ambience,
     )
-    sitting = open_sitting(run)
+    sitting = open_sitting(run, game=rules, config=config)
     store = GameStore.create(home.app_home(), rules.name, config.to_dict(), run.to_dict())
     click.echo(f"game {store.id} saved in {store.folder}", err=True)
     position = start_position(rules, config, store)
@@ -133,7 +141,7 @@ def resume(game_id: str | None, no_keyboard: bool, **flags: Any) -> None:
     store.update_run(run.to_dict())
     position = resume_position(rules, config, store)
     used = sum(1 for e in store.events() if e.get("source") == "script")
-    sitting = open_sitting(run, start_at=position.t, answers_used=used)
+    sitting = open_sitting(run, start_at=position.t, answers_used=used, game=rules, config=config)
     click.echo(f"resuming game {store.id}", err=True)
     _run(rules, config, store, sitting, position, recap=True)
 
@@ -174,6 +182,10 @@ def voices_list() -> None:
         pack = load_pack(name)
         click.echo(f"{name}  lang={pack.lang}  engine={pack.engine}  lines={len(pack.lines)}  ({pack.path})")
 
+
+from narrator import cli_audio  # noqa: E402  (registers say, doctor, voices render/check)
+
+cli_audio.register(main, voices)
 
 if __name__ == "__main__":
     main()

@@ -36,6 +36,13 @@ class ScaledClock:
         if remaining > 0:
             await asyncio.sleep(remaining)
 
+    def to_monotonic(self, t: float) -> float:
+        """The `time.monotonic()` instant at which the game clock reads `t` (for live audio)."""
+        return self._origin + (t - self._start_at) * self.scale
+
+    def from_monotonic(self, m: float) -> float:
+        return self._start_at + (m - self._origin) / self.scale
+
 
 class InstantClock:
     """A virtual clock that jumps to each deadline: whole games in milliseconds."""

@@ -14,15 +14,14 @@ from pathlib import Path
 from typing import Any, Callable
 
 from narrator.audio import AudioOutput, AudioUnavailable, NullOutput, open_output
-from narrator.clock import make_clock
+from narrator.clock import Clock, make_clock
 from narrator.display import ConsoleDisplay
 from narrator.errors import NarratorError
 from narrator.listeners import ListenerHub, Vocabulary
 from narrator.listeners.keyboard import KeyboardListener
 from narrator.listeners.scripted import ScriptedListener
-from narrator.scheduler import Scheduler
-from narrator.speech import load_tts
-from narrator.speech.voice import EngineVoice, TextVoice
+from narrator.scheduler import NightOptions, Scheduler
+from narrator.speech.voice import EngineVoice, TextVoice, open_engine
 from narrator.transcript import Transcript
 from narrator.voicepack import load_pack
 
@@ -39,6 +38,11 @@ class RunOptions:
     answers: str | None = None
     transcript: str | None = None
     keyboard: bool = True
+    audio_out: str | None = None
+    volume: float = 1.0
+    speech_rate: float = 1.0
+    night_done: bool = False
+    ambience: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -62,15 +66,26 @@ class Sitting:
 
 
 def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
-                 warn: Callable[[str], None] | None = None) -> Sitting:
-    """Build the scheduler and listeners for `run`; `answers_used` skips scripted answers."""
+                 warn: Callable[[str], None] | None = None, game: Any = None, config: Any = None) -> Sitting:
+    """Build the scheduler and listeners for `run`; `answers_used` skips scripted answers.
+
+    With `game` and `config`, every line the game can say is rendered before the clock
+    starts (`narrator.render`), so nothing is synthesized while the table waits.
+    """
     warn = warn or (lambda message: print(f"warning: {message}", file=sys.stderr, flush=True))
-    voice, output, show_lines = _voice_and_output(run, warn)
+    voice = _voice(run, warn)
+    if game is not None and config is not None:
+        prepare_voice(voice, game, config)
+    clock = make_clock(run.time_scale, start_at)
+    output, show_lines = _output(run, voice, clock, warn)
+    if isinstance(output, NullOutput) and not isinstance(voice, TextVoice) and run.audio_out is None:
+        show_lines = True
     pack = voice.pack
     hub = ListenerHub(Vocabulary(pack.vocabulary))
     transcript = Transcript(Path(run.transcript) if run.transcript else None)
     display = ConsoleDisplay(show_lines=show_lines)
-    scheduler = Scheduler(voice, output, make_clock(run.time_scale, start_at), hub, transcript, display)
+    night = NightOptions(night_done=run.night_done, ambience=run.ambience)
+    scheduler = Scheduler(voice, output, clock, hub, transcript, display, night)
     sitting = Sitting(scheduler, hub, output, transcript)
     if run.answers:
         scripted = ScriptedListener(Path(run.answers), skip=answers_used)
@@ -80,22 +95,47 @@ def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
     return sitting
 
 
-def _voice_and_output(run: RunOptions, warn: Callable[[str], None]) -> tuple[Any, AudioOutput, bool]:
+def _voice(run: RunOptions, warn: Callable[[str], None]) -> Any:
+    """The pack's first engine that runs here, else the next, else text (one warning)."""
     pack_name = run.lang if run.voice in ("auto", "text") else run.voice
     pack = load_pack(pack_name)
     if run.voice == "text":
-        return TextVoice(pack), NullOutput(), True
+        return TextVoice(pack)
+    engine = open_engine(pack, warn)
+    if engine is None:
+        return TextVoice(pack)
+    return EngineVoice(pack, engine, speed=run.speech_rate)
+
+
+def _output(run: RunOptions, voice: Any, clock: Clock, warn: Callable[[str], None]) -> tuple[AudioOutput, bool]:
+    """Where the clips go; a missing speaker falls back to printing, with one warning."""
+    record = Path(run.audio_out) if run.audio_out else None
+    if isinstance(voice, TextVoice):
+        return open_output("none", clock, record=record, volume=run.volume), True
+    if run.time_scale == 0:
+        return open_output("none", clock, record=record, volume=run.volume), sys.stdout.isatty()
     try:
-        output = NullOutput() if run.audio == "null" or run.time_scale == 0 else open_output(run.audio, run.audio_device)
+        kind = "null" if run.audio == "null" else "device"
+        return open_output(kind, clock, run.audio_device, run.volume, record), sys.stdout.isatty()
     except AudioUnavailable as err:
         if run.audio == "device":
             raise
         warn(f"{err}; printing the lines instead")
-        return TextVoice(pack), NullOutput(), True
-    try:
-        engine = load_tts(pack.engine)
-    except NarratorError as err:
-        warn(f"{err}; printing the lines instead")
-        return TextVoice(pack), NullOutput(), True
-    return EngineVoice(pack, engine), output, sys.stdout.isatty()
+        return open_output("null", clock, volume=run.volume, record=record), True
 
+
+def prepare_voice(voice: Any, game: Any, config: Any) -> int:
+    """Render ahead every line `game` can say with `config`; a progress bar if it takes a while."""
+    from narrator.render import game_requests
+
+    requests = game_requests(game, config)
+    if not hasattr(voice, "is_cached"):
+        return 0
+    todo = [r for r in requests if not voice.is_cached(voice.pack.speak(r[0], r[1]))]
+    if not todo:
+        return voice.prepare(requests)
+    import click
+
+    with click.progressbar(length=len(todo), label=f"rendering {len(todo)} lines ahead", file=sys.stderr) as bar:
+        voice.prepare(todo, progress=bar.update)
+    return voice.prepare(requests)

@@ -20,6 +20,7 @@ DEFAULT_GAME = "additional-werewolf"
 COMMON_KEYS = (
     "game", "players", "names", "lang", "voice", "seed", "time_scale",
     "answers", "transcript", "audio", "audio_device",
+    "audio_out", "volume", "speech_rate", "night_done", "ambience",
 )
 
 
@@ -43,6 +44,16 @@ class TableSettings:
     audio: str = "auto"
     """`auto` (speaker, else text), `null` (a clocked silent sink) or `device`."""
     audio_device: str | None = None
+    audio_out: Path | None = None
+    """Write the whole session, as heard, to this WAV file (works with time_scale 0 too)."""
+    volume: float = 1.0
+    """Master volume, 0 … 2 (1 = the clips' normalized level)."""
+    speech_rate: float = 1.0
+    """Speech rate as a factor on the pack's own rate, 0.5 … 2."""
+    night_done: bool = False
+    """Whether `done` ends a night countdown early (off: every night call lasts the same)."""
+    ambience: bool = True
+    """Loop the pack's night ambience under the night, ducked under speech."""
     options: Mapping[str, Any] = field(default_factory=dict)
     source: str = "defaults"
     """Where the settings came from, for error messages."""
@@ -88,6 +99,7 @@ def build_settings(table: Mapping[str, Any], overrides: Mapping[str, Any], sourc
         settings = replace(settings, seed=_integer(common["seed"], "seed", source, minimum=0))
     if "time_scale" in common:
         settings = replace(settings, time_scale=_scale(common["time_scale"], source))
+    settings = _audio_settings(settings, common, source)
     for key in ("answers", "transcript"):
         if key in common:
             settings = replace(settings, **{key: Path(_text(common[key], key, source))})
@@ -101,6 +113,36 @@ def build_settings(table: Mapping[str, Any], overrides: Mapping[str, Any], sourc
             "give one name per player or drop --players"
         )
     return replace(settings, names=names, players=players if players is not None else (len(names) or None))
+
+
+def _audio_settings(settings: TableSettings, common: Mapping[str, Any], source: str) -> TableSettings:
+    """The audio keys: audio_out, volume, speech_rate, night_done, ambience."""
+    if "audio_out" in common:
+        settings = replace(settings, audio_out=Path(_text(common["audio_out"], "audio_out", source)))
+    for key, low, high in (("volume", 0.0, 2.0), ("speech_rate", 0.5, 2.0)):
+        if key in common:
+            try:
+                value = float(common[key])
+            except (TypeError, ValueError):
+                raise SetupError(f"{source}: {key} must be a number such as 1.0, not '{common[key]}'") from None
+            if not low <= value <= high:
+                raise SetupError(f"{source}: {key} must be between {low} and {high}, not {value}")
+            settings = replace(settings, **{key: value})
+    for key in ("night_done", "ambience"):
+        if key in common:
+            settings = replace(settings, **{key: _flag(common[key], key, source)})
+    return settings
+
+
+def _flag(value: Any, key: str, source: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off"):
+        return False
+    raise SetupError(f"{source}: {key} must be true or false, not '{value}'")
 
 
 def parse_names(value: Any, source: str) -> tuple[str, ...]:

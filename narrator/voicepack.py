@@ -1,9 +1,13 @@
 """Voice packs: every word the narrator says, per language, outside the code.
 
-A pack is a folder `voices/<name>/` with `voice.toml` (engine, voice, rate, language,
-how names and durations are written) and `lines/*.toml`, one file per game plus
-`common.toml` (every line by id; a line is a string or a table with `text` and an optional
-kana `reading` that kana-only engines speak).
+A pack is a folder `voices/<name>/` with `voice.toml` (engines in order of preference, and
+per engine its voice, rate, volume, pitch; language; how names and durations are written)
+and `lines/*.toml`, one file per game plus `common.toml` (every line by id; a line is a
+string or a table with `text`, an optional kana `reading` that kana-only engines speak, and
+optional `variants`, other wordings said in turn). `sounds/` holds chimes, a tick, a gong
+and an optional night ambience loop; `recorded/` holds lines recorded by a person
+(`recorded/<line>.wav`, or `recorded/<line>/<value>.wav` for a line with one parameter,
+e.g. `recorded/tick/5.wav`), which are played instead of the synthesized line.
 Cues name a line and give parameters; the pack turns them into words.
 """
 
@@ -28,6 +32,11 @@ class Line:
     id: str
     text: str
     reading: str | None = None
+    variants: tuple[tuple[str, str | None], ...] = ()
+    """Other wordings as (text, reading), said in turn with the main one."""
+
+    def wordings(self) -> list[tuple[str, str | None]]:
+        return [(self.text, self.reading), *self.variants]
 
 
 @dataclass(frozen=True)
@@ -37,6 +46,8 @@ class Spoken:
     line: str
     text: str
     reading: str
+    params: tuple[tuple[str, Any], ...] = ()
+    variant: int = 0
 
 
 @dataclass(frozen=True)
@@ -47,6 +58,7 @@ class VoicePack:
     path: Path
     lang: str
     engine: str
+    """The preferred engine; `engines` lists it first, then the fallbacks."""
     voice: str | None
     rate: int | None
     volume: float | None
@@ -56,28 +68,77 @@ class VoicePack:
     lines: Mapping[str, Line] = field(repr=False)
     vocabulary: Mapping[str, Any] = field(default_factory=dict, repr=False)
     """Words a listener may hear for each meaning (yes, no, done, repeat, pause, undo)."""
+    engines: tuple[str, ...] = ()
+    engine_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict, repr=False)
+    pronounce: Mapping[str, str] = field(default_factory=dict, repr=False)
+    """Fixes applied to `text` for engines that read kanji (「の方」 → 「のかた」)."""
+    sounds: Mapping[str, str] = field(default_factory=dict)
+    """Sound names (chime, tick, gong, ambience …) → file names in `sounds/`."""
+
+    def settings_for(self, engine: str, speed: float = 1.0) -> "VoiceSettings":
+        """The voice settings for `engine`: `[engines.<engine>]` over the pack's top-level ones."""
+        from narrator.speech import VoiceSettings
+
+        own = dict(self.engine_options.get(engine, {}))
+        base = self.engine_options and engine != self.engine
+        return VoiceSettings(
+            self.lang,
+            own.get("voice", None if base else self.voice),
+            own.get("rate", None if base else self.rate),
+            own.get("volume", None if base else self.volume),
+            own.get("pitch", None if base else self.pitch),
+            speed,
+        )
+
+    def kanji_words(self, text: str) -> str:
+        """`text` as handed to an engine that reads kanji, with the pack's `[pronounce]` fixes."""
+        for written, said in self.pronounce.items():
+            text = text.replace(written, said)
+        return text
+
+    def sound_path(self, name: str) -> Path | None:
+        """The WAV file of sound `name` (e.g. `ambience`), or None if the pack has none."""
+        file = self.sounds.get(name)
+        path = self.path / "sounds" / file if file else None
+        return path if path is not None and path.is_file() else None
+
+    def recording(self, spoken: "Spoken") -> Path | None:
+        """A person's recording of this line with these parameters, if the pack has one."""
+        folder = self.path / "recorded"
+        if spoken.variant or not folder.is_dir():
+            return None
+        if not spoken.params:
+            path = folder / f"{spoken.line}.wav"
+        elif len(spoken.params) == 1 and not isinstance(spoken.params[0][1], (list, tuple)):
+            path = folder / spoken.line / f"{spoken.params[0][1]}.wav"
+        else:
+            return None
+        return path if path.is_file() else None
 
     def has(self, line_id: str) -> bool:
         return line_id in self.lines
 
-    def speak(self, line_id: str, params: Mapping[str, Any] | None = None) -> Spoken:
-        """The words of `line_id` with `params` filled in, as text and as reading."""
+    def speak(self, line_id: str, params: Mapping[str, Any] | None = None, variant: int = 0) -> Spoken:
+        """The words of `line_id` (wording `variant`) with `params` filled in, as text and as reading."""
         line = self.lines.get(line_id)
         if line is None:
             raise NarratorError(
                 f"voice pack '{self.name}' has no line '{line_id}'; add it to a file in {self.path / 'lines'}"
             )
         params = params or {}
-        text = _PackFormatter(self, reading=False).format(line.text, **params)
-        reading_template = line.reading if line.reading is not None else line.text
+        variant = variant % len(line.wordings())
+        text_template, reading_template = line.wordings()[variant]
+        text = _PackFormatter(self, reading=False).format(text_template, **params)
+        reading_template = reading_template if reading_template is not None else text_template
         reading = _PackFormatter(self, reading=True).format(reading_template, **params)
-        return Spoken(line_id, text, reading)
+        frozen = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in params.items()))
+        return Spoken(line_id, text, reading, frozen, variant)
 
     def placeholders(self, line_id: str) -> set[str]:
         """The parameter names a line uses (text and reading together)."""
         line = self.lines[line_id]
         found = set()
-        for template in (line.text, line.reading or ""):
+        for template in [t for pair in line.wordings() for t in pair if t]:
             found |= {name for _, name, _, _ in string.Formatter().parse(template) if name}
         return found
 
@@ -153,6 +214,8 @@ def load_pack(name: str) -> VoicePack:
     """Load a pack by name or path; a broken file is one line naming it."""
     path = find_pack(name)
     voice = _read_toml(path / "voice.toml")
+    engine = voice.get("engine", "pyttsx3")
+    engines = tuple(dict.fromkeys([engine, *voice.get("fallback", [])]))
     lines: dict[str, Line] = {}
     for lines_file in sorted((path / "lines").glob("*.toml")):
         lines.update(_flatten_lines(_read_toml(lines_file)))
@@ -160,7 +223,7 @@ def load_pack(name: str) -> VoicePack:
         name=voice.get("name", path.name),
         path=path,
         lang=voice["lang"],
-        engine=voice.get("engine", "pyttsx3"),
+        engine=engine,
         voice=voice.get("voice"),
         rate=voice.get("rate"),
         volume=voice.get("volume"),
@@ -169,6 +232,10 @@ def load_pack(name: str) -> VoicePack:
         formats=voice.get("format", {}),
         lines=lines,
         vocabulary=voice.get("vocabulary", {}),
+        engines=engines,
+        engine_options=voice.get("engines", {}),
+        sounds=voice.get("sounds", {}),
+        pronounce=voice.get("pronounce", {}),
     )
 
 
@@ -190,7 +257,11 @@ def _flatten_lines(tree: Mapping[str, Any], prefix: str = "") -> dict[str, Line]
         if isinstance(value, str):
             lines[line_id] = Line(line_id, value)
         elif isinstance(value, Mapping) and "text" in value:
-            lines[line_id] = Line(line_id, value["text"], value.get("reading"))
+            variants = tuple(
+                (v, None) if isinstance(v, str) else (v["text"], v.get("reading"))
+                for v in value.get("variants", ())
+            )
+            lines[line_id] = Line(line_id, value["text"], value.get("reading"), variants)
         elif isinstance(value, Mapping):
             lines.update(_flatten_lines(value, f"{line_id}."))
     return lines

@@ -26,6 +26,8 @@ class VoiceSettings:
     rate: int | None = None
     volume: float | None = None
     pitch: int | None = None
+    speed: float = 1.0
+    """The table's speech-rate setting, a factor on the pack's rate (engines apply it)."""
 
 
 class TextToSpeech(Protocol):

@@ -1,8 +1,12 @@
-"""A voice: a pack's words made into timed clips, by an engine or as plain text.
+"""A voice: a pack's words made into timed clips, by an engine, a recording, or as plain text.
 
-The scheduler asks a voice for a `Clip` (words, WAV file, duration) before it plays it,
-so that timing is known ahead. Rendered WAVs are cached per pack, keyed by engine, voice
-settings and words, so a line is synthesized once and replayed from disk after that.
+The scheduler asks a voice for a `Clip` (words, audio, duration) before it plays it, so
+timing is known ahead. Clips are rendered *ahead* (`prepare`, `narrator voices render`)
+into the pack's git-ignored cache: each is synthesized once, trimmed of the engine's
+padding, loudness-normalized and resampled (`narrator.clips`), then kept in memory for the
+game. A line that a person recorded (`recorded/` in the pack) is used instead of the
+engine. `synthesized` counts engine runs, so a test and a benchmark can see that a game
+synthesized nothing on its critical path.
 """
 
 from __future__ import annotations
@@ -12,11 +16,15 @@ import json
 import wave
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 from narrator import home
-from narrator.speech import TextToSpeech, VoiceSettings
+from narrator.clips import RATE, WIDTH, process, read_pcm
+from narrator.speech import EngineUnavailable, TextToSpeech
 from narrator.voicepack import Spoken, VoicePack
+
+PROCESSING = "trim-norm-v2"
+"""Part of every cache key: change it when clip processing changes, and the cache renews."""
 
 
 @dataclass(frozen=True)
@@ -26,6 +34,9 @@ class Clip:
     spoken: Spoken
     wav: Path | None
     duration: float
+    pcm: bytes | None = None
+    source: str = "text"
+    """`cache` (rendered ahead), `synthesized` (rendered just now), `recorded`, or `text`."""
 
 
 def wav_duration(path: Path) -> float:
@@ -33,45 +44,159 @@ def wav_duration(path: Path) -> float:
         return w.getnframes() / float(w.getframerate())
 
 
+class _Variants:
+    """Says a line's wordings in turn (deterministic, so a replay sounds the same)."""
+
+    def __init__(self) -> None:
+        self._turn: dict[str, int] = {}
+
+    def next(self, pack: VoicePack, line: str) -> int:
+        count = len(pack.lines[line].wordings()) if line in pack.lines else 1
+        turn = self._turn.get(line, 0)
+        self._turn[line] = turn + 1
+        return turn % count
+
+
 class TextVoice:
     """Speaks nothing: the words are shown, and last as long as reading them aloud would."""
 
     engine_name = "text"
+    synthesized = 0
 
     def __init__(self, pack: VoicePack):
         self.pack = pack
+        self._variants = _Variants()
 
     def clip(self, line: str, params: Mapping[str, Any] | None = None) -> Clip:
-        spoken = self.pack.speak(line, params)
+        spoken = self.pack.speak(line, params, self._variants.next(self.pack, line))
         return Clip(spoken, None, self.pack.seconds_for(spoken.text))
+
+    def prepare(self, requests: Iterable[tuple[str, Mapping[str, Any]]], progress: Any = None) -> int:
+        return 0
+
+    def sound(self, name: str) -> bytes | None:
+        return None
 
 
 class EngineVoice:
-    """Speaks with a TTS engine, rendering each distinct line once into the pack's cache."""
+    """Speaks with a TTS engine; every distinct wording is rendered once into the pack's cache."""
 
-    def __init__(self, pack: VoicePack, engine: TextToSpeech, cache_dir: Path | None = None):
+    def __init__(self, pack: VoicePack, engine: TextToSpeech, cache_dir: Path | None = None, speed: float = 1.0):
         self.pack = pack
         self.engine = engine
         self.engine_name = engine.name
-        self.settings = VoiceSettings(pack.lang, pack.voice, pack.rate, pack.volume, pack.pitch)
-        self.cache_dir = cache_dir or _cache_dir(pack)
+        self.settings = pack.settings_for(engine.name, speed)
+        self.cache_dir = cache_dir or cache_dir_for(pack)
+        self.synthesized = 0
+        """Engine runs so far (a game rendered ahead adds none while it plays)."""
+        self._memory: dict[Path, bytes] = {}
+        self._variants = _Variants()
+
+    # --- the scheduler's side --------------------------------------------------------------
 
     def clip(self, line: str, params: Mapping[str, Any] | None = None) -> Clip:
-        spoken = self.pack.speak(line, params)
-        words = spoken.text if self.engine.reads_kanji else spoken.reading
-        wav = self.cache_dir / f"{self._key(words)}.wav"
-        if not wav.is_file():
-            tmp = wav.with_suffix(".part.wav")
-            self.engine.render(words, tmp, self.settings)
-            tmp.replace(wav)
-        return Clip(spoken, wav, wav_duration(wav))
+        spoken = self.pack.speak(line, params, self._variants.next(self.pack, line))
+        return self.clip_for(spoken)
 
-    def _key(self, words: str) -> str:
-        ident = json.dumps([self.engine.name, self.settings.__dict__, words], ensure_ascii=False, sort_keys=True)
+    def clip_for(self, spoken: Spoken) -> Clip:
+        wav, source = self.ensure(spoken)
+        pcm = self._memory.get(wav)
+        if pcm is None:
+            pcm = self._memory[wav] = read_pcm(wav)
+        return Clip(spoken, wav, len(pcm) / (WIDTH * RATE), pcm, source)
+
+    # --- rendering ahead -------------------------------------------------------------------
+
+    def prepare(self, requests: Iterable[tuple[str, Mapping[str, Any]]], progress: Any = None) -> int:
+        """Render (if needed) and load every wording of every request; returns how many were new.
+
+        `progress`, if given, is called once per request (a click progress bar's `update(1)`).
+        """
+        before = self.synthesized
+        for line, params in requests:
+            wordings = len(self.pack.lines[line].wordings()) if line in self.pack.lines else 1
+            for variant in range(wordings):
+                self.clip_for(self.pack.speak(line, params, variant))
+            if progress is not None:
+                progress(1)
+        return self.synthesized - before
+
+    def ensure(self, spoken: Spoken) -> tuple[Path, str]:
+        """The processed WAV for `spoken`: recorded, cached, or synthesized now."""
+        recorded = self.pack.recording(spoken)
+        if recorded is not None:
+            stat = recorded.stat()
+            wav = self.cache_dir / f"rec-{self._key(str(recorded), stat.st_size, stat.st_mtime_ns)}.wav"
+            if not wav.is_file():
+                self._process(recorded, wav)
+            return wav, "recorded"
+        wav = self._cached(spoken)
+        words = self._words(spoken)
+        if wav.is_file():
+            return wav, "cache"
+        raw = wav.with_suffix(".raw.wav")
+        self.engine.render(words, raw, self.settings)
+        self.synthesized += 1
+        self._process(raw, wav)
+        raw.unlink(missing_ok=True)
+        return wav, "synthesized"
+
+    def is_cached(self, spoken: Spoken) -> bool:
+        if self.pack.recording(spoken) is not None:
+            return True
+        return self._cached(spoken).is_file()
+
+    def _words(self, spoken: Spoken) -> str:
+        """What the engine is given: the text (with `[pronounce]` fixes) or the kana reading."""
+        return self.pack.kanji_words(spoken.text) if self.engine.reads_kanji else spoken.reading
+
+    def _cached(self, spoken: Spoken) -> Path:
+        return self.cache_dir / f"{self._key(self.engine.name, self.settings.__dict__, self._words(spoken))}.wav"
+
+    def sound(self, name: str) -> bytes | None:
+        """A pack sound (chime, tick, gong, ambience) as mixer-ready PCM, or None."""
+        path = self.pack.sound_path(name)
+        if path is None:
+            return None
+        wav = self.cache_dir / f"snd-{self._key(str(path), path.stat().st_mtime_ns)}.wav"
+        if not wav.is_file():
+            self._process(path, wav, trim=False, normalize=False)
+        if wav not in self._memory:
+            self._memory[wav] = read_pcm(wav)
+        return self._memory[wav]
+
+    @staticmethod
+    def _process(source: Path, wav: Path, trim: bool = True, normalize: bool = True) -> None:
+        tmp = wav.with_suffix(".part.wav")
+        process(source, tmp, trim=trim, normalize=normalize)
+        tmp.replace(wav)
+
+    @staticmethod
+    def _key(*parts: Any) -> str:
+        ident = json.dumps([PROCESSING, *parts], ensure_ascii=False, sort_keys=True, default=str)
         return hashlib.sha256(ident.encode()).hexdigest()[:24]
 
 
-def _cache_dir(pack: VoicePack) -> Path:
+def open_engine(pack: VoicePack, warn: Any = None, names: Iterable[str] | None = None) -> TextToSpeech | None:
+    """The first of the pack's engines that runs here; one warning if a preferred one does not."""
+    from narrator.speech import load_tts
+
+    problems = []
+    for name in names or pack.engines:
+        try:
+            engine = load_tts(name)
+        except EngineUnavailable as err:
+            problems.append(str(err))
+            continue
+        if problems and warn is not None:
+            warn(f"{problems[0]}; speaking with {engine.name} instead")
+        return engine
+    if warn is not None and problems:
+        warn(f"{problems[0]}; printing the lines instead")
+    return None
+
+
+def cache_dir_for(pack: VoicePack) -> Path:
     """`voices/<pack>/cache/` (git-ignored), or the app home when the pack is read-only."""
     for folder in (pack.path / "cache", home.app_home() / "cache" / pack.name):
         try:

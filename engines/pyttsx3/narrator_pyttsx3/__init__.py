@@ -17,6 +17,10 @@ from pathlib import Path
 from narrator.speech import EngineUnavailable, VoiceSettings
 
 
+DEFAULT_RATE = 200
+"""espeak-ng's own pace in words per minute, the base for the speech-rate setting."""
+
+
 class Pyttsx3Engine:
     """Renders one line per call into a WAV file with pyttsx3's espeak-ng driver."""
 
@@ -53,8 +57,8 @@ class Pyttsx3Engine:
             vid = self.voice_id(voice)
             if vid:
                 self._engine.setProperty("voice", vid)
-            if voice.rate:
-                self._engine.setProperty("rate", voice.rate)
+            if voice.rate or voice.speed != 1.0:
+                self._engine.setProperty("rate", round((voice.rate or DEFAULT_RATE) * voice.speed))
             if voice.volume is not None:
                 self._engine.setProperty("volume", voice.volume)
             with contextlib.redirect_stdout(io.StringIO()):

@@ -1,0 +1,174 @@
+"""The audio commands: `say`, `doctor`, `voices render`, `voices check`.
+
+Kept apart from `cli.py` so the main command file stays small; `register` adds these
+commands to the `narrator` group and its `voices` subgroup.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from narrator.errors import NarratorError
+
+
+def register(main: click.Group, voices: click.Group) -> None:
+    from narrator.cli import friendly_errors
+
+    main.add_command(friendly_errors_cmd(say, friendly_errors))
+    main.add_command(friendly_errors_cmd(doctor, friendly_errors))
+    voices.add_command(friendly_errors_cmd(render, friendly_errors))
+    voices.add_command(friendly_errors_cmd(check, friendly_errors))
+
+
+def friendly_errors_cmd(cmd: click.Command, wrap: Any) -> click.Command:
+    cmd.callback = wrap(cmd.callback)
+    return cmd
+
+
+def _engine_voice(pack_name: str, engine_name: str | None = None, speed: float = 1.0) -> Any:
+    from narrator.speech.voice import EngineVoice, open_engine
+    from narrator.voicepack import load_pack
+
+    pack = load_pack(pack_name)
+    warnings: list[str] = []
+    engine = open_engine(pack, warnings.append, [engine_name] if engine_name else None)
+    for message in warnings:
+        click.echo(f"warning: {message}", err=True)
+    if engine is None:
+        raise NarratorError(f"no speech engine of pack '{pack.name}' works here; run `narrator doctor`")
+    return EngineVoice(pack, engine, speed=speed)
+
+
+@click.command("say")
+@click.argument("text")
+@click.option("--lang", default="ja", show_default=True, help="Voice pack (language) to speak with.")
+@click.option("--engine", default=None, help="Engine to use instead of the pack's (openjtalk, pyttsx3).")
+@click.option("--audio", type=click.Choice(["auto", "null"]), default="auto", show_default=True)
+@click.option("--audio-device", default=None, help="Output device name or index.")
+@click.option("--audio-out", type=click.Path(path_type=Path), default=None, help="Write the clip to this WAV file.")
+def say(text: str, lang: str, engine: str | None, audio: str, audio_device: str | None, audio_out: Path | None) -> None:
+    """Speak TEXT once with a pack's engine (a quick test of the voice and the speaker)."""
+    import time
+    from dataclasses import replace
+
+    from narrator.audio import AudioUnavailable, open_output
+    from narrator.clock import ScaledClock
+    from narrator.voicepack import Line
+
+    voice = _engine_voice(lang, engine)
+    voice.pack = replace(voice.pack, lines={**voice.pack.lines, "_say": Line("_say", text)})
+    started = time.monotonic()
+    clip = voice.clip("_say")
+    rendered = time.monotonic() - started
+    clock = ScaledClock()
+    try:
+        output = open_output("null" if audio == "null" else "device", clock, audio_device, record=audio_out)
+    except AudioUnavailable as err:
+        if audio_out is None:
+            raise
+        click.echo(f"warning: {err}; writing {audio_out} only", err=True)
+        output = open_output("none", clock, record=audio_out)
+    output.start(clip.pcm, clock.now() + 0.05)
+    output.extend(clock.now() + 0.05 + clip.duration)
+    output.close()  # a live output drains first
+    click.echo(f"{voice.engine_name}: {clip.duration:.2f} s of speech ({clip.source}, {rendered:.2f} s to prepare)", err=True)
+
+
+@click.command("doctor")
+def doctor() -> None:
+    """What is installed and working here, and the exact command that fixes each missing piece."""
+    from narrator.doctor import run_checks
+
+    findings = run_checks()
+    area = None
+    for f in findings:
+        if f.area != area:
+            click.echo(f"{f.area}:")
+            area = f.area
+        mark = "ok  " if f.ok else ("--  " if f.optional else "MISSING ")
+        click.echo(f"  {mark}{f.what}")
+        if not f.ok and f.fix:
+            click.echo(f"        fix: {f.fix}")
+    broken = [f for f in findings if not f.ok and not f.optional]
+    if broken:
+        click.echo(f"{len(broken)} problem(s) found; run the fix lines above", err=True)
+        sys.exit(1)
+    click.echo("everything needed is here", err=True)
+
+
+@click.command("render")
+@click.argument("pack", required=False)
+@click.option("--table", "table_file", type=click.Path(path_type=Path), help="Also render this table's lines (names, timers).")
+@click.option("--engine", default=None, help="Render for this engine instead of the pack's first working one.")
+def render(pack: str | None, table_file: Path | None, engine: str | None) -> None:
+    """Render every fixed line and countdown number of PACK (default: all packs) into its cache."""
+    from narrator.render import game_requests, pack_requests
+    from narrator.voicepack import list_packs
+
+    names = [pack] if pack else list_packs()
+    for name in names:
+        voice = _engine_voice(name, engine)
+        extra: list[Any] = []
+        for game, config in _games_to_render(table_file, voice.pack.lang):
+            extra += game_requests(game, config)
+        requests = pack_requests(voice.pack, extra)
+        with click.progressbar(length=len(requests), label=f"{name} ({voice.engine_name})", file=sys.stderr) as bar:
+            new = voice.prepare(requests, progress=bar.update)
+        click.echo(f"{name}: {len(requests)} lines ready, {new} rendered now, in {voice.cache_dir}")
+
+
+def _games_to_render(table_file: Path | None, lang: str) -> list[tuple[Any, Any]]:
+    """Each game at its default settings, or the table file's game and settings."""
+    from narrator.games import game_names, get_game
+    from narrator.settings import build_settings, read_table_file
+
+    if table_file is not None:
+        settings = build_settings(read_table_file(table_file), {}, f"table file {table_file}")
+        rules = get_game(settings.game)
+        return [(rules, rules.configure(settings))]
+    out = []
+    for name in game_names():
+        rules = get_game(name)
+        out.append((rules, rules.configure(build_settings({}, {"game": name, "lang": lang}, "defaults"))))
+    return out
+
+
+@click.command("check")
+@click.argument("pack")
+@click.option("--against", default=None, help="Reference pack whose lines PACK must have (default: the other bundled packs).")
+def check(pack: str, against: str | None) -> None:
+    """List what PACK lacks: lines other packs have, recordings, rendered clips."""
+    from narrator.render import pack_requests
+    from narrator.voicepack import list_packs, load_pack
+
+    target = load_pack(pack)
+    others = [against] if against else [p for p in list_packs() if p != target.name]
+    lacking = 0
+    for other in others:
+        ref = load_pack(other)
+        for line_id in sorted(set(ref.lines) - set(target.lines)):
+            click.echo(f"missing line  {line_id}  (in {other}; add it to a file in {target.path / 'lines'})")
+            lacking += 1
+    recorded_dir = target.path / "recorded"
+    requests = pack_requests(target)
+    if recorded_dir.is_dir():
+        for line, params in requests:
+            if target.recording(target.speak(line, params)) is None:
+                where = f"{line}.wav" if not params else f"{line}/{next(iter(params.values()))}.wav"
+                click.echo(f"not recorded  {line} {params or ''}  (record {recorded_dir / where})")
+                lacking += 1
+    try:
+        voice = _engine_voice(pack)
+        unrendered = [r for r in requests if not voice.is_cached(target.speak(*r))]
+        if unrendered:
+            click.echo(f"not rendered  {len(unrendered)} of {len(requests)} lines for {voice.engine_name} "
+                       f"(run `narrator voices render {pack}`)")
+            lacking += 1
+    except NarratorError as err:
+        click.echo(f"no engine     {err}")
+        lacking += 1
+    click.echo(f"{target.name}: {'nothing lacking' if not lacking else f'{lacking} thing(s) lacking'}", err=True)

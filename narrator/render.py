@@ -1,0 +1,101 @@
+"""What to render ahead: every line, with its parameters, that a game can say.
+
+A game's engine is pure, so the lines it can say are found by playing it: starting from
+`start`, every answer an `Ask` allows is tried (yes and no, each single player name and,
+for a small table, each pair of names, the first time such a question comes; one name
+after that), breadth-first, until every reachable step has been
+seen or a budget runs out. The cues met on the way give the exact (line, params) pairs, the
+numbers each `Countdown` counts and the warnings each `Timer` gives. `narrator voices
+render` and the start of every game use this, so nothing is synthesized during play.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from typing import Any, Iterable, Mapping
+
+from narrator.cues import Ask, Countdown, Cue, End, Say, Timer
+
+COMMON_LINES = ("control.paused", "control.resumed")
+MAX_STATES = 4000
+"""Steps explored at most per game (the default 5-player game has a few hundred)."""
+PAIRS_UP_TO = 8
+"""Pairs of nominees are rendered for tables of at most this many named players."""
+TICKS_UP_TO = 60
+"""`voices render` without a table renders countdown numbers 0 … this."""
+
+
+def cue_requests(cues: Iterable[Cue]) -> list[tuple[str, dict[str, Any]]]:
+    """The (line, params) pairs a list of cues will say."""
+    out: list[tuple[str, dict[str, Any]]] = []
+    for cue in cues:
+        if isinstance(cue, (Say, Ask, End)):
+            out.append((cue.line, dict(cue.params)))
+        elif isinstance(cue, Countdown):
+            out += [("tick", {"n": n}) for n in range(cue.seconds, -1, -1)]
+        elif isinstance(cue, Timer):
+            out += [("timer.warning", {"seconds": w}) for w in cue.warnings if w < cue.seconds]
+    return out
+
+
+def _answers(ask: Ask) -> list[Any]:
+    if ask.multiple:
+        singles = [[name] for name in ask.choices]
+        pairs = [list(p) for p in itertools.combinations(ask.choices, 2)] if len(ask.choices) <= PAIRS_UP_TO else []
+        return singles + pairs
+    return list(ask.choices)
+
+
+def game_requests(game: Any, config: Any, max_states: int = MAX_STATES) -> list[tuple[str, dict[str, Any]]]:
+    """Every (line, params) the game with this config can say, found by playing every branch."""
+    seen_requests: dict[str, tuple[str, dict[str, Any]]] = {}
+
+    def add(requests: Iterable[tuple[str, dict[str, Any]]]) -> None:
+        for line, params in requests:
+            seen_requests.setdefault(_key(line, params), (line, params))
+
+    add((line, {}) for line in COMMON_LINES)
+    frontier = [(game.new_state(), {"type": "start"})]
+    seen_states: set[str] = set()
+    fanned_out: set[str] = set()
+    while frontier and len(seen_states) < max_states:
+        state, event = frontier.pop(0)
+        try:
+            state, cues = game.advance(config, state, event)
+        except Exception:  # an answer this step refuses: not a path a table can take
+            continue
+        add(cue_requests(cues))
+        key = json.dumps(state.to_dict(), sort_keys=True, default=str)
+        if key in seen_states or state.finished:
+            continue
+        seen_states.add(key)
+        add(cue_requests(game.recap(config, state)))
+        if cues and isinstance(cues[-1], Ask):
+            ask = cues[-1]
+            answers = _answers(ask)
+            if ask.multiple and ask.line in fanned_out:
+                answers = answers[:1]  # every name set was met the first time; keep the walk small
+            fanned_out.add(ask.line)
+            frontier += [(state, {"type": "answer", "value": a}) for a in answers]
+        else:
+            frontier.append((state, {"type": "continue"}))
+    return list(seen_requests.values())
+
+
+def pack_requests(pack: Any, extra: Iterable[tuple[str, Mapping[str, Any]]] = ()) -> list[tuple[str, dict[str, Any]]]:
+    """Every fixed line of a pack (no placeholders), countdown numbers 0 … 60, plus `extra`."""
+    out: dict[str, tuple[str, dict[str, Any]]] = {}
+    for line_id in sorted(pack.lines):
+        if not pack.placeholders(line_id):
+            out.setdefault(_key(line_id, {}), (line_id, {}))
+    for n in range(TICKS_UP_TO, -1, -1):
+        out.setdefault(_key("tick", {"n": n}), ("tick", {"n": n}))
+    for line, params in extra:
+        if line in pack.lines:
+            out.setdefault(_key(line, params), (line, dict(params)))
+    return list(out.values())
+
+
+def _key(line: str, params: Mapping[str, Any]) -> str:
+    return json.dumps([line, params], sort_keys=True, ensure_ascii=False, default=str)
