@@ -173,29 +173,32 @@ class LiveOutput:
 class NullSink(LiveOutput):
     """`--audio null`: a sink clocked like a sound card, for a machine without one.
 
-    A thread renders a 10 ms block at each block's deadline, as a device would pull it,
-    and notes when each clip's first sample was really rendered (benchmarks use this).
+    Like a device with a `buffer`-second output buffer, a thread renders each 10 ms block
+    `buffer` seconds before the block is "heard", and notes when each clip's first sample
+    is heard: on its frame's time, or later if the thread rendered it too late (an
+    underrun on a real card). Benchmarks read those onsets.
     """
 
-    def __init__(self, clock: Any, volume: float = 1.0):
+    def __init__(self, clock: Any, volume: float = 1.0, buffer: float = 0.05):
         super().__init__(clock, volume)
+        self.buffer = buffer
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="narrator-null-sink", daemon=True)
         self._thread.start()
 
     def _run(self) -> None:
         while not self._stop.is_set():
-            deadline = self.anchor + self.rendered / RATE
-            delay = deadline - time.monotonic()
+            heard_at = self.anchor + self.rendered / RATE
+            delay = heard_at - self.buffer - time.monotonic()
             if delay > 0:
                 time.sleep(delay)
             frame0 = self.rendered
             before = set(self.mixer.onsets)
             self.mixer.render(frame0, BLOCK)
-            now = time.monotonic()
+            late = max(heard_at, time.monotonic())
             for clip_id in set(self.mixer.onsets) - before:
                 frame = self.mixer.onsets[clip_id]
-                self.played_at[frame] = now + (frame - frame0) / RATE
+                self.played_at[frame] = late + (frame - frame0) / RATE
             self.rendered = frame0 + BLOCK
 
     def close(self) -> None:

@@ -7,7 +7,6 @@ adds its own with `register(check)`. A check never raises: a crash becomes a fin
 
 from __future__ import annotations
 
-import shutil
 from dataclasses import dataclass
 from typing import Callable
 
@@ -86,17 +85,6 @@ def check_audio() -> list[Finding]:
         findings.append(Finding("audio", False, "no audio output device",
                                 "connect a speaker (USB or 3.5 mm), or play with --audio null / --audio-out FILE.wav",
                                 optional=True))
-    return findings
-
-
-@register
-def check_tools() -> list[Finding]:
-    findings = []
-    if shutil.which("sox") is None:
-        findings.append(Finding("tools", False, "sox: not installed (only the test suite uses it)",
-                                "sudo apt-get install sox", optional=True))
-    else:
-        findings.append(Finding("tools", True, "sox: installed"))
     return findings
 
 
