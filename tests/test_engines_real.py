@@ -55,3 +55,18 @@ def test_speech_rate_setting_makes_speech_faster(tmp_path):
     normal = EngineVoice(pack, load_tts("openjtalk"), cache_dir=tmp_path).clip("seer.act")
     fast = EngineVoice(pack, load_tts("openjtalk"), cache_dir=tmp_path, speed=1.5).clip("seer.act")
     assert fast.duration < normal.duration * 0.8
+
+
+@needs_openjtalk
+@pytest.mark.parametrize("line, wrong, right", [
+    ("seer.wake", "ホー", "ウラナイシノカタ"),
+    ("peddler.wake", "コーグシ", "ヤシノカタ"),
+    ("end.citizens_win", "ガチ", "シミンノカチ"),
+    ("strategist.reveal", "ヒョーニ", "オモテニ"),
+    ("medium.act", "イッテクダサイ", "オコナッテクダサイ"),
+    ("strategist.question", "ホー", "モッテイルカタ"),
+])
+def test_open_jtalk_reads_the_ja_lines_right(line, wrong, right):
+    pack = load_pack("ja")
+    reading = load_tts("openjtalk").reading(pack.kanji_words(pack.speak(line).text))
+    assert right in reading and wrong not in reading, reading

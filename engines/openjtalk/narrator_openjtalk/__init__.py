@@ -70,6 +70,20 @@ class OpenJTalkEngine:
             detail = result.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no output"]
             raise EngineUnavailable(f"open_jtalk failed on {text[:30]!r}: {detail[0]}")
 
+    def reading(self, text: str) -> str:
+        """How Open JTalk reads `text`, in katakana (from its text analysis), to check a line."""
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as tmp:
+            trace = Path(tmp) / "trace.txt"
+            command = [self.program, "-x", str(DICTIONARY), "-m", str(self.voice_file(VoiceSettings("ja"))),
+                       "-ow", str(Path(tmp) / "out.wav"), "-ot", str(trace)]
+            subprocess.run(command, input=text.encode("utf-8"), capture_output=True, timeout=60, check=True)
+            analysis = trace.read_text(encoding="utf-8", errors="replace")
+        part = analysis.split("[Text analysis result]")[-1].split("[Output label]")[0]
+        fields = [line.split(",") for line in part.strip().splitlines()]
+        return "".join(f[9] for f in fields if len(f) > 9).replace("’", "")
+
 
 def _log10(x: float) -> float:
     import math
