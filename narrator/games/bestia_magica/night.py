@@ -146,7 +146,6 @@ def _attack(night: Night) -> None:
         return
     distinct = sorted(set(picks), key=picks.index)
     target = distinct[0] if len(distinct) == 1 else rng(night.config, "beasts", night.number).choice(distinct)
-    night.event("attack", target, "beasts")
     if target in night.protected:
         night.event("protect", target, "blocked")
         return
