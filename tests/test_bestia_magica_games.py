@@ -75,7 +75,7 @@ def test_the_reveal_names_every_player_and_every_night():
     config = configure(players=10, seed=5)
     state, cues, _ = play(config, seed=4)
     after_end = cues[next(i for i, c in enumerate(cues) if isinstance(c, End)):]
-    revealed = {c.params["name"] for c in after_end if isinstance(c, Say) and c.line.startswith("bm.reveal.role.")}
+    revealed = {c.params["name"][0] for c in after_end if isinstance(c, Say) and c.line.startswith("bm.reveal.role.")}
     assert revealed == set(config.names)
     nights = [c.params["night"] for c in after_end if isinstance(c, Say) and c.line == "bm.reveal.night"]
     assert nights == list(range(1, state.night + 1))

@@ -195,13 +195,13 @@ def _results(night: Night) -> None:
     for prophet in night.actors("prophet"):
         target = night.target(prophet)
         read = _reading(night.config, night.start_roles.get(target) or night.state.player(target).role)
-        night.privates.append(Private(prophet, f"bm.private.prophet.{read}", {"target": target}))
+        night.privates.append(Private(prophet, f"bm.private.prophet.{read}", {"target": [target]}))
         told.add(prophet)
     undertakers = night.actors("undertaker")
     for undertaker in undertakers:
         for name, role in night.state.unreported:
             read = _reading(night.config, role)
-            night.privates.append(Private(undertaker, f"bm.private.undertaker.{read}", {"target": name}))
+            night.privates.append(Private(undertaker, f"bm.private.undertaker.{read}", {"target": [name]}))
         if not night.state.unreported:
             night.privates.append(Private(undertaker, "bm.private.undertaker.none"))
         told.add(undertaker)

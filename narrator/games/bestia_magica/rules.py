@@ -155,7 +155,7 @@ def _execute(config: BMConfig, state: BMState, name: str, cause: str, cues: list
     state = state.update(name, alive=False)
     state = replace(state, tie=(), unreported=state.unreported + ((name, role),))
     state = replace(state, history=state.history + ({"day": state.day, "executed": name, "cause": cause},))
-    cues = cues + [Say("bm.vote.executed", {"name": name}), Event("execution", name, cause, day=state.day)]
+    cues = cues + [Say("bm.vote.executed", {"name": [name]}), Event("execution", name, cause, day=state.day)]
     return _check_end(config, state, cues, then="night")
 
 
