@@ -33,4 +33,4 @@ class ConsoleDisplay:
         else:
             numbered = ", ".join(f"{i}={name}" for i, name in enumerate(ask.choices, 1))
             hint = f"{'names or numbers, comma-separated' if ask.multiple else 'a name or number'}: {numbered}"
-        print(f"  > ({hint}; r = repeat, p = pause)", file=self.stream, flush=True)
+        print(f"  > ({hint}; r = repeat, p = pause, u = undo)", file=self.stream, flush=True)
