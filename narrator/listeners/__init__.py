@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Mapping, Protocol
 
 from narrator.cues import Ask
 from narrator.errors import AnswerError, NoMoreAnswers
@@ -24,6 +24,14 @@ ASCII_VOCABULARY = {
     "pause": ("p", "pause"),
     "undo": ("u", "undo"),
 }
+
+
+class Listener(Protocol):
+    """An input source. `start` registers it with the hub and begins feeding it words
+    (`hub.offer_text`); when it can give no more it calls `hub.retire`."""
+
+    def start(self, hub: ListenerHub, loop: asyncio.AbstractEventLoop) -> Any:
+        ...
 
 
 @dataclass(frozen=True)
