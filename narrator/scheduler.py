@@ -153,26 +153,47 @@ class Scheduler:
         self.transcript.write({"kind": "event", **context, **cue.record(), "t": round(self._slot(), 3)})
 
     async def _collect(self, cue: Collect) -> Heard:
-        """One private answer from each requested player: all at once, or device turn by turn."""
-        if not self.hub.sequential_private:
-            heard = await self.hub.collect(cue)
-        else:
-            answers: dict[str, Any] = {}
-            for request in cue.requests:
-                await self._hand_device(request.player)
-                lines = [self._text(request.line, request.params)]
-                if request.ability:
-                    lines.append(self._text("private.ability"))
-                lines.append("  " + ", ".join(f"{i}={n}" for i, n in enumerate(request.choices, 1)))
-                self.display.private(request.player, lines)
-                one = await self.hub.collect(cue, (request,))
-                answers.update(one.value)
-                self.display.clear()
-            heard = Heard("answer", answers, "device")
+        """One private answer from each requested player; an `undo` meanwhile is returned instead."""
+        task = asyncio.ensure_future(self._collect_answers(cue))
+        try:
+            while True:
+                command_task = asyncio.ensure_future(self.hub.command())
+                await asyncio.wait({task, command_task}, return_when=asyncio.FIRST_COMPLETED)
+                if task.done():
+                    command_task.cancel()
+                    break
+                command = command_task.result()
+                if command.value == "undo":
+                    self.display.clear()
+                    self.cursor = self._slot(resync=True)
+                    self._record("answer", f"collect.{cue.phase}", "", self.cursor, number=cue.number,
+                                 value="undo", source=command.source)
+                    return command
+        finally:
+            if not task.done():
+                task.cancel()
+        heard = task.result()
         self.cursor = self._slot(resync=True)
         self._record("answer", f"collect.{cue.phase}", "", self.cursor, number=cue.number,
                      value=heard.value, source=heard.source)
         return heard
+
+    async def _collect_answers(self, cue: Collect) -> Heard:
+        """All at once (scripts, phones), or turn by turn on one device (pass-the-device)."""
+        if not self.hub.sequential_private:
+            return await self.hub.collect(cue)
+        answers: dict[str, Any] = {}
+        for request in cue.requests:
+            await self._hand_device(request.player)
+            lines = [self._text(request.line, request.params)]
+            if request.ability:
+                lines.append(self._text("private.ability"))
+            lines.append("  " + ", ".join(f"{i}={n}" for i, n in enumerate(request.choices, 1)))
+            self.display.private(request.player, lines)
+            one = await self.hub.collect(cue, (request,))
+            answers.update(one.value)
+            self.display.clear()
+        return Heard("answer", answers, "device")
 
     async def _hand_device(self, player: str) -> None:
         """Call `player` by name, and wait until they hold the device alone (Enter)."""

@@ -151,3 +151,36 @@ def test_malformed_records_are_refused_at_load(tmp_path, line, message):
 def test_new_cues_round_trip_through_json():
     for cue in CUES:
         assert cue_from_dict(json.loads(json.dumps(cue.to_dict()))) == cue
+
+
+def test_undo_during_a_private_round_returns_the_command(tmp_path):
+    scheduler, hub, screen, transcript = make_scheduler(tmp_path, sequential=False)
+    hub.register("keyboard")
+
+    async def run():
+        task = asyncio.ensure_future(scheduler.play([ROUND], {}))
+        while hub._collect is None:
+            await asyncio.sleep(0)
+        hub.offer_text("u", "keyboard")
+        return await task
+
+    heard = asyncio.run(run())
+    assert (heard.kind, heard.value) == ("command", "undo")
+    assert hub._collect is None  # the round was closed
+
+
+def test_undo_after_a_round_asks_that_round_again():
+    from narrator.games import get_game
+    from narrator.runner import rebuild
+    from tests.bm_driver import configure
+
+    game = get_game("bestia-magica")
+    config = configure(players=5, seed=3)
+    state, cues = game.advance(config, game.new_state(), {"type": "start"})
+    events = [{"type": "start"}, {"type": "continue"}]
+    state, cues = game.advance(config, state, {"type": "continue"})
+    memos = {r.player: {"target": r.choices[0], "ability": False} for r in cues[-1].requests}
+    events += [{"type": "answer", "value": memos}, {"type": "continue"}, {"type": "continue"}, {"type": "undo"}]
+    state, cues = rebuild(game, config, events)
+    assert state.step == "ask_memos" and state.night == 1
+    assert [c.kind for c in cues] == ["say", "collect"] and cues[0].line == "control.undone"
