@@ -408,3 +408,16 @@ def test_night_narration_is_the_same_whatever_the_roles():
     plain = skeleton("Aki=beast:S,Ben=townsperson:M,Chika=townsperson:S,Dai=townsperson:N")
     rich = skeleton(BEASTS)
     assert plain == rich
+
+
+def test_sleep_voids_the_guard_and_the_prophet_for_the_night():
+    deal = ("Aki=sleep_demon:S,Ben=guard:M,Chika=beast:S,Dai=townsperson:M,Emi=prophet:S,Fumi=townsperson:N,"
+            "Gen=demon:A,Hana=angel:A")
+    t = Table(deal)
+    cues = t.night(Aki="Ben", Ben="Dai", Chika="Dai", Emi="Chika")
+    assert deaths(cues) == {"Dai": "attack"}  # the sleeping guard protected nobody
+    assert [p.line for p in privates(cues, "Emi")] == ["bm.private.prophet.B"]
+    t2 = Table(deal)
+    cues = t2.night(Aki="Emi", Ben="Dai", Chika="Dai", Emi="Chika")
+    assert deaths(cues) == {}
+    assert [p.line for p in privates(cues, "Emi")] == ["bm.private.no_result"]

@@ -136,7 +136,7 @@ def _murder(night: Night) -> None:
 
 
 def _attack(night: Night) -> None:
-    beasts = [b for b in night.actors("beast")]
+    beasts = night.actors("beast")
     if night.config.rules["sleep_blocks_all_beasts"] and any(
         night.start_roles.get(n) == "beast" for n in night.asleep
     ):

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from narrator.cues import Collect, Countdown, Cue, End, Event, Private, Say, Timer
+from narrator.cues import Countdown, Cue, End, Event, Private, Say, Timer
 from narrator.errors import AnswerError
 from narrator.games.bestia_magica import memo, vote
 from narrator.games.bestia_magica.night import resolve
@@ -192,4 +192,4 @@ _STEPS = {
     "ask_revote": _revotes,
 }
 
-__all__ = ["advance", "recap", "new_state", "Collect"]
+__all__ = ["advance", "recap", "new_state"]
