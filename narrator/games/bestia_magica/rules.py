@@ -80,7 +80,7 @@ def _memos(config: BMConfig, state: BMState, event: dict[str, Any]) -> tuple[BMS
     state, night = resolve(config, state, memos)
     m = night.morning
     order = [p.name for p in state.players]
-    deaths = sorted(m.deaths, key=order.index)
+    deaths = sorted(set(m.deaths), key=order.index)  # once each, even if revived and killed again
     state = replace(state, day=state.night, attribute=m.attribute, history=state.history + ({
         "night": state.night, "memos": memos, "roles": night.start_roles,
         "events": [e.record() for e in night.events],
