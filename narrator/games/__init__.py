@@ -32,8 +32,15 @@ def _additional_werewolf() -> Game:
     return aw.GAME
 
 
+def _pagan() -> Game:
+    from narrator.games import pagan
+
+    return pagan.GAME
+
+
 _GAMES: dict[str, Callable[[], Game]] = {
     "additional-werewolf": _additional_werewolf,
+    "pagan": _pagan,
 }
 
 

@@ -15,7 +15,7 @@ from typing import Any, Mapping
 from narrator.cues import Ask
 from narrator.errors import AnswerError, NoMoreAnswers
 
-COMMANDS = ("done", "repeat", "pause", "undo")
+COMMANDS = ("done", "repeat", "pause", "undo", "help")
 ASCII_VOCABULARY = {
     "yes": ("y", "yes"),
     "no": ("n", "no"),
@@ -23,6 +23,7 @@ ASCII_VOCABULARY = {
     "repeat": ("r", "repeat"),
     "pause": ("p", "pause"),
     "undo": ("u", "undo"),
+    "help": ("h", "help"),
 }
 
 
@@ -56,7 +57,14 @@ def _norm(text: str) -> str:
 
 
 def parse_answer(ask: Ask, text: str, vocabulary: Vocabulary) -> Any:
-    """The answer `text` gives to `ask`, or raise AnswerError with what would fit."""
+    """The answer `text` gives to `ask`, or raise AnswerError with what would fit.
+
+    A word whose vocabulary meaning is one of the choices is that choice, so a question
+    may offer `done` beside words (Enter or 「終わりました」 still mean done).
+    """
+    meaning = vocabulary.meaning(text)
+    if meaning is not None and meaning in ask.choices:
+        return meaning
     if ask.choices == ("done",):
         if vocabulary.meaning(text) == "done":
             return "done"
@@ -78,7 +86,8 @@ def _parse_names(ask: Ask, text: str) -> Any:
         if name is None and part.isdigit() and 1 <= int(part) <= len(ask.choices):
             name = ask.choices[int(part) - 1]
         if name is None:
-            raise AnswerError(f"'{part}' is not a player here; choose from {', '.join(ask.choices)}")
+            what = "an answer" if "done" in ask.choices else "a player"
+            raise AnswerError(f"'{part}' is not {what} here; choose from {', '.join(ask.choices)}")
         if name not in chosen:
             chosen.append(name)
     if not chosen:
@@ -119,7 +128,7 @@ class ListenerHub:
     def offer_text(self, text: str, source: str) -> str | None:
         """Give the hub raw words; returns a hint when they fit neither command nor question."""
         meaning = self.vocabulary.meaning(text)
-        if meaning in ("repeat", "pause", "undo"):
+        if meaning in ("repeat", "pause", "undo", "help"):
             self._commands.put_nowait(Heard("command", meaning, source))
             return None
         if self._ask is None or self._answer is None or self._answer.done():
