@@ -175,12 +175,21 @@ class ListenerHub:
 
     def command_nowait(self) -> Heard | None:
         try:
-            return self._commands.get_nowait()
+            heard = self._commands.get_nowait()
         except asyncio.QueueEmpty:
             return None
+        self._commands.task_done()
+        return heard
 
     async def command(self) -> Heard:
-        return await self._commands.get()
+        heard = await self._commands.get()
+        self._commands.task_done()
+        return heard
+
+    async def commands_taken(self) -> None:
+        """Wait until the scheduler has taken every command offered so far (a script's
+        `help` or `repeat` is served before its next line answers the same question)."""
+        await self._commands.join()
 
     def drain_commands(self) -> None:
         while self.command_nowait() is not None:
