@@ -26,6 +26,8 @@ class ConsoleDisplay:
             print(f"  {text}", file=self.stream, flush=True)
 
     def prompt(self, ask: Ask) -> None:
+        if not self.show_lines:
+            return
         if ask.choices == ("done",):
             hint = "Enter when ready"
         elif "done" in ask.choices:
