@@ -107,6 +107,9 @@ def test_witch_first_turn_has_two_actions_and_its_rule_later_turns_three():
     actions = [c for c in cues if isinstance(c, Ask) and c.line == "pagan.action.witch"]
     assert [(a.params["left"], a.params["total"]) for a in actions] == [(2, 2), (1, 2), (3, 3), (2, 3), (1, 3)]
     assert actions[0].help[0] == "pagan.help.witch_first_turn"
+    upkeep_asks = [c for c in cues if isinstance(c, Ask) and c.line.startswith("pagan.upkeep.")]
+    assert upkeep_asks[0].help == actions[0].help == ("pagan.help.witch_first_turn", "pagan.help.villager_visit")
+    assert upkeep_asks[5].help == ("pagan.help.villager_visit", "pagan.help.general", "pagan.help.hunter_board")
     assert "pagan.help.witch_board" in actions[2].help
     assert "pagan.action.witch_first_turn" not in turn_lines(cues, 2) + turn_lines(cues, 3)
     hunter = [a.params["left"] for a in cues if isinstance(a, Ask) and a.line == "pagan.action.hunter"]

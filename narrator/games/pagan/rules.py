@@ -81,7 +81,7 @@ def help_lines(state: PaganState) -> tuple[str, ...]:
     table = definition()["help"]
     if state.step in ("start", "setup"):
         return tuple(table["setup"])
-    if state.turn == 1 and state.step == "action":
+    if state.turn == 1:
         return tuple(table["witch_first_turn"])
     return tuple(table[state.side])
 
