@@ -130,6 +130,8 @@ class Scheduler:
                 elif command.value == "help":
                     for line in cue.help:
                         await self._say(self.voice.clip(line), "say", help=True)
+                elif command.value == "pause":
+                    await self._pause()
                 elif command.value == "undo":
                     self.cursor = self._slot(resync=True)
                     self._record("answer", cue.line, "", self.cursor, value="undo", source=command.source)

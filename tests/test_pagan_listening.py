@@ -137,3 +137,29 @@ def test_scripted_resume_skip_does_not_count_same_question_commands(tmp_path):
     assert ScriptedListener._unused(hub, lines, 2) == lines[3:]
     assert ScriptedListener._unused(hub, lines, 3) == lines[5:]
     assert ScriptedListener._unused(hub, lines, 4) == []
+
+
+def test_pause_during_a_question_holds_the_turn_clock(tmp_path):
+    """A 40 s turn at 1/100 speed: ~60 game s pass before the answer, 40 of them paused,
+    so the clock (never more than ~22 s used) does not run out."""
+    async def go():
+        scheduler, hub, transcript = make_scheduler(tmp_path, ScaledClock(0.01))
+        hub.register("keyboard")
+        cues = [TurnClock("turn", 40, (), "timer.warning", "pagan.clock.time_up"), HUNTER_ACTION]
+        task = asyncio.ensure_future(scheduler.play(cues, {}))
+        await hub.next_ask(0)
+        await asyncio.sleep(0.06)
+        hub.offer_text("p", "keyboard")
+        await asyncio.sleep(0.4)
+        hub.offer_text("p", "keyboard")
+        await asyncio.sleep(0.1)
+        hub.offer_text("done", "keyboard")
+        await task
+        transcript.close()
+        return scheduler.clock.now()
+    finished = asyncio.run(go())
+    records = read_transcript(tmp_path / "t.jsonl")
+    assert finished > 50  # past the unpaused deadline of 40
+    said = [r["line"] for r in records if r["kind"] == "say"]
+    assert said == ["control.paused", "control.resumed"]
+    assert records[-1]["kind"] == "answer" and records[-1]["value"] == "done"
