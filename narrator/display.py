@@ -37,4 +37,5 @@ class ConsoleDisplay:
         else:
             numbered = ", ".join(f"{i}={name}" for i, name in enumerate(ask.choices, 1))
             hint = f"{'names or numbers, comma-separated' if ask.multiple else 'a name or number'}: {numbered}"
-        print(f"  > ({hint}; r = repeat, p = pause, u = undo{', h = help' if ask.help else ''})", file=self.stream, flush=True)
+        keys = "r = repeat, p = pause, u = undo" + (", h = help" if ask.help else "")
+        print(f"  > ({hint}; {keys})", file=self.stream, flush=True)
