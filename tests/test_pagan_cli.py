@@ -138,3 +138,20 @@ def test_resume_after_a_help_line_skips_exactly_the_lines_used(tmp_path, narrato
     assert sum(1 for r in records if r.get("repeat")) == 1
     assert records[-1]["winner"] == winner and records[-1]["turn"] == last_turn
     assert [r["value"] for r in records if r["kind"] == "answer"] == ENDINGS["witch"][0]
+
+
+def test_table_file_sets_the_turn_clock_and_a_flag_beats_it(tmp_path, narrator_home):
+    table = tmp_path / "pagan.toml"
+    table.write_text('game = "pagan"\nlang = "en"\nturn_timer = 240\nwarnings = [120, 30]\n', encoding="utf-8")
+    script = write_answers(tmp_path / "a.txt", ENDINGS["witch"][0])
+    transcript = tmp_path / "t.jsonl"
+    result = narrator(narrator_home, "play", "--table", str(table), "--warnings", "60", "--voice", "text",
+                      "--time-scale", "0", "--no-keyboard", "--answers", str(script), "--transcript", str(transcript))
+    assert result.returncode == 0, result.stderr
+    meta = json.loads(next((narrator_home / "games").iterdir()).joinpath("meta.json").read_text())
+    assert meta["game"] == "pagan" and meta["config"] == {"turn_timer": 240, "warnings": [60]}
+    clocks = [r for r in read_transcript(transcript) if r["kind"] == "turn_clock"]
+    assert [c["seconds"] for c in clocks] == [240] * 4  # one per turn, turns 1-4
+    table.write_text('game = "pagan"\nturn_timer = -1\n', encoding="utf-8")
+    result = narrator(narrator_home, "play", "--table", str(table), "--voice", "text", "--no-keyboard")
+    assert result.returncode == 2 and "error: table file" in result.stderr and "turn_timer must be at least 0" in result.stderr
