@@ -12,12 +12,13 @@ import asyncio
 from typing import Any
 
 from narrator.audio import AudioOutput
-from narrator.clock import Clock
-from narrator.cues import Ask, Collect, Countdown, Cue, End, Event, Private, Say, Timer
+from narrator.clock import Clock, InstantClock
+from narrator.cues import Ask, Collect, Countdown, Cue, End, Event, Private, Say, Timer, TurnClock
 from narrator.display import ConsoleDisplay
 from narrator.listeners import Heard, ListenerHub
 from narrator.speech.voice import Clip
 from narrator.transcript import Transcript
+from narrator.turnclock import TurnClockState
 
 LATE_TOLERANCE = 0.05
 """Seconds a cue may start behind its slot before the timeline moves on to real time."""
@@ -31,6 +32,7 @@ class Scheduler:
         self.cursor = clock.now()
         self.context: dict[str, Any] = {}
         self._last: Clip | None = None
+        self.turn_clock = TurnClockState()
 
     async def play(self, cues: list[Cue], context: dict[str, Any]) -> Heard | None:
         """Play cues in order; return the answer when the last one is an `Ask`."""
@@ -53,7 +55,11 @@ class Scheduler:
                 heard = await self._ask(cue)
             elif isinstance(cue, End):
                 clip = self.voice.clip(cue.line, cue.params)
+                self.turn_clock.stop()
                 await self._say(clip, "end", winner=cue.winner, **cue.outcome)
+            elif isinstance(cue, TurnClock):
+                self.turn_clock.start(self._slot(), cue)
+                self._record("turn_clock", cue.line, "", self.cursor, seconds=cue.seconds)
             await self._serve_commands()
         return heard
 
@@ -105,19 +111,33 @@ class Scheduler:
     async def _ask(self, cue: Ask) -> Heard:
         """Ask and wait for the first fitting answer; `undo` instead returns that command."""
         question = self.voice.clip(cue.line, cue.params)
+        await self._say_clock_alert()
         await self._say(question, "ask", choices=list(cue.choices))
         self.display.prompt(cue)
         answer_task = asyncio.ensure_future(self.hub.answer(cue))
         try:
             while True:
                 command_task = asyncio.ensure_future(self.hub.command())
-                await asyncio.wait({answer_task, command_task}, return_when=asyncio.FIRST_COMPLETED)
+                clock_task = self._turn_clock_wait()
+                waits = {answer_task, command_task} | ({clock_task} if clock_task else set())
+                await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+                if clock_task is not None and not clock_task.done():
+                    clock_task.cancel()
                 if answer_task.done():
                     command_task.cancel()
                     break
+                if not command_task.done():
+                    command_task.cancel()
+                    await self._say_clock_alert()
+                    continue
                 command = command_task.result()
                 if command.value == "repeat":
                     await self._say(question, "ask", choices=list(cue.choices), repeat=True)
+                elif command.value == "help":
+                    for line in cue.help:
+                        await self._say(self.voice.clip(line), "say", help=True)
+                elif command.value == "pause":
+                    await self._pause()
                 elif command.value == "undo":
                     self.cursor = self._slot(resync=True)
                     self._record("answer", cue.line, "", self.cursor, value="undo", source=command.source)
@@ -214,6 +234,22 @@ class Scheduler:
             self.cursor = max(self.cursor, now)
         return self.cursor
 
+    def _turn_clock_wait(self) -> asyncio.Future | None:
+        """A sleep to the turn clock's next deadline, raced against an open question.
+        Not on an instant clock: there an answer takes no time, so the clock speaks only
+        when the narration itself has used up the turn (checked between cues)."""
+        deadline = self.turn_clock.next_deadline()
+        if deadline is None or isinstance(self.clock, InstantClock):
+            return None
+        return asyncio.ensure_future(self.clock.sleep_until(deadline))
+
+    async def _say_clock_alert(self) -> None:
+        """Speak the turn clock's warning (or time up) if one is due now."""
+        alert = self.turn_clock.due(self.clock.now())
+        if alert is not None:
+            self.cursor = self._slot(resync=True)
+            await self._say(self.voice.clip(alert.line, alert.params), "say", turn_clock=alert.seconds_left)
+
     def _start_clip(self, clip: Clip) -> None:
         if clip.wav is not None:
             self.output.start(clip.wav)
@@ -238,7 +274,9 @@ class Scheduler:
                 shift += await self._pause()
 
     async def _serve_commands(self) -> None:
-        """Between cues: `repeat` says the last line again, `pause` waits for another."""
+        """Between cues: `repeat` says the last line again, `pause` waits for another;
+        a turn-clock warning that fell due during the last cue is spoken here."""
+        await self._say_clock_alert()
         while (heard := self.hub.command_nowait()) is not None:
             if heard.value == "repeat" and self._last is not None:
                 await self._say(self._last, "say", repeat=True)
@@ -253,6 +291,7 @@ class Scheduler:
             pass
         self.cursor = self._slot(resync=True)
         await self._say(self.voice.clip("control.resumed"), "say")
+        self.turn_clock.shift(self.clock.now() - began)
         return self.clock.now() - began
 
     def _record(self, kind: str, line: str, text: str, t: float, **extra: Any) -> None:

@@ -15,7 +15,7 @@ from typing import Any, Mapping, Protocol
 from narrator.cues import Ask, Collect, Request
 from narrator.errors import AnswerError, NoMoreAnswers
 
-COMMANDS = ("done", "repeat", "pause", "undo")
+COMMANDS = ("done", "repeat", "pause", "undo", "help")
 ASCII_VOCABULARY = {
     "yes": ("y", "yes"),
     "no": ("n", "no"),
@@ -23,6 +23,7 @@ ASCII_VOCABULARY = {
     "repeat": ("r", "repeat"),
     "pause": ("p", "pause"),
     "undo": ("u", "undo"),
+    "help": ("h", "help"),
 }
 
 
@@ -64,7 +65,14 @@ def _norm(text: str) -> str:
 
 
 def parse_answer(ask: Ask, text: str, vocabulary: Vocabulary) -> Any:
-    """The answer `text` gives to `ask`, or raise AnswerError with what would fit."""
+    """The answer `text` gives to `ask`, or raise AnswerError with what would fit.
+
+    A word whose vocabulary meaning is one of the choices is that choice, so a question
+    may offer `done` beside words (Enter or 「終わりました」 still mean done).
+    """
+    meaning = vocabulary.meaning(text)
+    if meaning is not None and meaning in ask.choices:
+        return meaning
     if ask.choices == ("done",):
         if vocabulary.meaning(text) == "done":
             return "done"
@@ -86,7 +94,8 @@ def _parse_names(ask: Ask, text: str) -> Any:
         if name is None and part.isdigit() and 1 <= int(part) <= len(ask.choices):
             name = ask.choices[int(part) - 1]
         if name is None:
-            raise AnswerError(f"'{part}' is not a player here; choose from {', '.join(ask.choices)}")
+            what = "an answer" if "done" in ask.choices else "a player"
+            raise AnswerError(f"'{part}' is not {what} here; choose from {', '.join(ask.choices)}")
         if name not in chosen:
             chosen.append(name)
     if not chosen:
@@ -148,7 +157,7 @@ class ListenerHub:
     def offer_text(self, text: str, source: str) -> str | None:
         """Give the hub raw words; returns a hint when they fit neither command nor question."""
         meaning = self.vocabulary.meaning(text)
-        if meaning in ("repeat", "pause", "undo"):
+        if meaning in ("repeat", "pause", "undo", "help"):
             self._commands.put_nowait(Heard("command", meaning, source))
             return None
         if self.sequential_private and self._collect is not None and not self._collect.future.done():
@@ -195,12 +204,21 @@ class ListenerHub:
 
     def command_nowait(self) -> Heard | None:
         try:
-            return self._commands.get_nowait()
+            heard = self._commands.get_nowait()
         except asyncio.QueueEmpty:
             return None
+        self._commands.task_done()
+        return heard
 
     async def command(self) -> Heard:
-        return await self._commands.get()
+        heard = await self._commands.get()
+        self._commands.task_done()
+        return heard
+
+    async def commands_taken(self) -> None:
+        """Wait until the scheduler has taken every command offered so far (a script's
+        `help` or `repeat` is served before its next line answers the same question)."""
+        await self._commands.join()
 
     def drain_commands(self) -> None:
         while self.command_nowait() is not None:
