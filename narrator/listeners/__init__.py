@@ -136,6 +136,7 @@ class ListenerHub:
         self.sequential_private = False
         """Pass-the-device mode: the scheduler hands the device to one player at a time, and
         typed text answers that player's private request."""
+        self._private_subscribers: list[Any] = []
 
     # --- listeners' side ---------------------------------------------------------------
 
@@ -242,13 +243,25 @@ class ListenerHub:
     #   serial, open = await hub.next_collect(after)   # wait for a round newer than `after`
     #   open.phase, open.number, open.requests          # "night"/"vote"/"revote", night or day, {player: Request}
     #   hint = hub.offer_private(player, answer, source)  # None when taken, else why not
+    #   hub.subscribe_private(callback)                 # callback(to, line, text) for each private line
     # An answer is {"target": name, "ability": bool} for a night memo, {"vote": name} for a vote
     # (see `Request`). Answers may come in any order and from several channels; the round ends
     # when every requested player has answered. `hub.fail(error)` stops the game (bad script).
 
+    def subscribe_private(self, callback: Any) -> None:
+        """Receive every private line as it is played: `callback(to, line, text)` (phones)."""
+        self._private_subscribers.append(callback)
+
+    def publish_private(self, to: str, line: str, text: str) -> None:
+        """The scheduler hands over one private line for player `to`."""
+        for callback in self._private_subscribers:
+            callback(to, line, text)
+
     async def collect(self, collect: Collect, requests: tuple[Request, ...] | None = None) -> Heard:
         """Open a round for `requests` (default: all of `collect`) and return {player: answer}."""
         requests = collect.requests if requests is None else requests
+        if not requests:
+            return Heard("answer", {}, "none")
         future = asyncio.get_running_loop().create_future()
         self._collect = OpenCollect(collect.phase, collect.number, {r.player: r for r in requests}, future, {})
         self._collect_serial += 1
