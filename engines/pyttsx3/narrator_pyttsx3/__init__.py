@@ -20,6 +20,11 @@ from narrator.speech import EngineUnavailable, VoiceSettings
 DEFAULT_RATE = 200
 """espeak-ng's own pace in words per minute, the base for the speech-rate setting."""
 
+RENDER_ATTEMPTS = 3
+"""pyttsx3 2.99's espeak loop sometimes ends at once and writes nothing (measured: about 1
+in 8 renders of an ~80-character line, often the first after a voice change; short lines
+hardly ever); the same call again succeeds, so a render is tried up to this many times."""
+
 
 class Pyttsx3Engine:
     """Renders one line per call into a WAV file with pyttsx3's espeak-ng driver."""
@@ -53,14 +58,6 @@ class Pyttsx3Engine:
         return None
 
     def render(self, text: str, out: Path, voice: VoiceSettings) -> None:
-        # Measured here: 1 save in 300 finishes with no file written; so try again (twice).
-        for attempt in range(3):
-            self._render_once(text, out, voice)
-            if out.is_file() and out.stat().st_size > 44:
-                return
-        raise EngineUnavailable(f"pyttsx3 wrote no audio for {text[:30]!r}; check `espeak-ng --version`")
-
-    def _render_once(self, text: str, out: Path, voice: VoiceSettings) -> None:
         with self._lock:
             vid = self.voice_id(voice)
             if vid:
@@ -69,6 +66,11 @@ class Pyttsx3Engine:
                 self._engine.setProperty("rate", round((voice.rate or DEFAULT_RATE) * voice.speed))
             if voice.volume is not None:
                 self._engine.setProperty("volume", voice.volume)
-            with contextlib.redirect_stdout(io.StringIO()):
-                self._engine.save_to_file(text, str(out))
-                self._engine.runAndWait()
+            for _ in range(RENDER_ATTEMPTS):
+                with contextlib.redirect_stdout(io.StringIO()):
+                    self._engine.save_to_file(text, str(out))
+                    self._engine.runAndWait()
+                if out.is_file() and out.stat().st_size > 44:
+                    return
+        if not out.is_file() or out.stat().st_size <= 44:
+            raise EngineUnavailable(f"pyttsx3 wrote no audio for {text[:30]!r}; check `espeak-ng --version`")
