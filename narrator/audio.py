@@ -193,13 +193,13 @@ class NullSink(LiveOutput):
             if delay > 0:
                 time.sleep(delay)
             frame0 = self.rendered
+            self.rendered = frame0 + BLOCK  # first, so a clip handed over now goes to a later block
             before = set(self.mixer.onsets)
             self.mixer.render(frame0, BLOCK)
             late = max(heard_at, time.monotonic())
             for clip_id in set(self.mixer.onsets) - before:
                 frame = self.mixer.onsets[clip_id]
                 self.played_at[frame] = late + (frame - frame0) / RATE
-            self.rendered = frame0 + BLOCK
 
     def close(self) -> None:
         end = self.mixer.end_frame()
@@ -231,12 +231,12 @@ class SpeakerOutput(LiveOutput):
         if self.rendered == 0 or abs(drift) > 0.02:
             self.anchor += drift
         frame0 = self.rendered
+        self.rendered = frame0 + frames  # first, so a clip handed over now goes to a later block
         before = set(self.mixer.onsets)
         outdata[:] = self.mixer.render(frame0, frames)
         for clip_id in set(self.mixer.onsets) - before:
             frame = self.mixer.onsets[clip_id]
             self.played_at[frame] = dac + (frame - frame0) / RATE
-        self.rendered = frame0 + frames
 
     def close(self) -> None:
         end = self.mixer.end_frame()

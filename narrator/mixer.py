@@ -116,8 +116,8 @@ class Mixer:
                 self.ambience = [a for a in self.ambience if a.stop is None or a.stop > end]
         speech_spans = []
         for p in active:
-            if p.start >= frame0:
-                self.onsets.setdefault(p.id, p.start)
+            if p.id not in self.onsets:  # its first sample heard (late if placed in the past)
+                self.onsets[p.id] = max(p.start, frame0)
             out = audioop.add(out, _window(p.pcm, p.start, frame0, n), WIDTH)
             if p.speech:
                 speech_spans.append((max(p.start, frame0) - frame0, min(p.end, end) - frame0))
