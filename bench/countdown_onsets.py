@@ -1,14 +1,15 @@
 """Countdown onset error: |actual − scheduled| first-sample time of each number of a 10 s countdown.
 
 Three ways to count, each on the same clocked null sink (`narrator.audio.NullSink`, which
-consumes 10 ms blocks on their real-time deadlines like a sound card with a 50 ms buffer,
+consumes 10 ms blocks on their real-time deadlines like a sound card with a 200 ms buffer,
 and notes when each clip's first sample is heard: on time, or late if its block was
 rendered late), idle and with every core busy:
 
 - narrator: the real `Scheduler` playing `Countdown(10)`; all eleven numbers are handed to
   the mixer at once, each at t0 + k.
-- wake-then-play: sleep to each absolute deadline t0 + k, then start the clip "now"
-  (absolute deadlines without the mixer).
+- wake-then-play: sleep to each absolute deadline t0 + k (less the output buffer, which
+  "now" always adds), then start the clip "now": absolute deadlines without the mixer, so
+  the error is how late the event loop wakes plus the 10 ms block it lands in.
 - naive: start the clip, wait until it has played, then `sleep(1)` (drifts by a clip a tick).
 
 Run: `.venv/bin/python bench/countdown_onsets.py` (about a minute).
@@ -31,6 +32,8 @@ from narrator.transcript import Transcript
 
 SECONDS = 10
 SAMPLE_MS = 1000 / 24_000
+WOKE_LATE: list[float] = []
+"""How late the event loop woke for each deadline (what a busy CPU does to a sleeper)."""
 
 
 class Watch:
@@ -73,7 +76,8 @@ def wake_then_play(voice) -> list[float]:
 
     async def run():
         for k, clip in enumerate(clips):
-            await clock.sleep_until(t0 + k)
+            await clock.sleep_until(t0 + k - sink.buffer)  # early by the output buffer, to be fair
+            WOKE_LATE.append(clock.now() - (t0 + k - sink.buffer))
             handed.append((sink.start(clip.pcm, clock.now()), t0 + k))
 
     asyncio.run(run())
@@ -108,6 +112,9 @@ def main() -> None:
                 errs = way(voice)
                 rows[name] = ms(errs)
                 print(f"{'busy' if busy else 'idle':6} {name:15} {rows[name][0]:10.2f} {rows[name][1]:10.2f} {errs[-1]:17.3f}s")
+        woke = ms(WOKE_LATE)
+        WOKE_LATE.clear()
+        print(f"       (the event loop woke for a deadline late by median {woke[0]:.2f} ms, max {woke[1]:.2f} ms)")
         # the narrator's error is below one sample: ratios use one sample (0.042 ms) as its floor
         n = [max(v, SAMPLE_MS) for v in rows["narrator"]]
         for other in ("wake-then-play", "naive"):

@@ -29,8 +29,9 @@ from narrator.turnclock import TurnClockState
 
 LATE_TOLERANCE = 0.05
 """Seconds a cue may start behind its slot before the timeline moves on to real time."""
-LEAD = 0.25
-"""Seconds ahead of its start a clip is handed to the output (it waits there, on its sample)."""
+LEAD = 0.5
+"""Seconds ahead of its start a clip is handed to the output (it waits there, on its sample);
+more than the live outputs' buffer (`audio.BUFFER`), with room for a late wake-up."""
 
 
 @dataclass(frozen=True)
