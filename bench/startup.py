@@ -1,9 +1,9 @@
 """Start-up: from launching `narrator play` to the first sample, and the peak RSS.
 
 `narrator play --lang ja --audio null` (Open JTalk where installed) is launched as a
-process; the first sample is taken as the moment the transcript's first record appears
-(it is written when the first clip is handed to the clocked null sink for game second 0,
-which plays it on the next 10 ms block). Peak RSS is the process's VmHWM read from /proc
+process. The transcript's first record appears when the first clip is handed to the
+clocked null sink, scheduled for the earliest moment it can be heard: now plus the sink's
+0.2 s output buffer (`narrator.audio.BUFFER`). So: first sample = record appears + BUFFER. Peak RSS is the process's VmHWM read from /proc
 a few seconds into the game. Two cases: the pack's cache already rendered (`narrator
 voices render ja` was run), and a cold pack (a copy without a cache: every line the game
 can say is rendered before the first word).
@@ -25,6 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 NARRATOR = ROOT / ".venv" / "bin" / "narrator"
 RUNS = 3
+sys.path.insert(0, str(ROOT))
+from narrator.audio import BUFFER  # noqa: E402
 
 
 def once(voice: str) -> tuple[float, float]:
@@ -40,7 +42,7 @@ def once(voice: str) -> tuple[float, float]:
         if proc.poll() is not None:
             raise SystemExit(f"narrator play ended early ({proc.returncode})")
         time.sleep(0.001)
-    first = time.monotonic() - began
+    first = time.monotonic() - began + BUFFER
     time.sleep(3)
     status = Path(f"/proc/{proc.pid}/status").read_text()
     rss_mb = int(next(l for l in status.splitlines() if l.startswith("VmHWM")).split()[1]) / 1024

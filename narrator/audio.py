@@ -60,6 +60,7 @@ class NullOutput:
     """Plays nothing and waits for nothing: text mode and instant games."""
 
     live = False
+    latency = 0.0
 
     def __init__(self) -> None:
         self._n = 0
@@ -88,6 +89,7 @@ class Recorder:
     """`--audio-out FILE.wav`: the session as heard, each clip at its place on the game timeline."""
 
     live = False
+    latency = 0.0
 
     def __init__(self, path: Path, volume: float = 1.0):
         self.path = path
@@ -138,6 +140,8 @@ class LiveOutput:
     """
 
     live = True
+    latency = BUFFER
+    """Seconds from handing a clip over to the earliest it can be heard."""
 
     def __init__(self, clock: Any, volume: float = 1.0):
         self.clock = clock
@@ -186,7 +190,7 @@ class NullSink(LiveOutput):
 
     def __init__(self, clock: Any, volume: float = 1.0, buffer: float = BUFFER):
         super().__init__(clock, volume)
-        self.buffer = buffer
+        self.buffer = self.latency = buffer
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="narrator-null-sink", daemon=True)
         self._thread.start()
@@ -261,6 +265,7 @@ class Tee:
     def __init__(self, *outputs: Any):
         self.outputs = outputs
         self.live = any(getattr(o, "live", False) for o in outputs)
+        self.latency = max(getattr(o, "latency", 0.0) for o in outputs)
         self._handles: dict[int, list[int]] = {}
 
     def start(self, pcm: bytes, at: float, speech: bool = True) -> int:

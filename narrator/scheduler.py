@@ -51,6 +51,9 @@ class Scheduler:
         self.voice, self.output, self.clock, self.hub = voice, output, clock, hub
         self.transcript, self.display = transcript, display
         self.night = night or NightOptions()
+        scale = getattr(clock, "scale", 1.0) or 1.0
+        self.latency = getattr(output, "latency", 0.0) / scale
+        """Game seconds between handing a clip over and the earliest it can be heard."""
         self.cursor = clock.now()
         self.context: dict[str, Any] = {}
         self._last: Clip | None = None
@@ -264,8 +267,11 @@ class Scheduler:
     # --- helpers ---------------------------------------------------------------------------
 
     def _slot(self, resync: bool = False) -> float:
-        """When the next cue starts: its slot on the timeline, unless the clock is past it."""
-        now = self.clock.now()
+        """When the next cue starts: its slot on the timeline, unless the clock is past it.
+
+        "Now" for a live output is now plus its buffer: the earliest a clip can be heard.
+        """
+        now = self.clock.now() + self.latency
         if resync or now - self.cursor > LATE_TOLERANCE:
             self.cursor = max(self.cursor, now)
         return self.cursor
