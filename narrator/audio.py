@@ -319,7 +319,7 @@ def resolve_device(sd: Any, device: str | int | None) -> int | str | None:
         sd.query_devices(device, kind="output")
     except (ValueError, sd.PortAudioError) as err:
         raise AudioUnavailable(
-            f"no audio output device {device if device is not None else ''} ({err}); connect a speaker, "
+            f"no audio output device{'' if device is None else f' {device}'} ({err}); connect a speaker, "
             "pick one with --audio-device (see `narrator doctor`), or use --audio null"
         ) from None
     return device
