@@ -18,8 +18,10 @@ import click
 from narrator import home
 from narrator.errors import NarratorError
 from narrator.games import game_names, get_game
+from narrator.listening.commands import register as register_listening_commands
 from narrator.runner import play as play_loop
 from narrator.runner import resume_position, start_position
+from narrator.listening.setup import listen_options
 from narrator.session import RunOptions, open_sitting
 from narrator.settings import DEFAULT_GAME, build_settings, read_table_file
 from narrator.store import GameStore, find_game, saved_games
@@ -48,6 +50,13 @@ TABLE_FLAGS: list[tuple[str, str, str]] = [
     ("--seed", "seed", "Seed for anything random."),
     ("--audio", "audio", "auto (speaker, else text), null (silent, clocked) or device."),
     ("--audio-device", "audio_device", "Audio output device name or index."),
+    ("--listen", "listen", "Voice answers: auto (if model and microphone), on or off."),
+    ("--model", "model", "Speech model folder (default: the installed one for --lang)."),
+    ("--input-device", "input_device", "Microphone name or index."),
+    ("--confidence", "confidence", "Ignore heard words less sure than this (0-1, default 0.7)."),
+    ("--mute-tail", "mute_tail", "Seconds the microphone stays muted after the narrator speaks."),
+    ("--answer-timeout", "answer_timeout", "Seconds a 'done when ready' step waits before going on; 0 waits."),
+    ("--confirm", "confirm", "Repeat heard answers back before they count: true or false."),
 ]
 RUN_KEYS = ("lang", "voice", "time_scale", "audio", "audio_device", "answers", "transcript")
 
@@ -99,8 +108,9 @@ def play(game: str | None, table_file: Path | None, no_keyboard: bool, **flags: 
         audio_device=settings.audio_device, keyboard=not no_keyboard,
         answers=str(settings.answers.resolve()) if settings.answers else None,
         transcript=str(settings.transcript.resolve()) if settings.transcript else None,
+        listening=listen_options(settings.listening, source).to_dict(),
     )
-    sitting = open_sitting(run)
+    sitting = open_sitting(run, names=getattr(config, "names", ()))
     store = GameStore.create(home.app_home(), rules.name, config.to_dict(), run.to_dict())
     click.echo(f"game {store.id} saved in {store.folder}", err=True)
     position = start_position(rules, config, store)
@@ -133,7 +143,7 @@ def resume(game_id: str | None, no_keyboard: bool, **flags: Any) -> None:
     store.update_run(run.to_dict())
     position = resume_position(rules, config, store)
     used = sum(1 for e in store.events() if e.get("source") == "script")
-    sitting = open_sitting(run, start_at=position.t, answers_used=used)
+    sitting = open_sitting(run, start_at=position.t, answers_used=used, names=getattr(config, "names", ()))
     click.echo(f"resuming game {store.id}", err=True)
     _run(rules, config, store, sitting, position, recap=True)
 
@@ -174,6 +184,8 @@ def voices_list() -> None:
         pack = load_pack(name)
         click.echo(f"{name}  lang={pack.lang}  engine={pack.engine}  lines={len(pack.lines)}  ({pack.path})")
 
+
+register_listening_commands(main)
 
 if __name__ == "__main__":
     main()

@@ -130,6 +130,7 @@ class Scheduler:
     def _start_clip(self, clip: Clip) -> None:
         if clip.wav is not None:
             self.output.start(clip.wav)
+            self.hub.speaking(clip.duration)  # listeners mute while the narrator talks
         if clip.spoken.line != "tick":
             self.display.line(clip.spoken.text)
 
@@ -162,7 +163,7 @@ class Scheduler:
         """Hold everything until `pause` (or `done`) comes again; returns the paused seconds."""
         began = self.clock.now()
         await self._say(self.voice.clip("control.paused"), "say")
-        while (await self.hub.command()).value not in ("pause", "done"):
+        while (await self.hub.command()).value not in ("pause", "resume", "done"):
             pass
         self.cursor = self._slot(resync=True)
         await self._say(self.voice.clip("control.resumed"), "say")

@@ -11,7 +11,7 @@ import asyncio
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from narrator.audio import AudioOutput, AudioUnavailable, NullOutput, open_output
 from narrator.clock import make_clock
@@ -20,6 +20,7 @@ from narrator.errors import NarratorError
 from narrator.listeners import ListenerHub, Vocabulary
 from narrator.listeners.keyboard import KeyboardListener
 from narrator.listeners.scripted import ScriptedListener
+from narrator.listening.setup import attach_listening, listen_options
 from narrator.scheduler import Scheduler
 from narrator.speech import load_tts
 from narrator.speech.voice import EngineVoice, TextVoice
@@ -39,6 +40,8 @@ class RunOptions:
     answers: str | None = None
     transcript: str | None = None
     keyboard: bool = True
+    listening: dict[str, Any] = field(default_factory=dict)
+    """Validated listening keys (narrator.listening.setup.ListenOptions)."""
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -62,7 +65,7 @@ class Sitting:
 
 
 def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
-                 warn: Callable[[str], None] | None = None) -> Sitting:
+                 warn: Callable[[str], None] | None = None, names: Sequence[str] = ()) -> Sitting:
     """Build the scheduler and listeners for `run`; `answers_used` skips scripted answers."""
     warn = warn or (lambda message: print(f"warning: {message}", file=sys.stderr, flush=True))
     voice, output, show_lines = _voice_and_output(run, warn)
@@ -77,6 +80,7 @@ def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
         sitting.starters.append(lambda loop: scripted.start(hub, loop))
     if run.keyboard:
         sitting.starters.append(lambda loop: KeyboardListener().start(hub, loop))
+    attach_listening(sitting, listen_options(run.listening), pack, names, warn)
     return sitting
 
 

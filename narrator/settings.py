@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from narrator.errors import SetupError
+from narrator.listening.setup import LISTEN_KEYS
 
 LANGUAGES = ("ja", "en")
 DEFAULT_GAME = "additional-werewolf"
@@ -46,6 +47,8 @@ class TableSettings:
     options: Mapping[str, Any] = field(default_factory=dict)
     source: str = "defaults"
     """Where the settings came from, for error messages."""
+    listening: Mapping[str, Any] = field(default_factory=dict)
+    """The raw listening keys (listen, model, confidence …), validated by narrator.listening."""
 
 
 def read_table_file(path: Path) -> dict[str, Any]:
@@ -67,7 +70,8 @@ def build_settings(table: Mapping[str, Any], overrides: Mapping[str, Any], sourc
     merged = {k.replace("-", "_"): v for k, v in table.items()}
     merged.update({k: v for k, v in overrides.items() if v is not None})
     common = {k: merged.pop(k) for k in COMMON_KEYS if k in merged}
-    settings = TableSettings(source=source, options=merged)
+    listening = {k: merged.pop(k) for k in LISTEN_KEYS if k in merged}
+    settings = TableSettings(source=source, options=merged, listening=listening)
     if "game" in common:
         settings = replace(settings, game=_text(common["game"], "game", source))
     if "lang" in common:

@@ -10,18 +10,19 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Awaitable, Callable, Mapping
 
 from narrator.cues import Ask
 from narrator.errors import AnswerError, NoMoreAnswers
 
-COMMANDS = ("done", "repeat", "pause", "undo")
+COMMANDS = ("done", "repeat", "pause", "resume", "undo")
 ASCII_VOCABULARY = {
     "yes": ("y", "yes"),
     "no": ("n", "no"),
     "done": ("", "d", "done", "next", "ok"),
     "repeat": ("r", "repeat"),
     "pause": ("p", "pause"),
+    "resume": ("resume",),
     "undo": ("u", "undo"),
 }
 
@@ -33,6 +34,8 @@ class Heard:
     kind: str
     value: Any
     source: str
+    confirm: bool = False
+    """Repeat the answer back and ask yes/no before it counts (a listener that can mishear)."""
 
 
 class Vocabulary:
@@ -88,6 +91,15 @@ def _parse_names(ask: Ask, text: str) -> Any:
     return chosen if ask.multiple else chosen[0]
 
 
+def is_confirmation(ask: Ask) -> bool:
+    return ask.line.startswith("confirm.")
+
+
+def needs_confirmation(ask: Ask) -> bool:
+    """Answers that end or change the game (yes/no, names) are confirmed; `done` is not."""
+    return ask.choices != ("done",) and not is_confirmation(ask)
+
+
 class ListenerHub:
     """Collects input from every listener; hands the scheduler answers and commands."""
 
@@ -100,6 +112,35 @@ class ListenerHub:
         self._sources: set[str] = set()
         self._changed = asyncio.Event()
         self.last_error: str | None = None
+        self.confirmer: Callable[[Ask, Heard], Awaitable[bool]] | None = None
+        """Set by a sitting with a voice: asks 「〇〇さんですね？」 and returns the verdict."""
+        self._ask_watchers: list[Callable[[Ask | None], None]] = []
+        self._speech_watchers: list[Callable[[float], None]] = []
+
+    # --- watchers (voice listeners build their grammar and mute themselves from these) ----
+
+    def watch(self, on_ask: Callable[[Ask | None], None] | None = None,
+              on_speech: Callable[[float], None] | None = None) -> None:
+        """Call `on_ask(ask)` when a question opens or closes (None), `on_speech(seconds)` when a clip plays."""
+        if on_ask is not None:
+            self._ask_watchers.append(on_ask)
+            on_ask(self._ask)
+        if on_speech is not None:
+            self._speech_watchers.append(on_speech)
+
+    def speaking(self, seconds: float) -> None:
+        """The scheduler has just started a clip of `seconds`: listeners that can hear it mute."""
+        for watcher in self._speech_watchers:
+            watcher(seconds)
+
+    @property
+    def current_ask(self) -> Ask | None:
+        return self._ask
+
+    def _set_ask(self, ask: Ask | None) -> None:
+        self._ask = ask
+        for watcher in self._ask_watchers:
+            watcher(ask)
 
     # --- listeners' side ---------------------------------------------------------------
 
@@ -116,10 +157,15 @@ class ListenerHub:
         if self._answer is not None and not self._answer.done():
             self._answer.set_exception(error)
 
-    def offer_text(self, text: str, source: str) -> str | None:
-        """Give the hub raw words; returns a hint when they fit neither command nor question."""
+    def offer_text(self, text: str, source: str, confirm: bool = False) -> str | None:
+        """Give the hub raw words; returns a hint when they fit neither command nor question.
+
+        With `confirm`, an answer that can change the game is confirmed before it counts.
+        """
         meaning = self.vocabulary.meaning(text)
-        if meaning in ("repeat", "pause", "undo"):
+        if meaning == "undo" and self._ask is not None and is_confirmation(self._ask):
+            text, meaning = "no", "no"  # undo while confirming takes the answer back
+        if meaning in ("repeat", "pause", "resume", "undo"):
             self._commands.put_nowait(Heard("command", meaning, source))
             return None
         if self._ask is None or self._answer is None or self._answer.done():
@@ -132,7 +178,7 @@ class ListenerHub:
         except AnswerError as err:
             self.last_error = str(err)
             return str(err)
-        self._answer.set_result(Heard("answer", value, source))
+        self._answer.set_result(Heard("answer", value, source, confirm=confirm and needs_confirmation(self._ask)))
         return None
 
     async def next_ask(self, after: int) -> tuple[int, Ask]:
@@ -144,10 +190,16 @@ class ListenerHub:
     # --- scheduler's side -------------------------------------------------------------
 
     async def answer(self, ask: Ask) -> Heard:
-        """Open `ask` to every listener and return the first answer that fits."""
+        """Open `ask` to every listener and return the first answer that fits (and is confirmed)."""
+        while True:
+            heard = await self._first_answer(ask)
+            if not heard.confirm or self.confirmer is None or await self.confirmer(ask, heard):
+                return heard
+
+    async def _first_answer(self, ask: Ask) -> Heard:
         loop = asyncio.get_running_loop()
         self._answer = loop.create_future()
-        self._ask = ask
+        self._set_ask(ask)
         self._ask_serial += 1
         self._notify()
         try:
@@ -162,7 +214,7 @@ class ListenerHub:
                 waiter.cancel()
             return self._answer.result()
         finally:
-            self._ask = None
+            self._set_ask(None)
 
     def command_nowait(self) -> Heard | None:
         try:

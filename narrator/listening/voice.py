@@ -1,0 +1,140 @@
+"""The voice listener: audio in → small-grammar recognition → the hub, never its own voice.
+
+Recognition runs in its own thread (vosk decodes in C and releases nothing to asyncio);
+each result is handed to the hub on the loop's thread, where the first fitting answer from
+any listener wins. Three guards against mishearing live here:
+
+- the microphone is muted while the narrator speaks and for `mute_tail` seconds after
+  (the hub tells us when a clip starts and how long it lasts), and the recognizer is reset
+  so no half-heard narration leaks into the next utterance;
+- a result less sure than `confidence` is ignored;
+- every answer is sent with `confirm=True`, so the hub has it confirmed before it counts.
+
+The grammar follows the open question: the hub calls `on_ask` whenever one opens or closes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from narrator.cues import Ask
+from narrator.listeners import ListenerHub
+from narrator.listening.grammar import Grammar, PhraseBook
+from narrator.speech import Recognition, SpeechToText
+
+SOURCE = "voice"
+
+
+@dataclass(frozen=True)
+class Hearing:
+    """What one utterance became: `used` (given to the hub) or why it was not."""
+
+    text: str
+    confidence: float
+    meaning: str | None
+    outcome: str
+    """used, low-confidence, not-understood, refused (the hub's hint), muted."""
+    at: float
+
+
+class VoiceListener:
+    def __init__(self, engine: SpeechToText, source: Any, phrases: PhraseBook, confidence: float = 0.7,
+                 mute_tail: float = 0.5, report: Callable[[Hearing], None] | None = None):
+        self.engine, self.source, self.phrases = engine, source, phrases
+        self.confidence, self.mute_tail = confidence, mute_tail
+        self.report = report or (lambda hearing: None)
+        self.hearings: list[Hearing] = []
+        self.muted_until = 0.0
+        self.dropped_chunks = 0
+        self._grammar: Grammar = phrases.grammar(None)
+        self._grammar_serial = 0
+        self._recognizers: dict[tuple[str, ...], Any] = {}
+        self._hub: ListenerHub | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.thread: threading.Thread | None = None
+
+    # --- hub side (loop thread) -------------------------------------------------------------
+
+    def start(self, hub: ListenerHub, loop: asyncio.AbstractEventLoop) -> None:
+        self._hub, self._loop = hub, loop
+        hub.register(SOURCE)
+        hub.watch(on_ask=self._on_ask, on_speech=self._on_speech)
+        self.thread = threading.Thread(target=self._run, daemon=True, name="voice")
+        self.thread.start()
+
+    def _on_ask(self, ask: Ask | None) -> None:
+        self._grammar = self.phrases.grammar(ask)
+        self._grammar_serial += 1
+
+    def _on_speech(self, seconds: float) -> None:
+        self.muted_until = max(self.muted_until, time.monotonic() + seconds + self.mute_tail)
+
+    def _offer(self, recognition: Recognition, grammar: Grammar, at: float) -> None:
+        meaning = grammar.read(recognition.text)
+        if recognition.confidence < self.confidence:
+            outcome = "low-confidence"
+        elif meaning is None:
+            outcome = "not-understood"
+        else:
+            hint = self._hub.offer_text(meaning, SOURCE, confirm=True)
+            outcome = f"refused: {hint}" if hint else "used"
+        self._note(Hearing(recognition.text, recognition.confidence, meaning, outcome, at))
+
+    def _note(self, hearing: Hearing) -> None:
+        self.hearings.append(hearing)
+        self.report(hearing)
+
+    # --- recognition thread ---------------------------------------------------------------
+
+    def _recognizer(self, grammar: Grammar) -> Any:
+        key = tuple(grammar.phrases)
+        if key not in self._recognizers:
+            self._recognizers[key] = self.engine.recognizer(grammar.phrases)
+        return self._recognizers[key]
+
+    def _run(self) -> None:
+        serial, grammar = self._grammar_serial, self._grammar
+        recognizer = self._recognizer(grammar)
+        was_muted = False
+        for chunk in self.source.chunks():
+            if time.monotonic() < self.muted_until:
+                if not was_muted:
+                    recognizer.reset()
+                    was_muted = True
+                self.dropped_chunks += 1
+                continue
+            was_muted = False
+            if serial != self._grammar_serial:
+                serial, grammar = self._grammar_serial, self._grammar
+                recognizer.reset()
+                recognizer = self._recognizer(grammar)
+                recognizer.reset()
+            result = recognizer.accept(chunk)
+            if result is not None:
+                self._post(result, grammar)
+        result = recognizer.finish()
+        if result is not None:
+            self._post(result, grammar)
+        self._call(self._hub.retire, SOURCE)
+
+    def _post(self, result: Recognition, grammar: Grammar) -> None:
+        self._call(self._offer, result, grammar, time.monotonic())
+
+    def _call(self, func: Callable[..., Any], *args: Any) -> None:
+        try:
+            self._loop.call_soon_threadsafe(func, *args)
+        except RuntimeError:  # the loop closed: the game is over
+            pass
+
+    def stop(self) -> None:
+        self.source.close()
+
+
+def describe(hearing: Hearing) -> str:
+    """One line for the console: what was heard, how sure, and what became of it."""
+    meaning = f" → {hearing.meaning}" if hearing.meaning else ""
+    return f"heard 「{hearing.text}」 ({hearing.confidence:.2f}){meaning}: {hearing.outcome}"
