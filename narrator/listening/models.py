@@ -11,6 +11,7 @@ Nothing here runs during a game; a game only looks models up.
 from __future__ import annotations
 
 import hashlib
+import http.client
 import os
 import shutil
 import tempfile
@@ -152,7 +153,7 @@ def download(url: str, part: Path, progress: Progress | None = None, timeout: fl
                     have += len(block)
                     if progress:
                         progress(have, total)
-        except OSError as err:
+        except (OSError, http.client.HTTPException) as err:
             raise ModelError(f"download of {url} stopped at {have} bytes ({err}); run the install again to "
                              "continue it") from None
     if total is not None and have < total:

@@ -1,0 +1,180 @@
+"""Fast tests of the listening pieces with a fake engine: grammar, options, confirmation.
+
+The real recognizer is exercised in test_vosk_recognition.py and test_voice_game.py;
+these pin the logic around it (what a grammar holds, how heard words map, what counts).
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from narrator.cues import Ask
+from narrator.errors import NarratorError, SetupError
+from narrator.listeners import Heard, ListenerHub, Vocabulary
+from narrator.listening.grammar import Grammar, PhraseBook
+from narrator.listening.setup import check_vocabulary, listen_options
+from narrator.listening.sources import QueueSource
+from narrator.listening.voice import VoiceListener
+from narrator.speech import Recognition
+from narrator.voicepack import load_pack
+
+BOOK = PhraseBook(
+    {"yes": ["はい"], "no": ["いいえ"], "done": ["おわり", "つぎ"], "repeat": ["もういちど"], "pause": ["まって"],
+     "resume": ["さいかい"], "undo": ["とりけし"]},
+    {"Aki": ["あき"], "Ben": ["べん"], "Chie": ["ちえ"]},
+)
+
+
+def test_grammar_holds_only_what_can_be_answered_now():
+    yes_no = BOOK.grammar(Ask("nomination.werewolf_found", ("yes", "no")))
+    assert set(yes_no.phrases) == {"はい", "いいえ", "おわり", "つぎ", "もういちど", "まって", "さいかい", "とりけし"}
+    names = BOOK.grammar(Ask("nomination.who", ("Aki", "Ben"), multiple=True))
+    assert "あき" in names.phrases and "べん" in names.phrases
+    assert "ちえ" not in names.phrases and "はい" not in names.phrases
+    between = BOOK.grammar(None)
+    assert "はい" not in between.phrases and "つぎ" in between.phrases
+
+
+def test_grammar_reads_phrases_back_to_meanings():
+    grammar = BOOK.grammar(Ask("nomination.who", ("Aki", "Ben", "Chie"), multiple=True))
+    assert grammar.read("あき") == "Aki"
+    assert grammar.read("あき べん") == "Aki,Ben"
+    assert grammar.read("あき あき") == "Aki"
+    assert grammar.read("つぎ") == "done"
+    assert grammar.read("あき つぎ") is None  # a name and a command together is not guessed
+    assert grammar.read("ぶどう") is None
+    multiword = Grammar({"go on": "resume", "go": "done"})
+    assert multiword.read("go on") == "resume" and multiword.read("go") == "done"
+
+
+def test_phrase_book_from_packs_uses_listening_phrases_and_name_readings():
+    ja = PhraseBook.from_pack(load_pack("ja"), ["Aki"], {"Aki": "あき"})
+    assert ja.phrases["yes"] == ["はい"] and ja.phrases["resume"] == ["さいかい"]
+    assert ja.names == {"Aki": ["あき"]}
+    en = PhraseBook.from_pack(load_pack("en"), ["Aki"])
+    assert "undo" in en.phrases["undo"] and en.names == {"Aki": ["Aki"]}
+    assert "aki" in en.grammar(Ask("nomination.who", ("Aki",))).phrases
+
+
+def test_listen_options_validation():
+    assert listen_options({}).listen == "auto"
+    opts = listen_options({"listen": "on", "confidence": "0.5", "answer_timeout": 30, "confirm": "false"})
+    assert (opts.listen, opts.confidence, opts.answer_timeout, opts.confirm) == ("on", 0.5, 30.0, False)
+    for bad, word in (({"listen": "maybe"}, "listen"), ({"confidence": 2}, "confidence"),
+                      ({"mute_tail": "x"}, "mute_tail"), ({"confirm": "perhaps"}, "confirm")):
+        with pytest.raises(SetupError, match=word):
+            listen_options(bad, "table file t.toml")
+
+
+class FakeEngine:
+    """Hears whatever `script` says, one utterance per pushed chunk."""
+
+    name, sample_rate = "fake", 16000
+
+    def __init__(self, known=(), script=None):
+        self.known, self.script, self.grammars = set(known), list(script or []), []
+
+    def missing_words(self, phrases):
+        return [w for p in phrases for w in p.split() if w not in self.known]
+
+    def recognizer(self, phrases):
+        self.grammars.append(list(phrases))
+        return self
+
+    def accept(self, pcm):
+        return self.script.pop(0) if self.script else None
+
+    def finish(self):
+        return None
+
+    def reset(self):
+        pass
+
+
+def test_a_word_the_model_lacks_is_an_error_naming_it():
+    engine = FakeEngine(known={"はい", "いいえ", "おわり", "つぎ", "もういちど", "まって", "さいかい", "とりけし", "あき", "べん"})
+    with pytest.raises(NarratorError, match="lacks the word ちえ"):
+        check_vocabulary(engine, BOOK, load_pack("ja"))
+
+
+async def _answer_with(script, ask, confirmer=None, pushes=1):
+    hub = ListenerHub(Vocabulary())
+    engine = FakeEngine(script=script)
+    source = QueueSource(16000)
+    listener = VoiceListener(engine, source, BOOK, confidence=0.7, mute_tail=0.0)
+    hub.confirmer = confirmer
+    listener.start(hub, asyncio.get_running_loop())
+    task = asyncio.ensure_future(hub.answer(ask))
+    await asyncio.sleep(0.05)
+    for _ in range(pushes):
+        source.push(b"\0\0" * 1600)
+    try:
+        return await asyncio.wait_for(task, 2), listener
+    finally:
+        source.close()
+
+
+def test_low_confidence_is_ignored_and_a_sure_answer_counts():
+    ask = Ask("nomination.werewolf_found", ("yes", "no"))
+    script = [Recognition("はい", 0.4), Recognition("いいえ", 0.95)]
+    heard, listener = asyncio.run(_answer_with(script, ask, pushes=2))
+    assert heard == Heard("answer", "no", "voice", confirm=True)
+    assert [h.outcome for h in listener.hearings] == ["low-confidence", "used"]
+
+
+def test_a_rejected_confirmation_reopens_the_question():
+    ask = Ask("nomination.who", ("Aki", "Ben"), multiple=True)
+    source = QueueSource(16000)
+    verdicts = [False, True]
+    seen = []
+
+    async def confirmer(asked, heard):
+        seen.append(heard.value)
+        verdict = verdicts.pop(0)
+        if not verdict:
+            source.push(b"\0\0" * 1600)  # the table answers again
+        return verdict
+
+    async def run():
+        hub = ListenerHub(Vocabulary())
+        hub.confirmer = confirmer
+        listener = VoiceListener(FakeEngine(script=[Recognition("あき", 1.0), Recognition("べん", 1.0)]), source, BOOK)
+        listener.start(hub, asyncio.get_running_loop())
+        task = asyncio.ensure_future(hub.answer(ask))
+        await asyncio.sleep(0.05)
+        source.push(b"\0\0" * 1600)
+        try:
+            return await asyncio.wait_for(task, 2)
+        finally:
+            source.close()
+
+    heard = asyncio.run(run())
+    assert seen == [["Aki"], ["Ben"]] and heard.value == ["Ben"]
+
+
+def test_undo_during_a_confirmation_means_no():
+    async def run():
+        hub = ListenerHub(Vocabulary())
+        hub.register("voice")
+        task = asyncio.ensure_future(hub.answer(Ask("confirm.yes", ("yes", "no"))))
+        await asyncio.sleep(0)
+        assert hub.offer_text("undo", "voice", confirm=True) is None
+        return await task
+
+    assert asyncio.run(run()).value == "no"
+
+
+def test_keyboard_answers_are_not_confirmed_and_done_steps_never_are():
+    async def run(ask, text, source, confirm):
+        hub = ListenerHub(Vocabulary())
+        hub.register(source)
+        task = asyncio.ensure_future(hub.answer(ask))
+        await asyncio.sleep(0)
+        hub.offer_text(text, source, confirm=confirm)
+        return await task
+
+    assert asyncio.run(run(Ask("q", ("yes", "no")), "y", "keyboard", False)).confirm is False
+    assert asyncio.run(run(Ask("setup.ready", ("done",)), "done", "voice", True)).confirm is False
+    assert asyncio.run(run(Ask("q", ("yes", "no")), "yes", "voice", True)).confirm is True
