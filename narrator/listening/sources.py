@@ -97,7 +97,7 @@ class QueueSource:
         for chunk in chunked(pcm, self.rate):
             self._queue.put(chunk)
 
-    def push_wav(self, path: Path, silence_after: float = 0.5) -> None:
+    def push_wav(self, path: Path, silence_after: float = 1.5) -> None:
         self.push(read_wav(Path(path), self.rate) + b"\0\0" * int(self.rate * silence_after))
 
     def chunks(self) -> Iterator[bytes]:
