@@ -103,7 +103,8 @@ def test_a_whole_game_played_by_voice_with_confirmations(narrator_home, tmp_path
     script = {
         "nomination.who": ["영희", "민수 수박", "포도"],
         "confirm.name": ["아니요", "네", "네"],        # 영희 was misheard: the table says no
-        "nomination.werewolf_found": ["아니요", "네"],
+        "nomination.werewolf_found": ["아니요", "아니요", "네"],
+        "strategist.question": ["취소", "아니요"],   # 취소 = undo: the werewolf answer is asked again
     }
     state, records, listener, speaker = play_by_voice(narrator_home, tmp_path, script)
     assert state.winner == "citizens"
@@ -124,6 +125,9 @@ def test_a_whole_game_played_by_voice_with_confirmations(narrator_home, tmp_path
     assert ("ask", "confirm.yes", "Yes, is that right?") in talk
     assert talk[-1] == ("answer", "nomination.werewolf_found", "yes", "voice")
     assert any(r["line"] == "confirm.again" for r in records)
+    undo = talk.index(("answer", "strategist.question", "undo", "voice"))
+    assert talk[undo + 1][:2] == ("ask", "nomination.werewolf_found")  # the last answer was taken back
+    assert any(r["line"] == "control.undone" for r in records)
     used = [h for h in listener.hearings if h.outcome == "used"]
     assert len(used) == len(speaker.said)  # every word spoken was heard once and used
     assert records[-1]["kind"] == "end" and records[-1]["winner"] == "citizens"

@@ -87,7 +87,16 @@ def run_listen(engine: Any, source: Any, grammar: Grammar, confidence: float, se
 
 
 def register(main: click.Group) -> None:
-    """Add `listen` and `models` to the `narrator` command group."""
+    """Add `listen` and `models` to the `narrator` command group, and the doctor's checks."""
+    from narrator.listening.checks import check_listening
+
+    try:
+        from narrator import doctor
+    except ImportError:  # no shared doctor yet: a minimal one with the listening checks
+        _add_minimal_doctor(main, check_listening)
+    else:
+        if check_listening not in doctor.CHECKS:
+            doctor.register(check_listening)
 
     @main.command()
     @click.option("--grammar", default=None, help="Words to listen for: 'yes,no,done' (default: the game's vocabulary).")
@@ -164,3 +173,15 @@ def register(main: click.Group) -> None:
                 click.echo(f"available  {spec.name}  (narrator models install {lang})")
         if not installed:
             click.echo(f"no model installed in {models_dir()}")
+
+
+def _add_minimal_doctor(main: click.Group, check: Any) -> None:
+    @main.command()
+    def doctor() -> None:
+        """Check what listening needs here (model, microphone) and name the fix."""
+        failed = False
+        for finding in check():
+            mark = "ok" if finding.ok else ("--" if finding.optional else "XX")
+            click.echo(f"{mark}  {finding.area}: {finding.what}" + (f"\n      fix: {finding.fix}" if finding.fix else ""))
+            failed |= not finding.ok and not finding.optional
+        sys.exit(1 if failed else 0)

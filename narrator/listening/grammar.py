@@ -106,7 +106,7 @@ class PhraseBook:
 
     def every_phrase(self) -> list[str]:
         """All phrases any question of the game may use (checked against the model at start)."""
-        out = [p for m in list(COMMANDS) + ["yes", "no"] for p in self.phrases.get(m, [])]
+        out = [p for m in ["yes", "no"] + list(COMMANDS) for p in self.phrases.get(m, [])]
         out += [p for spoken in self.names.values() for p in spoken]
         return list(dict.fromkeys(out))
 
