@@ -78,3 +78,34 @@ def test_narrator_listen_refuses_a_grammar_word_the_model_lacks():
 def test_vocabulary_covers_every_meaning():
     assert set(VOCABULARY) == {"yes", "no", "done", "repeat", "pause", "resume", "undo"}
     assert ko_engine().missing_words(list(VOCABULARY.values())) == []
+
+
+def _heard_while_open(endpoint):
+    """Push 네 and 0.5 s of silence, keep the microphone open: is it heard yet?"""
+    import asyncio
+
+    from narrator.listening.commands import EchoHub, FixedPhrases
+    from narrator.listening.sources import QueueSource
+    from narrator.listening.voice import VoiceListener
+
+    engine = ko_engine()
+    source = QueueSource(engine.sample_rate)
+    listener = VoiceListener(engine, source, FixedPhrases(listen_grammar(GRAMMAR, "ko")), endpoint_silence=endpoint)
+
+    async def scene():
+        listener.start(EchoHub(), asyncio.get_running_loop())
+        source.push_wav(say_wav("네", "ko"), silence_after=0.5)
+        for _ in range(40):
+            await asyncio.sleep(0.05)
+            if listener.hearings:
+                break
+        heard = [h.text for h in listener.hearings]  # before the end of audio finalizes it
+        source.close()
+        return heard
+
+    return asyncio.run(scene())
+
+
+def test_a_short_quiet_after_speech_ends_the_utterance_at_once():
+    assert _heard_while_open(0.4) == ["네"]
+    assert _heard_while_open(None) == []  # vosk alone waits for more silence than that

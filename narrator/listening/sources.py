@@ -42,6 +42,14 @@ def to_mono16(frames: bytes, width: int, channels: int, rate: int, target_rate: 
     return frames
 
 
+def loudness(pcm: bytes) -> float:
+    """Root mean square of 16-bit samples (0 for silence, ~3000 for speech close to a mic)."""
+    samples = array.array("h", pcm)
+    if not samples:
+        return 0.0
+    return (sum(s * s for s in samples[::4]) / len(samples[::4])) ** 0.5
+
+
 def _to_mono16_python(frames: bytes, width: int, channels: int, rate: int, target_rate: int) -> bytes:
     if width != 2:
         raise NarratorError("without audioop only 16-bit WAV files can be read; convert the file to 16-bit")

@@ -10,6 +10,10 @@ any listener wins. Three guards against mishearing live here:
 - a result less sure than `confidence` is ignored;
 - every answer is sent with `confirm=True`, so the hub has it confirmed before it counts.
 
+An utterance ends when vosk's own endpointing says so (about a second of silence), or
+sooner when `endpoint_silence` seconds of quiet follow loud audio: then the recognizer is
+finalized at once (bench/README.md: ~1 s → ~0.4 s from the end of a word to its event).
+
 The grammar follows the open question: the hub calls `on_ask` whenever one opens or closes.
 """
 
@@ -24,6 +28,7 @@ from typing import Any, Callable
 from narrator.cues import Ask
 from narrator.listeners import ListenerHub
 from narrator.listening.grammar import Grammar, PhraseBook
+from narrator.listening.sources import loudness
 from narrator.speech import Recognition, SpeechToText
 
 SOURCE = "voice"
@@ -43,9 +48,11 @@ class Hearing:
 
 class VoiceListener:
     def __init__(self, engine: SpeechToText, source: Any, phrases: PhraseBook, confidence: float = 0.7,
-                 mute_tail: float = 0.5, report: Callable[[Hearing], None] | None = None):
+                 mute_tail: float = 0.5, report: Callable[[Hearing], None] | None = None,
+                 endpoint_silence: float | None = 0.4, loud: float = 300.0):
         self.engine, self.source, self.phrases = engine, source, phrases
         self.confidence, self.mute_tail = confidence, mute_tail
+        self.endpoint_silence, self.loud = endpoint_silence, loud
         self.report = report or (lambda hearing: None)
         self.hearings: list[Hearing] = []
         self.muted_until = 0.0
@@ -100,11 +107,13 @@ class VoiceListener:
         serial, grammar = self._grammar_serial, self._grammar
         recognizer = self._recognizer(grammar)
         was_muted = False
+        spoke, quiet = False, 0.0
         for chunk in self.source.chunks():
             if time.monotonic() < self.muted_until:
                 if not was_muted:
                     recognizer.reset()
                     was_muted = True
+                    spoke = False
                 self.dropped_chunks += 1
                 continue
             was_muted = False
@@ -113,7 +122,17 @@ class VoiceListener:
                 recognizer.reset()
                 recognizer = self._recognizer(grammar)
                 recognizer.reset()
+                spoke = False
             result = recognizer.accept(chunk)
+            if self.endpoint_silence is not None:
+                if loudness(chunk) >= self.loud:
+                    spoke, quiet = True, 0.0
+                else:
+                    quiet += len(chunk) / 2 / self.engine.sample_rate
+                if result is None and spoke and quiet >= self.endpoint_silence:
+                    result = recognizer.finish()  # quiet after speech: end the utterance now
+                if result is not None or (spoke and quiet >= self.endpoint_silence):
+                    spoke = False
             if result is not None:
                 self._post(result, grammar)
         result = recognizer.finish()
