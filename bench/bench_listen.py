@@ -157,6 +157,24 @@ def rtf(engine, phrases: list[str] | None, word: str) -> float:
     return (time.perf_counter() - t) / (len(pcm) / 2 / RATE)
 
 
+VARIANTS = ["ko", "ko+f2", "ko+klatt", "ko+m3", "ko+f4"]
+
+
+def accuracy(engine) -> None:
+    """How often each word is heard as itself across espeak-ng voices (3-word grammar)."""
+    print(f"\nrecognized as itself, 3-word grammar, voices {', '.join(VARIANTS)}:")
+    recognizer = engine.recognizer(WORDS)
+    for word in WORDS:
+        hits = []
+        for variant in VARIANTS:
+            recognizer.reset()
+            pcm = read_wav(say_wav(word, variant), RATE) + b"\0\0" * RATE
+            results = [r for r in (recognizer.accept(c) for c in chunked(pcm, RATE)) if r is not None]
+            results += [r for r in [recognizer.finish()] if r is not None]
+            hits.append(bool(results) and results[0].text == word)
+        print(f"  {word:4}  {sum(hits)}/{len(hits)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
@@ -169,6 +187,7 @@ def main() -> None:
     engine = load_stt("vosk", ko_model_path())
     naive = WholeVocabulary(engine)
     grammar = Grammar({w: w for w in GRAMMAR})
+    accuracy(engine)
 
     print(f"\nreal-time factor (espeak-ng {VARIANT}, median of {args.repeats}; lower is faster):")
     for word in WORDS:

@@ -178,3 +178,26 @@ def test_keyboard_answers_are_not_confirmed_and_done_steps_never_are():
     assert asyncio.run(run(Ask("q", ("yes", "no")), "y", "keyboard", False)).confirm is False
     assert asyncio.run(run(Ask("setup.ready", ("done",)), "done", "voice", True)).confirm is False
     assert asyncio.run(run(Ask("q", ("yes", "no")), "yes", "voice", True)).confirm is True
+
+
+def test_words_heard_for_a_closed_question_never_answer_the_next_one():
+    async def run():
+        hub = ListenerHub(Vocabulary())
+        listener = VoiceListener(FakeEngine(), QueueSource(16000), BOOK)
+        listener._hub = hub
+        hub.register("voice")
+        hub.watch(on_ask=listener._on_ask)
+        first = asyncio.ensure_future(hub.answer(Ask("confirm.yes", ("yes", "no"))))
+        await asyncio.sleep(0)
+        old_serial, old_grammar = listener._grammar_serial, listener._grammar
+        hub.offer_text("y", "keyboard")  # the keyboard answers first
+        await first
+        second = asyncio.ensure_future(hub.answer(Ask("nomination.werewolf_found", ("yes", "no"))))
+        await asyncio.sleep(0)
+        listener._offer(Recognition("はい", 1.0), old_grammar, old_serial, 0.0)  # the late voice result
+        await asyncio.sleep(0)
+        assert not second.done()
+        second.cancel()
+        return listener.hearings
+
+    assert [h.outcome for h in asyncio.run(run())] == ["stale"]

@@ -66,7 +66,7 @@ def test_narrator_listen_prints_what_a_recording_says_with_confidence():
     result = CliRunner().invoke(main, ["listen", "--model", str(ko_model_path()), "--grammar", GRAMMAR,
                                        "--wav", str(say_wav("아니요", "ko"))])
     assert result.exit_code == 0, result.output
-    assert result.stdout.strip() == "heard 「아니요」 (1.00) → 아니요: used"
+    assert result.stdout.strip() == "heard 「아니요」 (1.00) → 아니요"
 
 
 def test_narrator_listen_refuses_a_grammar_word_the_model_lacks():

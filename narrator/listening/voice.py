@@ -42,7 +42,7 @@ class Hearing:
     confidence: float
     meaning: str | None
     outcome: str
-    """used, low-confidence, not-understood, refused (the hub's hint), muted."""
+    """used, stale (its question closed), low-confidence, not-understood, refused: the hub's hint."""
     at: float
 
 
@@ -80,9 +80,11 @@ class VoiceListener:
     def _on_speech(self, seconds: float) -> None:
         self.muted_until = max(self.muted_until, time.monotonic() + seconds + self.mute_tail)
 
-    def _offer(self, recognition: Recognition, grammar: Grammar, at: float) -> None:
+    def _offer(self, recognition: Recognition, grammar: Grammar, serial: int, at: float) -> None:
         meaning = grammar.read(recognition.text)
-        if recognition.confidence < self.confidence:
+        if serial != self._grammar_serial:
+            outcome = "stale"  # heard for a question that has closed since: never answers the next one
+        elif recognition.confidence < self.confidence:
             outcome = "low-confidence"
         elif meaning is None:
             outcome = "not-understood"
@@ -134,14 +136,14 @@ class VoiceListener:
                 if result is not None or (spoke and quiet >= self.endpoint_silence):
                     spoke = False
             if result is not None:
-                self._post(result, grammar)
+                self._post(result, grammar, serial)
         result = recognizer.finish()
         if result is not None:
-            self._post(result, grammar)
+            self._post(result, grammar, serial)
         self._call(self._hub.retire, SOURCE)
 
-    def _post(self, result: Recognition, grammar: Grammar) -> None:
-        self._call(self._offer, result, grammar, time.monotonic())
+    def _post(self, result: Recognition, grammar: Grammar, serial: int) -> None:
+        self._call(self._offer, result, grammar, serial, time.monotonic())
 
     def _call(self, func: Callable[..., Any], *args: Any) -> None:
         try:
@@ -156,4 +158,5 @@ class VoiceListener:
 def describe(hearing: Hearing) -> str:
     """One line for the console: what was heard, how sure, and what became of it."""
     meaning = f" → {hearing.meaning}" if hearing.meaning else ""
-    return f"heard 「{hearing.text}」 ({hearing.confidence:.2f}){meaning}: {hearing.outcome}"
+    outcome = "" if hearing.outcome == "used" else f"  (ignored: {hearing.outcome})"
+    return f"heard 「{hearing.text}」 ({hearing.confidence:.2f}){meaning}{outcome}"
