@@ -29,7 +29,7 @@ from narrator.runner import start_position
 from narrator.scheduler import Scheduler
 from narrator.session import RunOptions, open_sitting
 from narrator.settings import build_settings
-from narrator.speech import load_tts
+from narrator.speech import EngineUnavailable, load_tts
 from narrator.speech.voice import EngineVoice
 from narrator.store import GameStore
 from narrator.transcript import Transcript, read_transcript
@@ -133,21 +133,38 @@ def test_a_whole_game_played_by_voice_with_confirmations(narrator_home, tmp_path
     assert records[-1]["kind"] == "end" and records[-1]["winner"] == "citizens"
 
 
+def rendered(voice, line: str) -> Path:
+    """A line's clip, rendered once into the test cache (pyttsx3 sometimes writes no audio
+    when both cores are busy; that is the TTS engine's problem, not what is tested here)."""
+    for attempt in range(3):
+        try:
+            return voice.clip(line).wav
+        except EngineUnavailable:
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
 def own_speech_run(home: Path, tmp_path: Path, mute: bool):
     """Narrate a line and a question at real speed while the microphone hears the narrator."""
     make_ko_pack(home)
     pack = load_pack("ko")
-    (tmp_path / "clips").mkdir()
-    voice = EngineVoice(pack, load_tts("pyttsx3"), cache_dir=tmp_path / "clips")
+    clips = Path(__file__).resolve().parent / ".cache" / "own-speech-clips"
+    clips.mkdir(parents=True, exist_ok=True)
+    voice = EngineVoice(pack, load_tts("pyttsx3"), cache_dir=clips)
     hub = ListenerHub(Vocabulary(pack.vocabulary))
     transcript = tmp_path / "own.jsonl"
     scheduler = Scheduler(voice, NullOutput(), ScaledClock(1.0), hub, Transcript(transcript), ConsoleDisplay(False))
     mic = QueueSource(16000)
-    listener = VoiceListener(ko_engine(), mic, PhraseBook.from_pack(pack, NAMES), confidence=0.7, mute_tail=0.3)
+    # the control (mute=False) is deaf to the hook and acts on nothing (confidence above 1), so
+    # what it hears while the narrator talks is only recorded, never paused or answered on
+    listener = VoiceListener(ko_engine(), mic, PhraseBook.from_pack(pack, NAMES), confidence=0.7 if mute else 1.01,
+                             mute_tail=0.3)
     if not mute:
-        listener._on_speech = lambda seconds: None  # the control: a listener deaf to the hook
+        listener._on_speech = lambda seconds: None
     question = Ask("nomination.werewolf_found", ("yes", "no"))
-    own_clips = [voice.clip("confirm.again").wav, voice.clip(question.line).wav]
+    cues = [Say("confirm.again"), question] if mute else [Say("confirm.again"), Say(question.line)]
+    own_clips = [rendered(voice, "confirm.again"), rendered(voice, question.line)]
     spoken_during = []
 
     def while_speaking(seconds: float) -> None:
@@ -164,7 +181,10 @@ def own_speech_run(home: Path, tmp_path: Path, mute: bool):
     async def scene():
         listener.start(hub, asyncio.get_running_loop())
         hub.watch(on_ask=when_asked, on_speech=while_speaking)
-        return await asyncio.wait_for(scheduler.play([Say("confirm.again"), question], {}), 60)
+        heard = await asyncio.wait_for(scheduler.play(cues, {}), 60)
+        if not mute:
+            await asyncio.sleep(1.0)  # let the recognizer finish what it was fed
+        return heard
 
     try:
         heard = asyncio.run(scene())
@@ -182,7 +202,8 @@ def test_the_narrators_own_speech_changes_nothing(narrator_home, tmp_path):
 
 
 def test_without_the_mute_the_narrator_would_hear_itself(narrator_home, tmp_path):
-    """The control for the test above: the same scene with the hook ignored hears more."""
-    heard, listener, _ = own_speech_run(narrator_home, tmp_path, mute=False)
-    assert listener.dropped_chunks == 0
-    assert len(listener.hearings) > 1  # words "heard" while only the narrator was talking
+    """The control for the test above: the same speech with the hook ignored is "heard"."""
+    _, listener, spoken = own_speech_run(narrator_home, tmp_path, mute=False)
+    assert len(spoken) == 2 and listener.dropped_chunks == 0
+    assert listener.hearings  # words heard while only the narrator was talking
+    assert {h.outcome for h in listener.hearings} <= {"low-confidence", "not-understood"}

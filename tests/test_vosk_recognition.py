@@ -95,7 +95,7 @@ def _heard_while_open(endpoint):
     async def scene():
         listener.start(EchoHub(), asyncio.get_running_loop())
         source.push_wav(say_wav("네", "ko"), silence_after=0.5)
-        for _ in range(40):
+        for _ in range(80):  # up to 4 s: far more than the decode takes, even on a busy machine
             await asyncio.sleep(0.05)
             if listener.hearings:
                 break
