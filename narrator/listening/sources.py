@@ -135,6 +135,7 @@ class Microphone:
                 f"no microphone ({err}); connect one, pick it with --input-device, or play with the keyboard"
             ) from None
         self.rate = rate
+        self._closed = False
         self._queue: queue.Queue[bytes | None] = queue.Queue()
         self._stream = sounddevice.RawInputStream(
             samplerate=rate, blocksize=int(rate * CHUNK_SECONDS), device=device, channels=1, dtype="int16",
@@ -144,11 +145,13 @@ class Microphone:
     def chunks(self) -> Iterator[bytes]:
         self._stream.start()
         try:
-            while (chunk := self._queue.get()) is not None:
+            while (chunk := self._queue.get()) is not None and not self._closed:
                 yield chunk
         finally:
             self._stream.stop()
+            self._stream.close()
 
     def close(self) -> None:
+        """End `chunks` now, however much audio is queued (the reading thread releases the device)."""
+        self._closed = True
         self._queue.put(None)
-        self._stream.close()

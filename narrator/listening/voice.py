@@ -106,6 +106,12 @@ class VoiceListener:
         return self._recognizers[key]
 
     def _run(self) -> None:
+        try:
+            self._recognize()
+        finally:  # end of audio, or a failing device: the hub must not wait for this listener
+            self._call(self._hub.retire, SOURCE)
+
+    def _recognize(self) -> None:
         serial, grammar = self._grammar_serial, self._grammar
         recognizer = self._recognizer(grammar)
         was_muted = False
@@ -140,7 +146,6 @@ class VoiceListener:
         result = recognizer.finish()
         if result is not None:
             self._post(result, grammar, serial)
-        self._call(self._hub.retire, SOURCE)
 
     def _post(self, result: Recognition, grammar: Grammar, serial: int) -> None:
         self._call(self._offer, result, grammar, serial, time.monotonic())
