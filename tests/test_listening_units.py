@@ -22,14 +22,14 @@ from narrator.voicepack import load_pack
 
 BOOK = PhraseBook(
     {"yes": ["はい"], "no": ["いいえ"], "done": ["おわり", "つぎ"], "repeat": ["もういちど"], "pause": ["まって"],
-     "resume": ["さいかい"], "undo": ["とりけし"]},
+     "resume": ["さいかい"], "undo": ["とりけし"], "help": ["へるぷ"], "witch": ["まじょ"]},
     {"Aki": ["あき"], "Ben": ["べん"], "Chie": ["ちえ"]},
 )
 
 
 def test_grammar_holds_only_what_can_be_answered_now():
     yes_no = BOOK.grammar(Ask("nomination.werewolf_found", ("yes", "no")))
-    assert set(yes_no.phrases) == {"はい", "いいえ", "おわり", "つぎ", "もういちど", "まって", "さいかい", "とりけし"}
+    assert set(yes_no.phrases) == {"はい", "いいえ", "おわり", "つぎ", "もういちど", "まって", "さいかい", "とりけし", "へるぷ"}
     names = BOOK.grammar(Ask("nomination.who", ("Aki", "Ben"), multiple=True))
     assert "あき" in names.phrases and "べん" in names.phrases
     assert "ちえ" not in names.phrases and "はい" not in names.phrases
@@ -73,11 +73,11 @@ class FakeEngine:
 
     name, sample_rate = "fake", 16000
 
-    def __init__(self, known=(), script=None):
-        self.known, self.script, self.grammars = set(known), list(script or []), []
+    def __init__(self, known=None, script=None):
+        self.known, self.script, self.grammars = known, list(script or []), []
 
     def missing_words(self, phrases):
-        return [w for p in phrases for w in p.split() if w not in self.known]
+        return [w for p in phrases for w in p.split() if self.known is not None and w not in self.known]
 
     def recognizer(self, phrases):
         self.grammars.append(list(phrases))
@@ -94,7 +94,8 @@ class FakeEngine:
 
 
 def test_a_word_the_model_lacks_is_an_error_naming_it():
-    engine = FakeEngine(known={"はい", "いいえ", "おわり", "つぎ", "もういちど", "まって", "さいかい", "とりけし", "あき", "べん"})
+    engine = FakeEngine(known={"はい", "いいえ", "おわり", "つぎ", "もういちど", "まって", "さいかい", "とりけし", "へるぷ",
+                               "あき", "べん"})
     with pytest.raises(NarratorError, match="lacks the word ちえ"):
         check_vocabulary(engine, BOOK, load_pack("ja"))
 
@@ -201,3 +202,51 @@ def test_words_heard_for_a_closed_question_never_answer_the_next_one():
         return listener.hearings
 
     assert [h.outcome for h in asyncio.run(run())] == ["stale"]
+
+
+def test_a_games_own_answer_words_join_the_grammar_and_unknown_ones_are_reported():
+    grammar = BOOK.grammar(Ask("pagan.action", ("done", "witch")))
+    assert grammar.read("まじょ") == "witch" and "witch" not in grammar.names
+
+    async def run():
+        hub = ListenerHub(Vocabulary())
+        engine = FakeEngine(known={"はい", "いいえ", "おわり", "つぎ", "もういちど", "まって", "さいかい", "とりけし", "へるぷ"})
+        source = QueueSource(16000)
+        listener = VoiceListener(engine, source, BOOK)
+        listener.start(hub, asyncio.get_running_loop())
+        task = asyncio.ensure_future(hub.answer(Ask("pagan.action", ("done", "witch"))))
+        await asyncio.sleep(0.05)
+        source.push(b"\0\0" * 1600)
+        await asyncio.sleep(0.05)
+        source.close()
+        task.cancel()
+        return engine.grammars[-1], listener.hearings
+
+    grammar_used, hearings = asyncio.run(run())
+    assert "まじょ" not in grammar_used and "つぎ" in grammar_used
+    assert [(h.text, h.meaning) for h in hearings if h.outcome.startswith("not in the model")] == [("まじょ", "witch")]
+
+
+def test_what_is_said_back_for_each_kind_of_answer():
+    from narrator.listening.confirm import confirmation
+
+    vocabulary = load_pack("ja").vocabulary
+    assert confirmation(Heard("answer", "yes", "voice", True), vocabulary).line == "confirm.yes"
+    witch = confirmation(Heard("answer", "witch", "voice", True), vocabulary)
+    assert (witch.line, witch.params) == ("confirm.answer", {"answer": "魔女"})
+    assert load_pack("ja").speak(witch.line, witch.params).text == "「魔女」ですね？"
+    names = confirmation(Heard("answer", ["Aki", "Ben"], "voice", True), vocabulary)
+    assert load_pack("ja").speak(names.line, names.params).text == "Akiさん、Benさんですね？"
+    assert load_pack("en").speak(names.line, names.params).text == "Aki and Ben, is that right?"
+
+
+def test_a_heard_done_is_never_confirmed_even_where_other_answers_are():
+    async def run():
+        hub = ListenerHub(Vocabulary())
+        hub.register("voice")
+        task = asyncio.ensure_future(hub.answer(Ask("pagan.action", ("done", "innocent"))))
+        await asyncio.sleep(0)
+        hub.offer_text("done", "voice", confirm=True)
+        return await task
+
+    assert asyncio.run(run()).confirm is False

@@ -76,7 +76,7 @@ def test_narrator_listen_refuses_a_grammar_word_the_model_lacks():
 
 
 def test_vocabulary_covers_every_meaning():
-    assert set(VOCABULARY) == {"yes", "no", "done", "repeat", "pause", "resume", "undo"}
+    assert set(VOCABULARY) == {"yes", "no", "done", "repeat", "pause", "resume", "undo", "help"}
     assert ko_engine().missing_words(list(VOCABULARY.values())) == []
 
 

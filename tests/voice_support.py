@@ -19,7 +19,7 @@ from narrator.voicepack import REPO_VOICES
 
 VARIANT = "ko+f2"  # the espeak-ng variant every test word below was recognized with here
 VOCABULARY = {"yes": "네", "no": "아니요", "done": "다음", "repeat": "다시", "pause": "잠깐",
-              "resume": "계속", "undo": "취소"}
+              "resume": "계속", "undo": "취소", "help": "도움"}
 NAMES = ("민수", "영희", "수박", "사과", "포도")
 
 

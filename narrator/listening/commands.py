@@ -57,7 +57,7 @@ def listen_grammar(grammar: str | None, lang: str, pack_name: str | None = None)
         phrases = [p.strip() for p in grammar.split(",") if p.strip()]
         if not phrases:
             raise NarratorError("--grammar needs words separated by commas, such as 'yes,no,done'")
-        return Grammar({_norm(p): p for p in phrases})
+        return Grammar({_norm(p): p for p in phrases}, frozenset(phrases))  # a run of words reads as a list
     from narrator.voicepack import load_pack
 
     book = PhraseBook.from_pack(load_pack(pack_name or lang))

@@ -18,8 +18,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from narrator.cues import Ask
 
-COMMANDS = ("done", "repeat", "pause", "resume", "undo")
-ANSWER_WORDS = ("yes", "no", "done")
+COMMANDS = ("done", "repeat", "pause", "resume", "undo", "help")
 
 
 def _norm(phrase: str) -> str:
@@ -32,6 +31,8 @@ class Grammar:
 
     meanings: Mapping[str, str]
     """normalized phrase → canonical word (yes, no, done, repeat, … or a player's name)."""
+    names: frozenset[str] = frozenset()
+    """The canonical words that are players' names (several make one answer)."""
 
     @property
     def phrases(self) -> list[str]:
@@ -58,7 +59,7 @@ class Grammar:
         unique = list(dict.fromkeys(found))
         if len(unique) == 1:
             return unique[0]
-        if unique and all(m not in COMMANDS + ANSWER_WORDS for m in unique):
+        if unique and all(m in self.names for m in unique):
             return ",".join(unique)
         return None
 
@@ -66,9 +67,12 @@ class Grammar:
 class PhraseBook:
     """Per-language phrases for each meaning, and spoken forms of the players' names."""
 
-    def __init__(self, phrases: Mapping[str, Sequence[str]], names: Mapping[str, Sequence[str]] | None = None):
+    def __init__(self, phrases: Mapping[str, Sequence[str]], names: Mapping[str, Sequence[str]] | None = None,
+                 declared: Sequence[str] = ()):
         self.phrases = {m: [p for p in ps if p.strip()] for m, ps in phrases.items()}
         self.names = dict(names or {})
+        self.declared = tuple(declared)
+        """Meanings the pack spells for the recognizer (`[listening.phrases]`): checked at start."""
 
     @classmethod
     def from_pack(cls, pack: Any, names: Iterable[str] = (), readings: Mapping[str, Any] | None = None) -> PhraseBook:
@@ -83,7 +87,7 @@ class PhraseBook:
         for name in names:
             reading = (readings or {}).get(name, name)
             spoken[name] = [reading] if isinstance(reading, str) else list(reading)
-        return cls(chosen, spoken)
+        return cls(chosen, spoken, tuple(listening.get("phrases", {})))
 
     def grammar(self, ask: Ask | None) -> Grammar:
         """The grammar for `ask` (None: between questions, commands only)."""
@@ -91,22 +95,22 @@ class PhraseBook:
         wanted = list(COMMANDS)
         names: list[str] = []
         if ask is not None:
-            for choice in ask.choices:
-                if choice in ANSWER_WORDS:
-                    wanted.append(choice)
-                else:
-                    names.append(choice)
+            for choice in ask.choices:  # a word of the vocabulary (yes, innocent …), else a name
+                (wanted if choice in self.phrases else names).append(choice)
         for meaning in wanted:
             for phrase in self.phrases.get(meaning, []):
                 meanings.setdefault(_norm(phrase), meaning)
         for name in names:
             for phrase in self.names.get(name, [name]):
                 meanings.setdefault(_norm(phrase), name)
-        return Grammar(meanings)
+        return Grammar(meanings, frozenset(names))
 
     def every_phrase(self) -> list[str]:
-        """All phrases any question of the game may use (checked against the model at start)."""
-        out = [p for m in ["yes", "no"] + list(COMMANDS) for p in self.phrases.get(m, [])]
+        """The phrases checked against the model at start: yes/no, commands, the pack's
+        `[listening.phrases]` and the names. A game's own answer words that the pack does not
+        spell for the recognizer are checked when a question needs them (VoiceListener)."""
+        meanings = dict.fromkeys(["yes", "no", *COMMANDS, *self.declared])
+        out = [p for m in meanings for p in self.phrases.get(m, [])]
         out += [p for spoken in self.names.values() for p in spoken]
         return list(dict.fromkeys(out))
 

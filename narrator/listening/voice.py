@@ -60,6 +60,7 @@ class VoiceListener:
         self._grammar: Grammar = phrases.grammar(None)
         self._grammar_serial = 0
         self._recognizers: dict[tuple[str, ...], Any] = {}
+        self._unusable: set[str] = set()
         self._hub: ListenerHub | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self.thread: threading.Thread | None = None
@@ -102,7 +103,15 @@ class VoiceListener:
     def _recognizer(self, grammar: Grammar) -> Any:
         key = tuple(grammar.phrases)
         if key not in self._recognizers:
-            self._recognizers[key] = self.engine.recognizer(grammar.phrases)
+            missing = set(self.engine.missing_words(grammar.phrases))
+            usable = [p for p in grammar.phrases if not set(p.split()) & missing]
+            for phrase in grammar.phrases:
+                if phrase not in usable and phrase not in self._unusable:
+                    self._unusable.add(phrase)  # said once: the model cannot hear this word
+                    self._call(self._note, Hearing(phrase, 0.0, grammar.meanings[phrase],
+                                                   "not in the model: add a spelling to [listening.phrases]",
+                                                   time.monotonic()))
+            self._recognizers[key] = self.engine.recognizer(usable)
         return self._recognizers[key]
 
     def _run(self) -> None:
