@@ -250,3 +250,18 @@ def test_a_heard_done_is_never_confirmed_even_where_other_answers_are():
         return await task
 
     assert asyncio.run(run()).confirm is False
+
+
+def test_a_confirmation_takes_yes_no_or_undo_only():
+    async def run():
+        hub = ListenerHub(Vocabulary())
+        hub.register("voice")
+        task = asyncio.ensure_future(hub.answer(Ask("confirm.name", ("yes", "no"), params={"names": ["Aki"]})))
+        await asyncio.sleep(0)
+        hints = [hub.offer_text(word, "voice", confirm=True) for word in ("pause", "help", "resume")]
+        assert hub.command_nowait() is None  # nothing reached the scheduler's commands
+        hub.offer_text("yes", "voice", confirm=True)
+        return hints, await task
+
+    hints, heard = asyncio.run(run())
+    assert hints == ["answer yes or no first"] * 3 and heard.value == "yes" and heard.confirm is False

@@ -109,3 +109,12 @@ def _heard_while_open(endpoint):
 def test_a_short_quiet_after_speech_ends_the_utterance_at_once():
     assert _heard_while_open(0.4) == ["네"]
     assert _heard_while_open(None) == []  # vosk alone waits for more silence than that
+
+
+def test_narrator_listen_uses_the_games_vocabulary_by_default(narrator_home):
+    make_ko_pack(narrator_home)
+    result = CliRunner().invoke(main, ["listen", "--lang", "ko", "--model", str(ko_model_path()),
+                                       "--wav", str(say_wav("네", "ko"))])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip() == "heard 「네」 (1.00) → yes"
+    assert "listening for: 다음, 다시, 잠깐, 계속, 취소, 도움, 네, 아니요" in result.stderr

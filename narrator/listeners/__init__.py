@@ -202,8 +202,11 @@ class ListenerHub:
         With `confirm`, an answer that can change the game is confirmed before it counts.
         """
         meaning = self.vocabulary.meaning(text)
-        if meaning == "undo" and self._ask is not None and is_confirmation(self._ask):
-            text, meaning = "no", "no"  # undo while confirming takes the answer back
+        if self._ask is not None and is_confirmation(self._ask):
+            if meaning == "undo":
+                text, meaning = "no", "no"  # undo while confirming takes the answer back
+            elif meaning in ("pause", "resume", "help"):  # a confirmation is one short yes/no
+                return "answer yes or no first"
         if meaning in ("repeat", "pause", "resume", "undo", "help"):
             self._commands.put_nowait(Heard("command", meaning, source))
             return None
