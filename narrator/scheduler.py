@@ -115,7 +115,10 @@ class Scheduler:
                 answer_task.cancel()
         heard = answer_task.result()
         self.cursor = self._slot(resync=True)
-        self._record("answer", cue.line, "", self.cursor, value=heard.value, source=heard.source)
+        if cue.player is None:
+            self._record("answer", cue.line, "", self.cursor, value=heard.value, source=heard.source)
+        else:  # a private answer: the transcript must not show who chose what
+            self._record("answer", cue.line, "", self.cursor, private=True)
         return heard
 
     # --- helpers ---------------------------------------------------------------------------
