@@ -39,6 +39,9 @@ class RunOptions:
     answers: str | None = None
     transcript: str | None = None
     keyboard: bool = True
+    phones: bool = False
+    host: str | None = None
+    port: int = 8080
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)

@@ -99,7 +99,10 @@ class ListenerHub:
         self._commands: asyncio.Queue[Heard] = asyncio.Queue()
         self._sources: set[str] = set()
         self._changed = asyncio.Event()
+        self._watchers: list = []
         self.last_error: str | None = None
+        self.private_sources: set[str] = {"script"}
+        """Sources trusted to answer any player's private question (the table's own script)."""
 
     # --- listeners' side ---------------------------------------------------------------
 
@@ -127,6 +130,8 @@ class ListenerHub:
                 self._commands.put_nowait(Heard("command", "done", source))
                 return None
             return "nothing is being asked right now"
+        if self._ask.player is not None and source not in self.private_sources:
+            return "this answer is private: the player gives it on their phone"
         try:
             value = parse_answer(self._ask, text, self.vocabulary)
         except AnswerError as err:
@@ -134,6 +139,29 @@ class ListenerHub:
             return str(err)
         self._answer.set_result(Heard("answer", value, source))
         return None
+
+    @property
+    def open_ask(self) -> tuple[int, Ask] | None:
+        """The question waiting for an answer now, with its serial; None when nothing is open."""
+        if self._ask is None or self._answer is None or self._answer.done():
+            return None
+        return self._ask_serial, self._ask
+
+    def offer_value(self, serial: int, value: Any, source: str) -> bool:
+        """Answer question `serial` with an already-checked value (a phone); False when it is closed.
+
+        The phone server checks who may answer and what fits; this only makes sure one
+        answer per question wins, so a replayed or late submission changes nothing.
+        """
+        if self.open_ask is None or self._ask_serial != serial:
+            return False
+        self._answer.set_result(Heard("answer", value, source))
+        self._notify()
+        return True
+
+    def watch(self, callback) -> None:
+        """Call `callback()` whenever a question opens or closes (the phone server pushes views)."""
+        self._watchers.append(callback)
 
     async def next_ask(self, after: int) -> tuple[int, Ask]:
         """Wait for a question newer than serial `after` (scripted listeners answer each once)."""
@@ -163,6 +191,7 @@ class ListenerHub:
             return self._answer.result()
         finally:
             self._ask = None
+            self._notify()
 
     def command_nowait(self) -> Heard | None:
         try:
@@ -179,6 +208,8 @@ class ListenerHub:
 
     def _notify(self) -> None:
         self._changed.set()
+        for callback in self._watchers:
+            callback()
 
     async def _wait_change(self) -> None:
         self._changed.clear()

@@ -1,0 +1,34 @@
+"""Bring the phone page to the table: start the server, announce it, stop it at the end.
+
+Kept apart from the CLI so `play` and `resume` share it: the seats file lives in the game
+folder, so a resumed game keeps every phone seated with the same cookie.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from narrator.cues import Say
+from narrator.phones.network import bind_host, join_url, show_qr, spoken_address
+from narrator.phones.seats import Seats
+from narrator.phones.server import PhoneServer
+from narrator.phones.views import seats_of
+from narrator.voicepack import load_pack
+
+PAGE_LANGUAGES = ("ja", "en")
+
+
+def make_server(rules: Any, config: Any, store: Any, hub: Any, lang: str) -> PhoneServer:
+    packs = {lang_: load_pack(lang_) for lang_ in PAGE_LANGUAGES}
+    seats = Seats(seats_of(config), store.folder / "phones.json")
+    return PhoneServer(rules.name, config, hub, seats, f"narrator_{store.id}", lang, packs)
+
+
+async def open_phones(server: PhoneServer, scheduler: Any, host: str | None, port: int) -> str:
+    """Start listening, print the address (and a QR code on a terminal), say how to join."""
+    host = bind_host(host)
+    port = await server.start(host, port)
+    url = join_url(host, port)
+    show_qr(url)
+    await scheduler.play([Say("phones.join", {"address": spoken_address(url)})], {})
+    return url
