@@ -55,14 +55,15 @@ class Table:
         self.sitting.close()
 
 
-async def open_table(names: str = NAMES5, seed: int = 7, transcript: str | None = None, **options: Any) -> Table:
+async def open_table(names: str = NAMES5, seed: int = 7, transcript: str | None = None, lang: str = "en",
+                     **options: Any) -> Table:
     settings = build_settings({}, {"names": names, "digital_cards": "true", "seed": seed, **options}, "test")
     rules = get_game(settings.game)
     config = rules.configure(settings)
-    run = RunOptions(lang="en", voice="text", time_scale=0, keyboard=False, phones=True, transcript=transcript)
+    run = RunOptions(lang=lang, voice="text", time_scale=0, keyboard=False, phones=True, transcript=transcript)
     sitting = open_sitting(run)
     store = GameStore.create(home.app_home(), rules.name, config.to_dict(), run.to_dict())
-    server = make_server(rules, config, store, sitting.hub, "en")
+    server = make_server(rules, config, store, sitting.hub, lang)
     port = await server.start("127.0.0.1", 0)
     position = start_position(rules, config, store)
     task = asyncio.create_task(play_loop(rules, config, store, sitting.scheduler, position,
