@@ -28,7 +28,8 @@ from narrator.store import GameStore, find_game, saved_games
 TABLE_FLAGS: list[tuple[str, str, str]] = [
     ("--players", "players", "Number of players (the recommended setup for that count)."),
     ("--names", "names", "Player names in seat order, comma-separated: \"Aki,Ben,…\"."),
-    ("--roles", "roles", "Role cards: \"citizen=3,traitor=1,werewolf=1\"."),
+    ("--roles", "roles", "Role cards: \"citizen=3,traitor=1,werewolf=1\" (bestia-magica: \"beast=2,prophet=1,…\")."),
+    ("--deal", "deal", "bestia-magica: the dealt cards, \"Aki=prophet:S,Ben=beast:M,…\"."),
     ("--cards", "cards", "Additional cards: \"seer=1,peddler=1,phantom_mage=2,strategist=1\"."),
     ("--days", "days", "Days (nominations) before the werewolf team wins."),
     ("--countdown", "countdown", "Seconds of each night call's countdown."),
@@ -93,7 +94,7 @@ def _table_options(func: Callable[..., Any]) -> Callable[..., Any]:
 @_table_options
 @friendly_errors
 def play(game: str | None, table_file: Path | None, no_keyboard: bool, **flags: Any) -> None:
-    """Start a game and narrate it (GAME: additional-werewolf)."""
+    """Start a game and narrate it (GAME: additional-werewolf, bestia-magica)."""
     table = read_table_file(table_file) if table_file else {}
     source = f"table file {table_file}" if table_file else "command line"
     settings = build_settings(table, {**flags, "game": game}, source)

@@ -36,3 +36,18 @@ class ConsoleDisplay:
             numbered = ", ".join(f"{i}={name}" for i, name in enumerate(ask.choices, 1))
             hint = f"{'names or numbers, comma-separated' if ask.multiple else 'a name or number'}: {numbered}"
         print(f"  > ({hint}; r = repeat, p = pause, u = undo)", file=self.stream, flush=True)
+
+    # --- pass-the-device screens (always shown: the player holding the device reads them) ---
+
+    def private(self, player: str, lines: list[str]) -> None:
+        """One player's private screen: a heading with their name, then the lines."""
+        print(f"\n==== {player} ====", file=self.stream, flush=True)
+        for text in lines:
+            print(text, file=self.stream, flush=True)
+
+    def clear(self) -> None:
+        """Wipe the screen before the device goes to the next player."""
+        if getattr(self.stream, "isatty", lambda: False)():
+            print("\033[2J\033[3J\033[H", end="", file=self.stream, flush=True)
+        else:
+            print("\n" * 3 + "---- screen cleared ----", file=self.stream, flush=True)

@@ -13,7 +13,7 @@ from typing import Any
 
 from narrator.audio import AudioOutput
 from narrator.clock import Clock
-from narrator.cues import Ask, Countdown, Cue, End, Say, Timer
+from narrator.cues import Ask, Collect, Countdown, Cue, End, Event, Private, Say, Timer
 from narrator.display import ConsoleDisplay
 from narrator.listeners import Heard, ListenerHub
 from narrator.speech.voice import Clip
@@ -36,8 +36,14 @@ class Scheduler:
         """Play cues in order; return the answer when the last one is an `Ask`."""
         self.context = context
         heard = None
-        for cue in cues:
-            if isinstance(cue, Say):
+        for cue in _group_privates(cues):
+            if isinstance(cue, list):
+                await self._private(cue)
+            elif isinstance(cue, Collect):
+                heard = await self._collect(cue)
+            elif isinstance(cue, Event):
+                self._record_event(cue)
+            elif isinstance(cue, Say):
                 await self._say(self.voice.clip(cue.line, cue.params), "say")
             elif isinstance(cue, Countdown):
                 await self._countdown(cue)
@@ -127,6 +133,60 @@ class Scheduler:
             self._record("answer", cue.line, "", self.cursor, private=True)
         return heard
 
+    # --- private cues (pass-the-device when the hub says so) ---------------------------------
+
+    async def _private(self, cues: list[Private]) -> None:
+        """Private lines for one player: recorded; in pass-the-device mode shown to them alone."""
+        to = cues[0].to
+        texts = [self.voice.pack.speak(c.line, c.params).text for c in cues]
+        t = round(self._slot(), 3)
+        for cue, text in zip(cues, texts):
+            self.transcript.write({"kind": "private", "to": to, "line": cue.line, "text": text, "t": t,
+                                   **self.context})
+        if self.hub.sequential_private:
+            await self._hand_device(to)
+            self.display.private(to, texts + [self._text("private.hide")])
+            await self.hub.answer(Ask("private.hide", ("done",)))
+            self.display.clear()
+            self.cursor = self._slot(resync=True)
+
+    def _record_event(self, cue: Event) -> None:
+        """A silent state change; its own night or day replaces the step's context."""
+        context = {} if cue.night is not None or cue.day is not None else self.context
+        self.transcript.write({"kind": "event", **context, **cue.record(), "t": round(self._slot(), 3)})
+
+    async def _collect(self, cue: Collect) -> Heard:
+        """One private answer from each requested player: all at once, or device turn by turn."""
+        if not self.hub.sequential_private:
+            heard = await self.hub.collect(cue)
+        else:
+            answers: dict[str, Any] = {}
+            for request in cue.requests:
+                await self._hand_device(request.player)
+                lines = [self._text(request.line, request.params)]
+                if request.ability:
+                    lines.append(self._text("private.ability"))
+                lines.append("  " + ", ".join(f"{i}={n}" for i, n in enumerate(request.choices, 1)))
+                self.display.private(request.player, lines)
+                one = await self.hub.collect(cue, (request,))
+                answers.update(one.value)
+                self.display.clear()
+            heard = Heard("answer", answers, "device")
+        self.cursor = self._slot(resync=True)
+        self._record("answer", f"collect.{cue.phase}", "", self.cursor, number=cue.number,
+                     value=heard.value, source=heard.source)
+        return heard
+
+    async def _hand_device(self, player: str) -> None:
+        """Call `player` by name, and wait until they hold the device alone (Enter)."""
+        await self._say(self.voice.clip("private.call", {"name": player}), "say")
+        self.display.private(player, [self._text("private.take", {"name": player})])
+        await self.hub.answer(Ask("private.take", ("done",)))
+        self.cursor = self._slot(resync=True)
+
+    def _text(self, line: str, params: dict[str, Any] | None = None) -> str:
+        return self.voice.pack.speak(line, params).text
+
     # --- helpers ---------------------------------------------------------------------------
 
     def _slot(self, resync: bool = False) -> float:
@@ -179,3 +239,17 @@ class Scheduler:
 
     def _record(self, kind: str, line: str, text: str, t: float, **extra: Any) -> None:
         self.transcript.write({"kind": kind, "line": line, "text": text, "t": round(t, 3), **self.context, **extra})
+
+
+def _group_privates(cues: list[Cue]) -> list[Any]:
+    """Consecutive `Private` cues to the same player become one list (one device hand-over)."""
+    out: list[Any] = []
+    for cue in cues:
+        if isinstance(cue, Private):
+            if out and isinstance(out[-1], list) and out[-1][0].to == cue.to:
+                out[-1].append(cue)
+            else:
+                out.append([cue])
+        else:
+            out.append(cue)
+    return out
