@@ -143,6 +143,7 @@ class Scheduler:
         for cue, text in zip(cues, texts):
             self.transcript.write({"kind": "private", "to": to, "line": cue.line, "text": text, "t": t,
                                    **self.context})
+            self.hub.show_private(to, cue.line, cue.params)
         if self.hub.sequential_private:
             await self._hand_device(to)
             self.display.private(to, texts + [self._text("private.hide")])

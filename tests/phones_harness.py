@@ -55,9 +55,11 @@ class Table:
         self.sitting.close()
 
 
-async def open_table(names: str = NAMES5, seed: int = 7, transcript: str | None = None, lang: str = "en",
-                     **options: Any) -> Table:
-    settings = build_settings({}, {"names": names, "digital_cards": "true", "seed": seed, **options}, "test")
+async def open_table(names: str | None = NAMES5, seed: int = 7, transcript: str | None = None, lang: str = "en",
+                     game: str = "additional-werewolf", **options: Any) -> Table:
+    if game == "additional-werewolf":
+        options = {"names": names, "digital_cards": "true", **options}
+    settings = build_settings({}, {"game": game, "seed": seed, **options}, "test")
     rules = get_game(settings.game)
     config = rules.configure(settings)
     run = RunOptions(lang=lang, voice="text", time_scale=0, keyboard=False, phones=True, transcript=transcript)
@@ -85,6 +87,10 @@ class Phone:
 
     async def view(self) -> tuple[int, Any]:
         async with self.session.get("/api/view") as r:
+            return r.status, await r.json()
+
+    async def private(self, serial: Any, answer: Any) -> tuple[int, Any]:
+        async with self.session.post("/api/private", json={"serial": serial, "answer": answer}) as r:
             return r.status, await r.json()
 
     async def answer(self, serial: Any, value: Any) -> tuple[int, Any]:

@@ -122,6 +122,7 @@ class ListenerHub:
         self._sources: set[str] = set()
         self._change_waiters: list[asyncio.Future] = []
         self._watchers: list = []
+        self._private_watchers: list = []
         self.last_error: str | None = None
         self.private_sources: set[str] = {"script"}
         """Sources trusted to answer any player's private question (the table's own script)."""
@@ -193,6 +194,22 @@ class ListenerHub:
     def watch(self, callback) -> None:
         """Call `callback()` whenever a question opens or closes (the phone server pushes views)."""
         self._watchers.append(callback)
+
+    def watch_private(self, callback) -> None:
+        """Call `callback(to, line, params)` for every private line (the phone server keeps them)."""
+        self._private_watchers.append(callback)
+
+    def show_private(self, to: str, line: str, params: Mapping[str, Any]) -> None:
+        """The scheduler hands over one private line for player `to` (phones show it to them alone)."""
+        for callback in self._private_watchers:
+            callback(to, line, dict(params))
+
+    @property
+    def open_collect(self) -> tuple[int, OpenCollect] | None:
+        """The round of private answers open now, with its serial; None when none is."""
+        if self._collect is None or self._collect.future.done():
+            return None
+        return self._collect_serial, self._collect
 
     async def next_ask(self, after: int) -> tuple[int, Ask]:
         """Wait for a question newer than serial `after` (scripted listeners answer each once)."""

@@ -23,6 +23,7 @@ from aiohttp import web
 
 from narrator.cues import Ask
 from narrator.listeners import ListenerHub
+from narrator.phones.private import PrivateLines, check_private_answer, request_view
 from narrator.phones.seats import Seats, SeatTaken
 from narrator.phones.views import build_view, may_answer, valid_choices
 
@@ -50,13 +51,15 @@ class PhoneServer:
     """Seats, views and answers for one game; `set_state` is the runner's `on_state`."""
 
     def __init__(self, game: str, config: Any, hub: ListenerHub, seats: Seats, cookie: str,
-                 lang: str, packs: dict[str, Any]):
+                 lang: str, packs: dict[str, Any], private_lines: PrivateLines | None = None):
         self.game, self.config, self.hub, self.seats = game, config, hub, seats
         self.cookie, self.lang, self.packs = cookie, lang, packs
+        self.private_lines = private_lines or PrivateLines()
         self.state: Any = None
         self._streams: set[asyncio.Queue] = set()
         self._runner: web.AppRunner | None = None
         hub.watch(self._changed)
+        hub.watch_private(self._private_line)
         hub.register(SOURCE)  # phones can answer, so a game without a keyboard still waits
 
     # --- the game's side --------------------------------------------------------------------
@@ -70,15 +73,26 @@ class PhoneServer:
             if queue.empty():
                 queue.put_nowait("changed")
 
-    def view(self, name: str) -> dict[str, Any]:
-        return build_view(self.game, self.config, self.state, name, self.hub.open_ask, self._texts)
+    def _private_line(self, to: str, line: str, params: dict[str, Any]) -> None:
+        when = (getattr(self.state, "night", 0), getattr(self.state, "day", 0))
+        if self.private_lines.add(to, line, params, when):
+            self._changed()
 
-    def _texts(self, ask: Ask) -> dict[str, str]:
-        texts = {}
-        for lang, pack in self.packs.items():
-            if pack.has(ask.line):
-                texts[lang] = pack.speak(ask.line, ask.params).text
-        return texts
+    def view(self, name: str) -> dict[str, Any]:
+        """Everything `name`'s phone shows now (see views.py for what may be in it)."""
+        view = build_view(self.game, self.config, self.state, name, self.hub.open_ask, self._ask_text)
+        private = view["private"]
+        if "lines" in private:
+            private["lines"] = [self._text(line, params) for line, params in private["lines"]]
+        view["messages"] = [self._text(e["line"], e["params"]) for e in self.private_lines.of(name)]
+        view["request"] = request_view(self.hub.open_collect, name, self._text)
+        return view
+
+    def _ask_text(self, ask: Ask) -> dict[str, str]:
+        return self._text(ask.line, ask.params)
+
+    def _text(self, line: str, params: dict[str, Any]) -> dict[str, str]:
+        return {lang: pack.speak(line, params).text for lang, pack in self.packs.items() if pack.has(line)}
 
     # --- web app ----------------------------------------------------------------------------
 
@@ -92,6 +106,7 @@ class PhoneServer:
         app.router.add_get("/api/view", self._view)
         app.router.add_get("/api/events", self._events)
         app.router.add_post("/api/answer", self._answer)
+        app.router.add_post("/api/private", self._private)
         app.on_shutdown.append(self._close_streams)
         return app
 
@@ -215,6 +230,36 @@ class PhoneServer:
             return _error(400, problem)
         if not self.hub.offer_value(serial, value, SOURCE):
             return _error(409, "this question is closed: reload to see the current one")
+        return web.json_response({"ok": True})
+
+
+    async def _private(self, request: web.Request) -> web.Response:
+        """One player's answer in a private round (a night memo, a vote): theirs, once."""
+        name = self._player(request)
+        if name is None:
+            return _error(401, "no seat: choose your seat first")
+        body = await _json_body(request)
+        if isinstance(body, web.Response):
+            return body
+        serial = body.get("serial")
+        if not isinstance(serial, int) or isinstance(serial, bool):
+            return _error(400, "serial must be the number of the round being answered")
+        open_collect = self.hub.open_collect
+        if open_collect is None or open_collect[0] != serial:
+            return _error(409, "this round is closed: reload to see the current one")
+        round_ = open_collect[1]
+        asked = round_.requests.get(name)
+        if asked is None:
+            return _error(403, "you are not asked in this round")
+        if name in round_.answers:
+            return _error(409, "you have already answered this round")
+        answer, problem = check_private_answer(asked, body.get("answer"))
+        if problem:
+            return _error(400, problem)
+        refused = self.hub.offer_private(name, answer, SOURCE)
+        if refused:
+            return _error(409, refused)
+        self._changed()
         return web.json_response({"ok": True})
 
 

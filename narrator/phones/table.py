@@ -10,6 +10,7 @@ from typing import Any
 
 from narrator.cues import Say
 from narrator.phones.network import bind_host, join_url, show_qr, spoken_address
+from narrator.phones.private import PrivateLines
 from narrator.phones.seats import Seats
 from narrator.phones.server import PhoneServer
 from narrator.phones.views import seats_of
@@ -21,7 +22,8 @@ PAGE_LANGUAGES = ("ja", "en")
 def make_server(rules: Any, config: Any, store: Any, hub: Any, lang: str) -> PhoneServer:
     packs = {lang_: load_pack(lang_) for lang_ in PAGE_LANGUAGES}
     seats = Seats(seats_of(config), store.folder / "phones.json")
-    return PhoneServer(rules.name, config, hub, seats, f"narrator_{store.id}", lang, packs)
+    lines = PrivateLines(store.folder / "phones-private.json")
+    return PhoneServer(rules.name, config, hub, seats, f"narrator_{store.id}", lang, packs, lines)
 
 
 async def open_phones(server: PhoneServer, scheduler: Any, host: str | None, port: int) -> str:

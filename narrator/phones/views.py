@@ -26,8 +26,25 @@ def _all_choices(config: Any, state: Any, name: str, choices: tuple[str, ...]) -
     return choices
 
 
+def _bestia_view(config: Any, state: Any, name: str) -> dict[str, Any]:
+    """Bestia Magica: the player's own role and attribute (as the pack's private lines)."""
+    if not getattr(state, "players", ()) or name not in [p.name for p in state.players]:
+        return {}
+    from narrator.games.bestia_magica.vote import winners
+
+    player = state.player(name)
+    view = {
+        "role": player.role, "attribute": player.attribute, "alive": player.alive,
+        "lines": [(f"bm.private.card.{player.role}", {"name": name}), (f"bm.private.attr.{player.attribute}", {})],
+    }
+    if state.winner:
+        view["won"] = name in winners(config, state, state.winner)
+    return view
+
+
 GAME_HOOKS: dict[str, tuple[PrivateView, PrivateChoices]] = {
     "additional-werewolf": (aw_cards.private_view, aw_cards.private_choices),
+    "bestia-magica": (_bestia_view, _all_choices),
 }
 """Per game: (the player's private view, the private choices a player may really pick)."""
 

@@ -12,6 +12,7 @@ let picked = [];       // choices toggled for a multiple-choice question
 let sentSerial = null;
 let vibrated = null;
 let events = null;
+let round = { serial: null };  // the private round being filled in (target, ability, sent)
 
 const $ = (id) => document.getElementById(id);
 
@@ -91,8 +92,11 @@ function render(v) {
   $("phase").textContent = t("phase_" + v.phase, { n: v.phase === "night" ? v.night : v.day });
   const parts = [];
   if (v.phase === "over" && v.winner) parts.push(result(v));
-  parts.push(v.ask ? ask(v.ask) : el("p", { class: "dim", id: "waiting", text: t("waiting") }));
-  if (v.private && v.private.role) parts.push(cards(v.private));
+  if (v.ask) parts.push(ask(v.ask));
+  if (v.request) parts.push(request(v.request));
+  if (!v.ask && !v.request) parts.push(el("p", { class: "dim", id: "waiting", text: t("waiting") }));
+  if (v.private && v.private.alive === false) parts.push(el("p", { class: "dim", id: "dead", text: t("dead") }));
+  if (v.private && v.private.role) parts.push(cards(v.private, v.messages || []));
   $("app").replaceChildren(...parts);
 }
 
@@ -145,7 +149,49 @@ async function answer(a, value) {
   }
 }
 
-function cards(p) {
+function request(r) {
+  if (round.serial !== r.serial) {
+    round = { serial: r.serial, target: null, ability: null, sent: false };
+    if (!r.answered && navigator.vibrate) navigator.vibrate([200, 100, 200]);
+  }
+  const box = el("div", { class: "card ask", id: "request", "data-serial": String(r.serial), "data-phase": r.phase });
+  box.append(el("h2", { text: t(r.phase === "night" ? "your_memo" : "your_vote") }));
+  box.append(el("p", { text: r.text[lang] || Object.values(r.text)[0] || "" }));
+  if (r.answered || round.sent) {
+    box.append(el("p", { class: "msg", id: "msg", text: t("sent") }));
+    return box;
+  }
+  const pick = (key, value) => { round[key] = value; render(view); };
+  for (const choice of r.choices) {
+    const button = el("button", { type: "button", "data-target": choice, text: choice });
+    if (round.target === choice) button.classList.add("picked");
+    button.addEventListener("click", () => pick("target", choice));
+    box.append(button);
+  }
+  if (r.ability) {
+    box.append(el("p", { text: t("ability_question") }));
+    for (const [value, label] of [[true, "ability_yes"], [false, "ability_no"]]) {
+      const button = el("button", { type: "button", "data-ability": String(value), text: t(label) });
+      if (round.ability === value) button.classList.add("picked");
+      button.addEventListener("click", () => pick("ability", value));
+      box.append(button);
+    }
+  }
+  const send = el("button", { type: "button", id: "send", text: t("send") });
+  send.disabled = round.target === null || (r.ability && round.ability === null);
+  send.addEventListener("click", async () => {
+    const answer = { [r.key]: round.target };
+    if (r.ability) answer.ability = round.ability;
+    round.sent = true;
+    render(view);
+    const response = await post("/api/private", { serial: r.serial, answer });
+    if (!response.ok && response.status !== 409) { round.sent = false; render(view); }
+  });
+  box.append(send, el("p", { class: "msg", id: "msg" }));
+  return box;
+}
+
+function cards(p, messages) {
   const box = el("div", { class: "card", id: "cards" });
   const toggle = el("button", { type: "button", id: "reveal", text: shown ? t("hide_cards") : t("show_cards") });
   toggle.addEventListener("click", () => {
@@ -156,8 +202,18 @@ function cards(p) {
   });
   box.append(toggle);
   if (!shown) return box;
-  box.append(el("p", {}, t("your_role") + ": ", el("b", { id: "role", "data-role": p.role, text: word("role", p.role) })));
-  box.append(el("p", {}, t("your_card") + ": ", el("b", { id: "card", "data-card": p.card, text: word("card", p.card) })));
+  if (p.lines) {  // Bestia Magica: the pack's own lines for role and attribute
+    box.append(el("p", { id: "role", "data-role": p.role, text: p.lines[0][lang] || Object.values(p.lines[0])[0] }));
+    box.append(el("p", { id: "attribute", "data-attribute": p.attribute, text: p.lines[1][lang] || Object.values(p.lines[1])[0] }));
+  } else {
+    box.append(el("p", {}, t("your_role") + ": ", el("b", { id: "role", "data-role": p.role, text: word("role", p.role) })));
+    box.append(el("p", {}, t("your_card") + ": ", el("b", { id: "card", "data-card": p.card, text: word("card", p.card) })));
+  }
+  if (messages.length) {
+    const list = el("ul", { id: "messages" });
+    for (const m of messages) list.append(el("li", { text: m[lang] || Object.values(m)[0] }));
+    box.append(el("h2", { text: t("messages") }), list);
+  }
   if (p.hand) box.append(el("p", { id: "hand", text: t("your_hand") + ": " + p.hand.map((r) => word("role", r)).join(", ") }));
   if (p.memos && p.memos.length) {
     const list = el("ul", { id: "memos" });
