@@ -136,3 +136,72 @@ async def screenshots(pages, test_name):
         except Exception:  # a crashed page must not hide the real failure
             pass
     print(f"phone screenshots: {folder}")
+
+
+def test_bestia_magica_six_players_in_six_browsers(request):
+    from tests.test_phones_bestia import DEAL, NAMES, memo_for, vote_for
+
+    async def main():
+        table = await open_table(None, seed=1, game="bestia-magica", deal=DEAL, lang="ja")
+        pages = {}
+        async with playwright_api.async_playwright() as p:
+            browser = await p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+            try:
+                for name in NAMES:
+                    context = await browser.new_context(viewport={"width": 360, "height": 740}, locale="ja-JP",
+                                                        has_touch=True, is_mobile=True)
+                    page = await context.new_page()
+                    pages[name] = page
+                    await page.goto(table.base + "/")
+                    await page.click(f'button[data-seat="{name}"]')
+                    await page.wait_for_selector("#who:text-is('%s')" % name)
+                for name, page in pages.items():  # own role and attribute, hidden until tapped
+                    await page.wait_for_selector("#reveal")
+                    assert await page.locator("#role").count() == 0
+                    await page.click("#reveal")
+                    player = table.state.player(name)
+                    assert await page.get_attribute("#role", "data-role") == player.role
+                    assert await page.get_attribute("#attribute", "data-attribute") == player.attribute
+                    await page.click("#reveal")
+                rounds = await play_rounds(table, pages, {"night": memo_for, "vote": vote_for, "revote": vote_for})
+                assert rounds >= 2
+                state = await table.task
+                assert state.winner == "town"
+                for name, page in pages.items():
+                    await page.wait_for_selector("#result")
+                    assert await page.get_attribute("#you-won", "data-won") == str(name != "Aki").lower()
+                await pages["Ben"].click("#reveal")  # the prophet's result, shown to Ben alone
+                assert await pages["Ben"].locator("#messages li").count() >= 1
+            except BaseException:
+                await screenshots(pages, request.node.name)
+                raise
+            finally:
+                await browser.close()
+                await table.close()
+
+    asyncio.run(main())
+
+
+async def play_rounds(table, pages, policies, limit: float = 120.0):
+    """Each phone fills in its own memo or vote by tapping; returns how many rounds were played."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + limit
+    done, rounds = set(), set()
+    while not table.task.done():
+        assert loop.time() < end, "the game did not end in time"
+        for name, page in pages.items():
+            view = await view_of(page)
+            req = view["request"]
+            if not req or req["answered"] or (name, req["serial"]) in done:
+                continue
+            await page.wait_for_selector(f'#request[data-serial="{req["serial"]}"]')
+            answer = policies[req["phase"]](name, req)
+            await page.click(f'#request button[data-target="{answer[req["key"]]}"]')
+            if req["ability"]:
+                await page.click(f'#request button[data-ability="{str(answer["ability"]).lower()}"]')
+            await page.click("#send")
+            await page.wait_for_selector("#request #send", state="detached")
+            done.add((name, req["serial"]))
+            rounds.add(req["serial"])
+        await asyncio.sleep(0.02)
+    return len(rounds)
