@@ -128,3 +128,49 @@ async def _memo_seen(phone):
 async def _asked(phone):
     status, view = await phone.view()
     return view["ask"] is not None
+
+
+def test_resumed_game_keeps_seats_tokens_and_cards():
+    from narrator.phones.table import make_server
+    from narrator.runner import play as play_loop
+    from narrator.runner import resume_position
+
+    async def main():
+        table = await open_table(NAMES5, seed=9)
+        aki = Phone(table.base, "Aki")
+        try:
+            assert await aki.join() == 200
+            await wait_for(lambda: _asked(aki))
+            status, before = await aki.view()
+            assert (await aki.answer(before["ask"]["serial"], "done"))[0] == 200
+            await wait_for(lambda: _seer_asked(table))
+            status, before = await aki.view()
+        finally:
+            await table.close()  # the Pi loses power mid-night
+        # `narrator resume`: a new server for the same saved game, on a new port
+        position = resume_position(table.rules, table.config, table.store)
+        server = make_server(table.rules, table.config, table.store, table.sitting.hub, "en")
+        port = await server.start("127.0.0.1", 0)
+        task = asyncio.create_task(play_loop(table.rules, table.config, table.store, table.sitting.scheduler,
+                                             position, recap=True, on_state=server.set_state))
+        again = Phone(f"http://127.0.0.1:{port}", "Aki")
+        again.session.cookie_jar.update_cookies({c.key: c.value for c in aki.session.cookie_jar})
+        try:
+            status, after = await again.view()
+            assert status == 200 and after["seat"] == "Aki"
+            assert after["private"] == before["private"]
+            other = Phone(again.base, "Aki")
+            assert await other.join() == 409  # the seat is still Aki's phone's
+            await other.close()
+        finally:
+            task.cancel()
+            await again.close()
+            await aki.close()
+            await server.stop()
+
+    asyncio.run(main())
+
+
+async def _seer_asked(table):
+    open_ask = table.sitting.hub.open_ask
+    return open_ask and open_ask[1].line == "seer.act_phone"
