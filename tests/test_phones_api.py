@@ -174,3 +174,40 @@ def test_resumed_game_keeps_seats_tokens_and_cards():
 async def _seer_asked(table):
     open_ask = table.sitting.hub.open_ask
     return open_ask and open_ask[1].line == "seer.act_phone"
+
+
+def test_physical_cards_game_answered_from_phones():
+    """Without digital cards the phones offer what the narrator asks: ready, nominees, found, strategist."""
+    answers = {"setup.ready": "done", "strategist.question": "yes"}
+
+    async def main():
+        table = await open_table(NAMES5, seed=2, digital_cards="false")
+        phones = [Phone(table.base, n) for n in NAMES5.split(",")]
+        asked = []
+        try:
+            for p in phones:
+                await p.join()
+            while not table.task.done():
+                status, view = await phones[len(asked) % 5].view()
+                ask = view["ask"]
+                if ask is None:
+                    await asyncio.sleep(0.005)
+                    continue
+                assert not ask["private"] and view["private"] == {}
+                if ask["line"] == "nomination.who":
+                    value = ["Ben", "Chika"]
+                elif ask["line"] == "nomination.werewolf_found":
+                    value = "yes" if view["day"] == 2 else "no"
+                else:
+                    value = answers.get(ask["line"], "no")
+                asked.append(ask["line"])
+                assert (await phones[len(asked) % 5].answer(ask["serial"], value))[0] == 200
+            state = await table.task
+            assert state.winner == "citizens" and state.day == 2 and state.nominations[0] == ("Ben", "Chika")
+            assert "strategist.question" in asked
+        finally:
+            for p in phones:
+                await p.close()
+            await table.close()
+
+    asyncio.run(main())
