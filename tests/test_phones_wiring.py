@@ -119,3 +119,63 @@ def test_qr_code_is_drawn_on_a_terminal_only():
     assert network.show_qr("http://narrator.local:8080/", pipe) is False
     assert "http://narrator.local:8080/" in pipe.getvalue()
     assert len(tty.getvalue().splitlines()) > 10  # the code's rows
+
+
+def _round_scheduler(path):
+    from narrator.clock import ScaledClock
+
+    hub = ListenerHub()
+    hub.register("phone")
+    hub.rounds_during_timers = True  # what the phone server sets
+    scheduler = Scheduler(TextVoice(load_pack("en")), NullOutput(), ScaledClock(0.01), hub,
+                          Transcript(path), ConsoleDisplay(False))
+    return scheduler, hub
+
+
+def _memo_round():
+    from narrator.cues import Collect, Request, Timer
+
+    requests = tuple(Request(n, "bm.memo.suspect", ("Aki", "Ben", "Chika"), {"night": 1}, ability=True)
+                     for n in ("Aki", "Ben"))
+    return [Timer("memo", 60), Collect("night", 1, requests)]
+
+
+def test_phones_answer_during_the_memo_timer_which_ends_when_all_have_answered(tmp_path):
+    path = tmp_path / "t.jsonl"
+
+    async def main_():
+        scheduler, hub = _round_scheduler(path)
+        task = asyncio.ensure_future(scheduler.play(_memo_round(), {"night": 1}))
+        for _ in range(100):
+            if hub.open_collect:
+                break
+            await asyncio.sleep(0.001)
+        assert hub.open_collect is not None  # open while the timer runs
+        assert hub.offer_private("Aki", {"target": "Ben", "ability": False}, "phone") is None
+        assert hub.offer_private("Ben", {"target": "Aki", "ability": True}, "phone") is None
+        return await task
+
+    heard = asyncio.run(main_())
+    assert set(heard.value) == {"Aki", "Ben"}
+    answer = [r for r in read_transcript(path) if r["kind"] == "answer"][0]
+    assert answer["t"] < 60  # the timer ended early, on the game clock
+
+
+def test_after_the_timer_the_narrator_still_waits_for_every_memo(tmp_path):
+    path = tmp_path / "t.jsonl"
+
+    async def main_():
+        scheduler, hub = _round_scheduler(path)
+        task = asyncio.ensure_future(scheduler.play(_memo_round(), {"night": 1}))
+        while hub.open_collect is None:
+            await asyncio.sleep(0.001)
+        assert hub.offer_private("Aki", {"target": "Ben", "ability": False}, "phone") is None
+        await asyncio.sleep(1.0)  # the 60 s timer (0.6 s at this scale) runs out
+        assert not task.done() and hub.open_collect is not None
+        assert hub.offer_private("Ben", {"target": "Aki", "ability": False}, "phone") is None
+        return await task
+
+    heard = asyncio.run(main_())
+    assert set(heard.value) == {"Aki", "Ben"}
+    answer = [r for r in read_transcript(path) if r["kind"] == "answer"][0]
+    assert answer["t"] >= 60

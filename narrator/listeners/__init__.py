@@ -129,6 +129,9 @@ class ListenerHub:
         self._collect: OpenCollect | None = None
         self._collect_serial = 0
         self.sequential_private = False
+        self.rounds_during_timers = False
+        """Phones: a private round opens when the timer before it starts (the memo or vote
+        time), and that timer ends early once every asked player has answered."""
         """Pass-the-device mode: the scheduler hands the device to one player at a time, and
         typed text answers that player's private request."""
 

@@ -61,6 +61,7 @@ class PhoneServer:
         hub.watch(self._changed)
         hub.watch_private(self._private_line)
         hub.register(SOURCE)  # phones can answer, so a game without a keyboard still waits
+        hub.rounds_during_timers = True
 
     # --- the game's side --------------------------------------------------------------------
 
