@@ -200,7 +200,8 @@ async def play_rounds(table, pages, policies, limit: float = 120.0):
             if req["ability"]:
                 await page.click(f'#request button[data-ability="{str(answer["ability"]).lower()}"]')
             await page.click("#send")
-            await page.wait_for_selector("#request #send", state="detached")
+            # sent: this round's form goes (the next round may already be open with its own)
+            await page.wait_for_selector(f'#request[data-serial="{req["serial"]}"] #send', state="detached")
             done.add((name, req["serial"]))
             rounds.add(req["serial"])
         await asyncio.sleep(0.02)
