@@ -305,3 +305,20 @@ def test_nothing_private_is_logged_or_written_to_the_transcript(tmp_path, caplog
 
 async def _true(value):
     return bool(value)
+
+
+def test_a_foreign_host_name_gets_no_seat_and_no_view():
+    """DNS rebinding: a web page elsewhere points its own name at this machine."""
+    async def attack(table, phones):
+        async with aiohttp.ClientSession() as s:
+            headers = {"Host": "evil.example:80"}
+            async with s.post(f"{table.base}/api/join", json={"seat": "Aki"}, headers=headers) as r:
+                assert r.status == 421
+            async with s.get(f"{table.base}/api/seats", headers=headers) as r:
+                assert r.status == 421
+        aki = phones["Aki"]
+        async with aki.session.get("/api/view", headers={"Host": "evil.example"}) as r:
+            assert r.status == 421
+        assert (await aki.view())[0] == 200
+
+    run(attack)

@@ -56,6 +56,9 @@ class PhoneServer:
         self.cookie, self.lang, self.packs = cookie, lang, packs
         self.private_lines = private_lines or PrivateLines()
         self.state: Any = None
+        self.allowed_hosts: set[str] = set()
+        """Host headers the page answers to (its own addresses): a page elsewhere that points
+        a name of its own at this machine (DNS rebinding) gets 421 and no seat."""
         self._streams: set[asyncio.Queue] = set()
         self._runner: web.AppRunner | None = None
         hub.watch(self._changed)
@@ -98,7 +101,7 @@ class PhoneServer:
     # --- web app ----------------------------------------------------------------------------
 
     def app(self) -> web.Application:
-        app = web.Application(client_max_size=MAX_BODY)
+        app = web.Application(client_max_size=MAX_BODY, middlewares=[self._check_host])
         app.on_response_prepare.append(_headers)
         app.router.add_get("/", self._index)
         app.router.add_get("/static/{name}", self._static)
@@ -124,7 +127,9 @@ class PhoneServer:
 
             raise SetupError(f"the phone page cannot listen on {host}:{port} ({err.strerror}); "
                              "choose another --port or --host") from None
-        return self._runner.addresses[0][1]
+        port = self._runner.addresses[0][1]
+        self.allowed_hosts |= {f"{h}:{port}" for h in _own_names(host)}
+        return port
 
     async def stop(self) -> None:
         if self._runner is not None:
@@ -134,6 +139,12 @@ class PhoneServer:
     async def _close_streams(self, app: web.Application) -> None:
         for queue in self._streams:
             queue.put_nowait("close")
+
+    @web.middleware
+    async def _check_host(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        if request.host.lower() not in self.allowed_hosts:
+            return _error(421, "unknown host: open the address the narrator announced")
+        return await handler(request)
 
     def _player(self, request: web.Request) -> str | None:
         return self.seats.player(request.cookies.get(self.cookie))
@@ -262,6 +273,20 @@ class PhoneServer:
             return _error(409, refused)
         self._changed()
         return web.json_response({"ok": True})
+
+
+def _own_names(host: str) -> set[str]:
+    """The names a phone may use for a server bound to `host`."""
+    from narrator.phones.network import lan_ip, mdns_name
+
+    names = {host.lower()}
+    if host in ("0.0.0.0", "::", ""):
+        names |= {n for n in (lan_ip(), "127.0.0.1", "localhost") if n}
+    if host in ("127.0.0.1", "::1"):
+        names.add("localhost")
+    if host not in ("127.0.0.1", "::1", "localhost"):
+        names |= {n for n in (mdns_name(),) if n}
+    return {f"[{n}]" if ":" in n else n for n in names}
 
 
 def _check_value(value: Any, choices: tuple[str, ...], multiple: bool) -> str | None:

@@ -7,6 +7,7 @@ folder, so a resumed game keeps every phone seated with the same cookie.
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 from narrator.cues import Say
 from narrator.phones.network import bind_host, join_url, show_qr, spoken_address
@@ -31,6 +32,7 @@ async def open_phones(server: PhoneServer, scheduler: Any, host: str | None, por
     host = bind_host(host)
     port = await server.start(host, port)
     url = join_url(host, port)
+    server.allowed_hosts.add(urlsplit(url).netloc.lower())
     show_qr(url)
     await scheduler.play([Say("phones.join", {"address": spoken_address(url)})], {})
     return url
