@@ -70,6 +70,8 @@ class Ask(Cue):
     params: dict[str, Any] = field(default_factory=dict)
     multiple: bool = False
     player: str | None = None
+    help: tuple[str, ...] = ()
+    """Line ids spoken (in order) when a listener asks for `help` while this question is open."""
 
 
 @dataclass(frozen=True)
@@ -172,7 +174,22 @@ class Event(Cue):
         return {**out, **self.data}
 
 
-CUE_TYPES: dict[str, type[Cue]] = {c.kind: c for c in (Say, Countdown, Timer, Ask, End, Private, Collect, Event)}
+@dataclass(frozen=True)
+class TurnClock(Cue):
+    """Start (or, with `seconds` 0, stop) a chess-clock turn timer that runs across the
+    following cues and questions without blocking them: it speaks `warning_line` at each
+    of `warnings` seconds left and `end_line` when the time is up. A new one replaces it.
+    """
+
+    kind: ClassVar[str] = "turn_clock"
+    line: str
+    seconds: int
+    warnings: tuple[int, ...] = ()
+    warning_line: str = "timer.warning"
+    end_line: str = ""
+
+
+CUE_TYPES: dict[str, type[Cue]] = {c.kind: c for c in (Say, Countdown, Timer, Ask, End, TurnClock, Private, Collect, Event)}
 
 
 def cue_from_dict(data: dict[str, Any]) -> Cue:
@@ -194,6 +211,16 @@ def _request_from_dict(data: dict[str, Any]) -> Request:
 
 def spoken_lines(cues: list[Cue]) -> list[str]:
     """Every line id a list of cues may speak or show (for the voice-pack completeness test)."""
-    out = [c.line for c in cues if isinstance(c, (Say, Ask, End, Private))]
-    out += [r.line for c in cues if isinstance(c, Collect) for r in c.requests]
-    return out
+    spoken = []
+    for c in cues:
+        if isinstance(c, (Say, Ask, End)):
+            spoken.append(c.line)
+        if isinstance(c, Ask):
+            spoken += list(c.help)
+        if isinstance(c, TurnClock) and c.seconds:
+            spoken += [c.warning_line] * bool(c.warnings) + [c.end_line] * bool(c.end_line)
+        if isinstance(c, Private):
+            spoken.append(c.line)
+        if isinstance(c, Collect):
+            spoken += [r.line for r in c.requests]
+    return spoken

@@ -30,12 +30,15 @@ class ConsoleDisplay:
             return
         if ask.choices == ("done",):
             hint = "Enter when ready"
+        elif "done" in ask.choices:
+            hint = "Enter when done, or: " + ", ".join(c for c in ask.choices if c != "done")
         elif set(ask.choices) <= {"yes", "no"}:
             hint = "y / n"
         else:
             numbered = ", ".join(f"{i}={name}" for i, name in enumerate(ask.choices, 1))
             hint = f"{'names or numbers, comma-separated' if ask.multiple else 'a name or number'}: {numbered}"
-        print(f"  > ({hint}; r = repeat, p = pause, u = undo)", file=self.stream, flush=True)
+        keys = "r = repeat, p = pause, u = undo" + (", h = help" if ask.help else "")
+        print(f"  > ({hint}; {keys})", file=self.stream, flush=True)
 
     # --- pass-the-device screens (always shown: the player holding the device reads them) ---
 

@@ -12,12 +12,13 @@ import asyncio
 from typing import Any
 
 from narrator.audio import AudioOutput
-from narrator.clock import Clock
-from narrator.cues import Ask, Collect, Countdown, Cue, End, Event, Private, Say, Timer
+from narrator.clock import Clock, InstantClock
+from narrator.cues import Ask, Collect, Countdown, Cue, End, Event, Private, Say, Timer, TurnClock
 from narrator.display import ConsoleDisplay
 from narrator.listeners import Heard, ListenerHub
 from narrator.speech.voice import Clip
 from narrator.transcript import Transcript
+from narrator.turnclock import TurnClockState
 
 LATE_TOLERANCE = 0.05
 """Seconds a cue may start behind its slot before the timeline moves on to real time."""
@@ -31,6 +32,7 @@ class Scheduler:
         self.cursor = clock.now()
         self.context: dict[str, Any] = {}
         self._last: Clip | None = None
+        self.turn_clock = TurnClockState()
 
     async def play(self, cues: list[Cue], context: dict[str, Any]) -> Heard | None:
         """Play cues in order; return the answer when the last one is an `Ask`."""
@@ -61,7 +63,11 @@ class Scheduler:
                 heard = await self._ask(cue)
             elif isinstance(cue, End):
                 clip = self.voice.clip(cue.line, cue.params)
+                self.turn_clock.stop()
                 await self._say(clip, "end", winner=cue.winner, **cue.outcome)
+            elif isinstance(cue, TurnClock):
+                self.turn_clock.start(self._slot(), cue)
+                self._record("turn_clock", cue.line, "", self.cursor, seconds=cue.seconds)
             await self._serve_commands()
         return heard
 
@@ -113,19 +119,33 @@ class Scheduler:
     async def _ask(self, cue: Ask) -> Heard:
         """Ask and wait for the first fitting answer; `undo` instead returns that command."""
         question = self.voice.clip(cue.line, cue.params)
+        await self._say_clock_alert()
         await self._say(question, "ask", choices=list(cue.choices))
         self.display.prompt(cue)
         answer_task = asyncio.ensure_future(self.hub.answer(cue))
         try:
             while True:
                 command_task = asyncio.ensure_future(self.hub.command())
-                await asyncio.wait({answer_task, command_task}, return_when=asyncio.FIRST_COMPLETED)
+                clock_task = self._turn_clock_wait()
+                waits = {answer_task, command_task} | ({clock_task} if clock_task else set())
+                await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+                if clock_task is not None and not clock_task.done():
+                    clock_task.cancel()
                 if answer_task.done():
                     command_task.cancel()
                     break
+                if not command_task.done():
+                    command_task.cancel()
+                    await self._say_clock_alert()
+                    continue
                 command = command_task.result()
                 if command.value == "repeat":
                     await self._say(question, "ask", choices=list(cue.choices), repeat=True)
+                elif command.value == "help":
+                    for line in cue.help:
+                        await self._say(self.voice.clip(line), "say", help=True)
+                elif command.value == "pause":
+                    await self._pause()
                 elif command.value == "undo":
                     self.cursor = self._slot(resync=True)
                     self._record("answer", cue.line, "", self.cursor, value="undo", source=command.source)
@@ -165,30 +185,51 @@ class Scheduler:
         self.transcript.write({"kind": "event", **context, **cue.record(), "t": round(self._slot(), 3)})
 
     async def _collect(self, cue: Collect, early: asyncio.Future | None = None) -> Heard:
-        """One private answer from each requested player: all at once, or device turn by turn.
+        """One private answer from each requested player; an `undo` meanwhile is returned instead.
 
         `early`: the round already opened with the timer before it (phones)."""
-        if early is not None:
-            heard = await early
-        elif not self.hub.sequential_private:
-            heard = await self.hub.collect(cue)
-        else:
-            answers: dict[str, Any] = {}
-            for request in cue.requests:
-                await self._hand_device(request.player)
-                lines = [self._text(request.line, request.params)]
-                if request.ability:
-                    lines.append(self._text("private.ability"))
-                lines.append("  " + ", ".join(f"{i}={n}" for i, n in enumerate(request.choices, 1)))
-                self.display.private(request.player, lines)
-                one = await self.hub.collect(cue, (request,))
-                answers.update(one.value)
-                self.display.clear()
-            heard = Heard("answer", answers, "device")
+        task = asyncio.ensure_future(self._collect_answers(cue, early))
+        try:
+            while True:
+                command_task = asyncio.ensure_future(self.hub.command())
+                await asyncio.wait({task, command_task}, return_when=asyncio.FIRST_COMPLETED)
+                if task.done():
+                    command_task.cancel()
+                    break
+                command = command_task.result()
+                if command.value == "undo":
+                    self.display.clear()
+                    self.cursor = self._slot(resync=True)
+                    self._record("answer", f"collect.{cue.phase}", "", self.cursor, number=cue.number,
+                                 value="undo", source=command.source)
+                    return command
+        finally:
+            if not task.done():
+                task.cancel()
+        heard = task.result()
         self.cursor = self._slot(resync=True)
         self._record("answer", f"collect.{cue.phase}", "", self.cursor, number=cue.number,
                      value=heard.value, source=heard.source)
         return heard
+
+    async def _collect_answers(self, cue: Collect, early: asyncio.Future | None = None) -> Heard:
+        """All at once (scripts, phones), or turn by turn on one device (pass-the-device)."""
+        if early is not None:
+            return await early
+        if not self.hub.sequential_private:
+            return await self.hub.collect(cue)
+        answers: dict[str, Any] = {}
+        for request in cue.requests:
+            await self._hand_device(request.player)
+            lines = [self._text(request.line, request.params)]
+            if request.ability:
+                lines.append(self._text("private.ability"))
+            lines.append("  " + ", ".join(f"{i}={n}" for i, n in enumerate(request.choices, 1)))
+            self.display.private(request.player, lines)
+            one = await self.hub.collect(cue, (request,))
+            answers.update(one.value)
+            self.display.clear()
+        return Heard("answer", answers, "device")
 
     async def _hand_device(self, player: str) -> None:
         """Call `player` by name, and wait until they hold the device alone (Enter)."""
@@ -208,6 +249,22 @@ class Scheduler:
         if resync or now - self.cursor > LATE_TOLERANCE:
             self.cursor = max(self.cursor, now)
         return self.cursor
+
+    def _turn_clock_wait(self) -> asyncio.Future | None:
+        """A sleep to the turn clock's next deadline, raced against an open question.
+        Not on an instant clock: there an answer takes no time, so the clock speaks only
+        when the narration itself has used up the turn (checked between cues)."""
+        deadline = self.turn_clock.next_deadline()
+        if deadline is None or isinstance(self.clock, InstantClock):
+            return None
+        return asyncio.ensure_future(self.clock.sleep_until(deadline))
+
+    async def _say_clock_alert(self) -> None:
+        """Speak the turn clock's warning (or time up) if one is due now."""
+        alert = self.turn_clock.due(self.clock.now())
+        if alert is not None:
+            self.cursor = self._slot(resync=True)
+            await self._say(self.voice.clip(alert.line, alert.params), "say", turn_clock=alert.seconds_left)
 
     def _start_clip(self, clip: Clip) -> None:
         if clip.wav is not None:
@@ -238,7 +295,9 @@ class Scheduler:
                 shift += await self._pause()
 
     async def _serve_commands(self) -> None:
-        """Between cues: `repeat` says the last line again, `pause` waits for another."""
+        """Between cues: `repeat` says the last line again, `pause` waits for another;
+        a turn-clock warning that fell due during the last cue is spoken here."""
+        await self._say_clock_alert()
         while (heard := self.hub.command_nowait()) is not None:
             if heard.value == "repeat" and self._last is not None:
                 await self._say(self._last, "say", repeat=True)
@@ -253,6 +312,7 @@ class Scheduler:
             pass
         self.cursor = self._slot(resync=True)
         await self._say(self.voice.clip("control.resumed"), "say")
+        self.turn_clock.shift(self.clock.now() - began)
         return self.clock.now() - began
 
     def _record(self, kind: str, line: str, text: str, t: float, **extra: Any) -> None:

@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from narrator.cues import Collect, End, Event, Say, spoken_lines
-from narrator.games.bestia_magica.setup import definition
+from narrator.games.bestia_magica.setup import NIGHT_STEPS, definition
 from narrator.games.bestia_magica.vote import counts
 from narrator.voicepack import load_pack
 from tests.bm_driver import RULES, configure, play, random_policy
@@ -75,7 +75,7 @@ def test_the_reveal_names_every_player_and_every_night():
     config = configure(players=10, seed=5)
     state, cues, _ = play(config, seed=4)
     after_end = cues[next(i for i, c in enumerate(cues) if isinstance(c, End)):]
-    revealed = {c.params["name"] for c in after_end if isinstance(c, Say) and c.line.startswith("bm.reveal.role.")}
+    revealed = {c.params["name"][0] for c in after_end if isinstance(c, Say) and c.line.startswith("bm.reveal.role.")}
     assert revealed == set(config.names)
     nights = [c.params["night"] for c in after_end if isinstance(c, Say) and c.line == "bm.reveal.night"]
     assert nights == list(range(1, state.night + 1))
@@ -88,6 +88,7 @@ HOUSE_RULES = st.fixed_dictionaries({}, optional={
     "sleep_voids_attribute": st.booleans(), "anima_pool": st.sampled_from(["all_dead", "tonight_dead"]),
     "mese_effect": st.sampled_from(["hidden", "double_vote"]), "curse_delay": st.integers(1, 3),
     "evil_count": st.sampled_from(["none", "beasts"]), "attribute_min_yes": st.integers(1, 3),
+    "night_order": st.permutations(NIGHT_STEPS).map(",".join),
 })
 
 
@@ -111,17 +112,18 @@ def test_random_games_always_end_and_keep_their_invariants(players, deal_seed, p
         # the engine state always survives the store's JSON round trip
         assert RULES.state_from_dict(json.loads(json.dumps(after.to_dict()))) == after
         if before.players:
-            dead_before = set(before.dead_names())
-            died_now: set[str] = set()
+            dead = set(before.dead_names())  # followed event by event through the step
             for cue in cues:
                 if isinstance(cue, Collect):  # dead players are never asked to act
                     assert not {r.player for r in cue.requests} & set(after.dead_names())
-                if isinstance(cue, Event) and cue.type == "death":
-                    assert cue.player not in dead_before | died_now
-                    died_now.add(cue.player)
+                if isinstance(cue, Event) and cue.type in ("death", "execution"):
+                    assert cue.player not in dead  # only the living die
+                    dead.add(cue.player)
                 if isinstance(cue, Event) and cue.type == "revival":
-                    assert cue.player in dead_before | died_now  # only the dead come back
+                    assert cue.player in dead  # only the dead come back
+                    dead.discard(cue.player)
                     revivals.append(cue.player)
+            assert dead == set(after.dead_names())
             for old, new in zip(before.players, after.players):
                 assert not (old.anima_used and not new.anima_used)  # Anima is never given back
             newly_used = [n for o, n in zip(before.players, after.players) if n.anima_used and not o.anima_used]

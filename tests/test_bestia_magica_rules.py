@@ -252,7 +252,7 @@ def test_rule9_sole_doubles_sole_votes_and_the_announcement_names_nobody():
     cues = with_sole.vote(**votes)
     assert [e.player for e in events(cues, "execution")] == ["Dai"]
     spoken = [c for c in cues if isinstance(c, Say)]
-    assert all(set(c.params.get("names", [])) <= {"Dai"} and c.params.get("name") in (None, "Dai") for c in spoken)
+    assert all(set(c.params.get("names", [])) <= {"Dai"} and c.params.get("name") in (None, ["Dai"]) for c in spoken)
     without = Table(SOLE)
     without.night(Chika="Emi", Gen="Emi")
     assert [e.player for e in events(without.vote(**votes), "execution")] == ["Fumi"]
@@ -365,14 +365,14 @@ def test_prophet_reads_human_beast_unknown_and_undertaker_reads_the_dead():
             "Gen=angel:A,Hana=townsperson:M")
     t = Table(deal)
     cues = t.night(Aki="Chika", Chika="Emi", Fumi="Hana")
-    assert [(p.line, p.params) for p in privates(cues, "Aki")] == [("bm.private.prophet.B", {"target": "Chika"})]
-    assert sorted((p.line, p.params["target"]) for p in privates(cues, "Ben")) == [
+    assert [(p.line, p.params) for p in privates(cues, "Aki")] == [("bm.private.prophet.B", {"target": ["Chika"]})]
+    assert sorted((p.line, p.params["target"][0]) for p in privates(cues, "Ben")) == [
         ("bm.private.undertaker.H", "Emi"), ("bm.private.undertaker.H", "Hana")]
     assert [p.line for p in privates(cues, "Gen")] == ["bm.private.nothing"]
     t.execute("Dai")
     cues = t.night(Aki="Gen", Chika="Gen", Fumi="Gen")
     assert privates(cues, "Aki")[0].line == "bm.private.prophet.U"
-    assert [(p.line, p.params["target"]) for p in privates(cues, "Ben")] == [
+    assert [(p.line, p.params["target"][0]) for p in privates(cues, "Ben")] == [
         ("bm.private.undertaker.U", "Dai"), ("bm.private.undertaker.U", "Gen")]
 
 
@@ -408,3 +408,16 @@ def test_night_narration_is_the_same_whatever_the_roles():
     plain = skeleton("Aki=beast:S,Ben=townsperson:M,Chika=townsperson:S,Dai=townsperson:N")
     rich = skeleton(BEASTS)
     assert plain == rich
+
+
+def test_sleep_voids_the_guard_and_the_prophet_for_the_night():
+    deal = ("Aki=sleep_demon:S,Ben=guard:M,Chika=beast:S,Dai=townsperson:M,Emi=prophet:S,Fumi=townsperson:N,"
+            "Gen=demon:A,Hana=angel:A")
+    t = Table(deal)
+    cues = t.night(Aki="Ben", Ben="Dai", Chika="Dai", Emi="Chika")
+    assert deaths(cues) == {"Dai": "attack"}  # the sleeping guard protected nobody
+    assert [p.line for p in privates(cues, "Emi")] == ["bm.private.prophet.B"]
+    t2 = Table(deal)
+    cues = t2.night(Aki="Emi", Ben="Dai", Chika="Dai", Emi="Chika")
+    assert deaths(cues) == {}
+    assert [p.line for p in privates(cues, "Emi")] == ["bm.private.no_result"]

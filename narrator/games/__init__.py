@@ -38,9 +38,16 @@ def _bestia_magica() -> Game:
     return bm.GAME
 
 
+def _pagan() -> Game:
+    from narrator.games import pagan
+
+    return pagan.GAME
+
+
 _GAMES: dict[str, Callable[[], Game]] = {
     "additional-werewolf": _additional_werewolf,
     "bestia-magica": _bestia_magica,
+    "pagan": _pagan,
 }
 
 

@@ -15,7 +15,7 @@ from typing import Any, Mapping, Protocol
 from narrator.cues import Ask, Collect, Request
 from narrator.errors import AnswerError, NoMoreAnswers
 
-COMMANDS = ("done", "repeat", "pause", "undo")
+COMMANDS = ("done", "repeat", "pause", "undo", "help")
 ASCII_VOCABULARY = {
     "yes": ("y", "yes"),
     "no": ("n", "no"),
@@ -23,6 +23,7 @@ ASCII_VOCABULARY = {
     "repeat": ("r", "repeat"),
     "pause": ("p", "pause"),
     "undo": ("u", "undo"),
+    "help": ("h", "help"),
 }
 
 
@@ -64,7 +65,14 @@ def _norm(text: str) -> str:
 
 
 def parse_answer(ask: Ask, text: str, vocabulary: Vocabulary) -> Any:
-    """The answer `text` gives to `ask`, or raise AnswerError with what would fit."""
+    """The answer `text` gives to `ask`, or raise AnswerError with what would fit.
+
+    A word whose vocabulary meaning is one of the choices is that choice, so a question
+    may offer `done` beside words (Enter or 「終わりました」 still mean done).
+    """
+    meaning = vocabulary.meaning(text)
+    if meaning is not None and meaning in ask.choices:
+        return meaning
     if ask.choices == ("done",):
         if vocabulary.meaning(text) == "done":
             return "done"
@@ -86,7 +94,8 @@ def _parse_names(ask: Ask, text: str) -> Any:
         if name is None and part.isdigit() and 1 <= int(part) <= len(ask.choices):
             name = ask.choices[int(part) - 1]
         if name is None:
-            raise AnswerError(f"'{part}' is not a player here; choose from {', '.join(ask.choices)}")
+            what = "an answer" if "done" in ask.choices else "a player"
+            raise AnswerError(f"'{part}' is not {what} here; choose from {', '.join(ask.choices)}")
         if name not in chosen:
             chosen.append(name)
     if not chosen:
@@ -155,7 +164,7 @@ class ListenerHub:
     def offer_text(self, text: str, source: str) -> str | None:
         """Give the hub raw words; returns a hint when they fit neither command nor question."""
         meaning = self.vocabulary.meaning(text)
-        if meaning in ("repeat", "pause", "undo"):
+        if meaning in ("repeat", "pause", "undo", "help"):
             self._commands.put_nowait(Heard("command", meaning, source))
             return None
         if self.sequential_private and self._collect is not None and not self._collect.future.done():
@@ -244,12 +253,21 @@ class ListenerHub:
 
     def command_nowait(self) -> Heard | None:
         try:
-            return self._commands.get_nowait()
+            heard = self._commands.get_nowait()
         except asyncio.QueueEmpty:
             return None
+        self._commands.task_done()
+        return heard
 
     async def command(self) -> Heard:
-        return await self._commands.get()
+        heard = await self._commands.get()
+        self._commands.task_done()
+        return heard
+
+    async def commands_taken(self) -> None:
+        """Wait until the scheduler has taken every command offered so far (a script's
+        `help` or `repeat` is served before its next line answers the same question)."""
+        await self._commands.join()
 
     def drain_commands(self) -> None:
         while self.command_nowait() is not None:
@@ -299,7 +317,6 @@ class ListenerHub:
             self._collect = None
             self._notify()
 
-
     def offer_private(self, player: str, answer: Any, source: str) -> str | None:
         """Give the open round `player`'s answer; returns why it was refused, or None."""
         open_ = self._collect
@@ -319,7 +336,6 @@ class ListenerHub:
             open_.future.set_result(Heard("answer", ordered, source))
         return None
 
-
     def _offer_private_text(self, text: str, source: str) -> str | None:
         """Pass-the-device: typed "Ben y" / "2 n" (memo) or "Ben" (vote) answers the open request."""
         pending = self._collect.pending() if self._collect else []
@@ -338,7 +354,6 @@ class ListenerHub:
         except AnswerError as err:
             return str(err)
         return self.offer_private(request.player, answer, source)
-
 
     async def next_collect(self, after: int) -> tuple[int, OpenCollect]:
         """Wait for a round newer than serial `after` (a scripted channel answers each once)."""

@@ -136,7 +136,7 @@ def _murder(night: Night) -> None:
 
 
 def _attack(night: Night) -> None:
-    beasts = [b for b in night.actors("beast")]
+    beasts = night.actors("beast")
     if night.config.rules["sleep_blocks_all_beasts"] and any(
         night.start_roles.get(n) == "beast" for n in night.asleep
     ):
@@ -195,13 +195,13 @@ def _results(night: Night) -> None:
     for prophet in night.actors("prophet"):
         target = night.target(prophet)
         read = _reading(night.config, night.start_roles.get(target) or night.state.player(target).role)
-        night.privates.append(Private(prophet, f"bm.private.prophet.{read}", {"target": target}))
+        night.privates.append(Private(prophet, f"bm.private.prophet.{read}", {"target": [target]}))
         told.add(prophet)
     undertakers = night.actors("undertaker")
     for undertaker in undertakers:
         for name, role in night.state.unreported:
             read = _reading(night.config, role)
-            night.privates.append(Private(undertaker, f"bm.private.undertaker.{read}", {"target": name}))
+            night.privates.append(Private(undertaker, f"bm.private.undertaker.{read}", {"target": [name]}))
         if not night.state.unreported:
             night.privates.append(Private(undertaker, "bm.private.undertaker.none"))
         told.add(undertaker)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from narrator.cues import Collect, Countdown, Cue, End, Event, Private, Say, Timer
+from narrator.cues import Countdown, Cue, End, Event, Private, Say, Timer
 from narrator.errors import AnswerError
 from narrator.games.bestia_magica import memo, vote
 from narrator.games.bestia_magica.night import resolve
@@ -80,7 +80,7 @@ def _memos(config: BMConfig, state: BMState, event: dict[str, Any]) -> tuple[BMS
     state, night = resolve(config, state, memos)
     m = night.morning
     order = [p.name for p in state.players]
-    deaths = sorted(m.deaths, key=order.index)
+    deaths = sorted(set(m.deaths), key=order.index)  # once each, even if revived and killed again
     state = replace(state, day=state.night, attribute=m.attribute, history=state.history + ({
         "night": state.night, "memos": memos, "roles": night.start_roles,
         "events": [e.record() for e in night.events],
@@ -155,7 +155,7 @@ def _execute(config: BMConfig, state: BMState, name: str, cause: str, cues: list
     state = state.update(name, alive=False)
     state = replace(state, tie=(), unreported=state.unreported + ((name, role),))
     state = replace(state, history=state.history + ({"day": state.day, "executed": name, "cause": cause},))
-    cues = cues + [Say("bm.vote.executed", {"name": name}), Event("execution", name, cause, day=state.day)]
+    cues = cues + [Say("bm.vote.executed", {"name": [name]}), Event("execution", name, cause, day=state.day)]
     return _check_end(config, state, cues, then="night")
 
 
@@ -192,4 +192,4 @@ _STEPS = {
     "ask_revote": _revotes,
 }
 
-__all__ = ["advance", "recap", "new_state", "Collect"]
+__all__ = ["advance", "recap", "new_state"]
