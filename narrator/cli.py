@@ -108,6 +108,10 @@ def play(game: str | None, table_file: Path | None, no_keyboard: bool, **flags: 
         transcript=str(settings.transcript.resolve()) if settings.transcript else None,
         phones=settings.phones, host=settings.host, port=settings.port,
     )
+    if run.phones:
+        from narrator.phones.table import check_game
+
+        check_game(rules)
     if getattr(config, "digital_cards", False) and not run.phones and not run.answers:
         raise NarratorError("digital cards are shown on the players' phones; add --phones (or phones = true)")
     sitting = open_sitting(run)

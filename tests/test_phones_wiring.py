@@ -179,3 +179,13 @@ def test_after_the_timer_the_narrator_still_waits_for_every_memo(tmp_path):
     assert set(heard.value) == {"Aki", "Ben"}
     answer = [r for r in read_transcript(path) if r["kind"] == "answer"][0]
     assert answer["t"] >= 60
+
+
+def test_phones_refused_for_a_game_without_a_phone_page():
+    result = CliRunner().invoke(main, ["play", "pagan", "--voice", "text", "--time-scale", "0", "--no-keyboard",
+                                       "--phones", "--host", "127.0.0.1", "--port", "0"])
+    assert result.exit_code != 0 and "the phone page serves additional-werewolf, bestia-magica" in result.output
+    from narrator.store import saved_games
+    from narrator import home
+
+    assert saved_games(home.app_home()) == []  # refused before anything was saved

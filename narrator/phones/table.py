@@ -14,13 +14,21 @@ from narrator.phones.network import bind_host, join_url, show_qr, spoken_address
 from narrator.phones.private import PrivateLines
 from narrator.phones.seats import Seats
 from narrator.phones.server import PhoneServer
-from narrator.phones.views import seats_of
+from narrator.errors import SetupError
+from narrator.phones.views import GAME_HOOKS, seats_of
 from narrator.voicepack import load_pack
 
 PAGE_LANGUAGES = ("ja", "en")
 
 
+def check_game(rules: Any) -> None:
+    """Refuse --phones for a game the page has no views for, before anything is saved."""
+    if rules.name not in GAME_HOOKS:
+        raise SetupError(f"the phone page serves {', '.join(GAME_HOOKS)}, not {rules.name}; drop --phones")
+
+
 def make_server(rules: Any, config: Any, store: Any, hub: Any, lang: str) -> PhoneServer:
+    check_game(rules)
     packs = {lang_: load_pack(lang_) for lang_ in PAGE_LANGUAGES}
     seats = Seats(seats_of(config), store.folder / "phones.json")
     lines = PrivateLines(store.folder / "phones-private.json")
