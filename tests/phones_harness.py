@@ -58,7 +58,9 @@ class Table:
 async def open_table(names: str | None = NAMES5, seed: int = 7, transcript: str | None = None, lang: str = "en",
                      game: str = "additional-werewolf", **options: Any) -> Table:
     if game == "additional-werewolf":
-        options = {"names": names, "digital_cards": "true", **options}
+        options = {"digital_cards": "true", **options}
+    if names:
+        options = {"names": names, **options}
     settings = build_settings({}, {"game": game, "seed": seed, **options}, "test")
     rules = get_game(settings.game)
     config = rules.configure(settings)
