@@ -86,9 +86,12 @@ class PhoneServer:
         """Everything `name`'s phone shows now (see views.py for what may be in it)."""
         view = build_view(self.game, self.config, self.state, name, self.hub.open_ask, self._ask_text)
         private = view["private"]
-        if "lines" in private:
+        shown = set()
+        if "lines" in private:  # the role card and attribute, shown in the cards box already
+            shown = {line for line, _ in private["lines"]}
             private["lines"] = [self._text(line, params) for line, params in private["lines"]]
-        view["messages"] = [self._text(e["line"], e["params"]) for e in self.private_lines.of(name)]
+        view["messages"] = [self._text(e["line"], e["params"])
+                            for e in self.private_lines.of(name) if e["line"] not in shown]
         view["request"] = request_view(self.hub.open_collect, name, self._text)
         return view
 
