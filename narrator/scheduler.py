@@ -171,7 +171,7 @@ class Scheduler:
         for cue, text in zip(cues, texts):
             self.transcript.write({"kind": "private", "to": to, "line": cue.line, "text": text, "t": t,
                                    **self.context})
-            self.hub.show_private(to, cue.line, cue.params)
+            self.hub.publish_private(to, cue.line, text)
         if self.hub.sequential_private:
             await self._hand_device(to)
             self.display.private(to, texts + [self._text("private.hide")])

@@ -1,5 +1,6 @@
 """Whole Bestia Magica games: seeded deals to each ending, and properties over random games."""
 
+import dataclasses
 import json
 import random
 
@@ -138,25 +139,39 @@ def test_random_games_always_end_and_keep_their_invariants(players, deal_seed, p
         assert set(answers) == {r.player for r in collect.requests}
 
 
-def _emitted_lines():
-    lines = set()
+def _emitted():
+    """Every line id the engine emitted over many games, with the params it was given."""
+    found: dict[str, list[dict]] = {}
     for players in range(4, 21):
         for seed in range(3):
             config = configure(players=players, seed=seed, announce_counts=True)
-            _, cues, _ = play(config, generous_policy, seed=seed)
-            lines |= set(spoken_lines(cues))
-    return lines
+            state, cues, _ = play(config, generous_policy, seed=seed)
+            night_state = dataclasses.replace(state, night=state.day + 1)
+            cues = cues + RULES.recap(config, state) + RULES.recap(config, night_state) + RULES.recap(config, RULES.new_state())
+            for cue in cues:
+                if isinstance(cue, Collect):
+                    for r in cue.requests:
+                        found.setdefault(r.line, []).append(r.params)
+                elif hasattr(cue, "line") and cue.kind in ("say", "end", "private", "ask"):
+                    found.setdefault(cue.line, []).append(cue.params)
+    return found
 
 
 def test_every_line_the_engine_emits_exists_in_both_packs_with_the_same_placeholders():
     ja, en = load_pack("ja"), load_pack("en")
-    emitted = _emitted_lines()
-    assert {"bm.night.begin", "bm.morning.deaths", "bm.vote.executed", "bm.reveal.begin"} <= emitted
+    emitted = _emitted()
+    assert {"bm.night.begin", "bm.morning.deaths", "bm.vote.executed", "bm.reveal.begin",
+            "bm.private.prophet.B", "bm.memo.attack", "bm.resume.night"} <= set(emitted)
     ours = {k for k in ja.lines if k.startswith("bm.")} | {k for k in en.lines if k.startswith("bm.")}
-    for line in emitted | ours | {"private.call", "private.take", "private.ability", "private.hide"}:
+    for line in set(emitted) | ours | {"private.call", "private.take", "private.ability", "private.hide"}:
         assert ja.has(line) and en.has(line), line
         assert ja.placeholders(line) == en.placeholders(line), line
         assert ja.lines[line].reading, f"ja line {line} has no kana reading"
+    for line, all_params in emitted.items():  # every cue renders with the params it really had
+        for params in all_params[:20]:
+            for pack in (ja, en):
+                assert pack.placeholders(line) <= set(params), line
+                assert "{" not in pack.speak(line, params).text, line
 
 
 def test_same_seed_same_game():

@@ -421,3 +421,14 @@ def test_sleep_voids_the_guard_and_the_prophet_for_the_night():
     cues = t2.night(Aki="Emi", Ben="Dai", Chika="Dai", Emi="Chika")
     assert deaths(cues) == {}
     assert [p.line for p in privates(cues, "Emi")] == ["bm.private.no_result"]
+
+
+def test_private_results_go_out_in_seat_order_one_hand_over_each():
+    deal = ("Aki=townsperson:S,Ben=saint:M,Chika=beast:S,Dai=murderer:N,Emi=townsperson:S,Fumi=undertaker:M,"
+            "Gen=prophet:S,Hana=townsperson:M")
+    t = Table(deal)
+    cues = t.night(Ben="Dai", Dai="Aki", Chika="Emi", Gen="Chika")
+    order = [c.to for c in cues if isinstance(c, Private)]
+    grouped = [name for i, name in enumerate(order) if i == 0 or order[i - 1] != name]
+    assert grouped == [n for n in t.config.names if t.alive(n)]  # seat order, each player once
+    assert [p.line for p in privates(cues, "Dai")] == ["bm.private.reformed"]  # not also "nothing"

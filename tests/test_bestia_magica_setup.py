@@ -94,3 +94,12 @@ def test_every_house_rule_has_a_default_and_can_be_changed():
 def test_bad_setups_are_one_clear_line(options, message):
     with pytest.raises(SetupError, match=message):
         configure(**options)
+
+
+def test_the_readme_documents_every_key_and_house_rule():
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Playing Bestia Magica"):]
+    for key in [*definition()["house_rules"], *definition()["defaults"], "deal", "roles", "attributes", "cards"]:
+        assert f"`{key}`" in section, key

@@ -107,9 +107,13 @@ def test_scripted_records_answer_a_round_in_any_order(tmp_path):
         PrivateScriptListener(path).start(hub, asyncio.get_running_loop())
         return await scheduler.play(CUES, {"night": 1, "day": 0})
 
+    mail = []
+    hub.subscribe_private(lambda to, line, text: mail.append((to, text)))
     heard = asyncio.run(run())
     assert heard.value == {"Aki": {"target": "Ben", "ability": True}, "Ben": {"target": "Aki", "ability": False}}
     assert screen.getvalue() == ""  # nothing private reaches a shared screen in script mode
+    assert mail == [("Aki", "Prophecy: Chika is a beast."), ("Aki", "Your attribute is S (Sole)."),
+                    ("Ben", "Nothing for you tonight.")]
 
 
 @pytest.mark.parametrize("records,message", [

@@ -131,7 +131,6 @@ class ListenerHub:
         self._sources: set[str] = set()
         self._change_waiters: list[asyncio.Future] = []
         self._watchers: list = []
-        self._private_watchers: list = []
         self.last_error: str | None = None
         self.private_sources: set[str] = {"script"}
         """Sources trusted to answer any player's private question (the table's own script)."""
@@ -143,6 +142,7 @@ class ListenerHub:
         time), and that timer ends early once every asked player has answered."""
         """Pass-the-device mode: the scheduler hands the device to one player at a time, and
         typed text answers that player's private request."""
+        self._private_subscribers: list[Any] = []
 
     # --- listeners' side ---------------------------------------------------------------
 
@@ -206,15 +206,6 @@ class ListenerHub:
     def watch(self, callback) -> None:
         """Call `callback()` whenever a question opens or closes (the phone server pushes views)."""
         self._watchers.append(callback)
-
-    def watch_private(self, callback) -> None:
-        """Call `callback(to, line, params)` for every private line (the phone server keeps them)."""
-        self._private_watchers.append(callback)
-
-    def show_private(self, to: str, line: str, params: Mapping[str, Any]) -> None:
-        """The scheduler hands over one private line for player `to` (phones show it to them alone)."""
-        for callback in self._private_watchers:
-            callback(to, line, dict(params))
 
     @property
     def open_collect(self) -> tuple[int, OpenCollect] | None:
@@ -293,13 +284,25 @@ class ListenerHub:
     #   serial, open = await hub.next_collect(after)   # wait for a round newer than `after`
     #   open.phase, open.number, open.requests          # "night"/"vote"/"revote", night or day, {player: Request}
     #   hint = hub.offer_private(player, answer, source)  # None when taken, else why not
+    #   hub.subscribe_private(callback)                 # callback(to, line, text) for each private line
     # An answer is {"target": name, "ability": bool} for a night memo, {"vote": name} for a vote
     # (see `Request`). Answers may come in any order and from several channels; the round ends
     # when every requested player has answered. `hub.fail(error)` stops the game (bad script).
 
+    def subscribe_private(self, callback: Any) -> None:
+        """Receive every private line as it is played: `callback(to, line, text)` (phones)."""
+        self._private_subscribers.append(callback)
+
+    def publish_private(self, to: str, line: str, text: str) -> None:
+        """The scheduler hands over one private line for player `to`."""
+        for callback in self._private_subscribers:
+            callback(to, line, text)
+
     async def collect(self, collect: Collect, requests: tuple[Request, ...] | None = None) -> Heard:
         """Open a round for `requests` (default: all of `collect`) and return {player: answer}."""
         requests = collect.requests if requests is None else requests
+        if not requests:
+            return Heard("answer", {}, "none")
         future = asyncio.get_running_loop().create_future()
         self._collect = OpenCollect(collect.phase, collect.number, {r.player: r for r in requests}, future, {})
         self._collect_serial += 1

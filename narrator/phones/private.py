@@ -24,8 +24,9 @@ class PrivateLines:
         if path is not None and path.exists():
             self._lines = json.loads(path.read_text(encoding="utf-8"))
 
-    def add(self, to: str, line: str, params: dict[str, Any], when: tuple[int, int]) -> bool:
-        entry = {"to": to, "line": line, "params": params, "when": list(when)}
+    def add(self, to: str, line: str, text: dict[str, str], when: tuple[int, int]) -> bool:
+        """Keep one line (`text` by language) for `to`; False when it is a replayed repeat."""
+        entry = {"to": to, "line": line, "text": text, "when": list(when)}
         if entry in self._lines:  # the same step replayed after `narrator resume`
             return False
         self._lines.append(entry)

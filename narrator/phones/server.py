@@ -62,7 +62,7 @@ class PhoneServer:
         self._streams: set[asyncio.Queue] = set()
         self._runner: web.AppRunner | None = None
         hub.watch(self._changed)
-        hub.watch_private(self._private_line)
+        hub.subscribe_private(self._private_line)
         hub.register(SOURCE)  # phones can answer, so a game without a keyboard still waits
         hub.rounds_during_timers = True
 
@@ -77,9 +77,10 @@ class PhoneServer:
             if queue.empty():
                 queue.put_nowait("changed")
 
-    def _private_line(self, to: str, line: str, params: dict[str, Any]) -> None:
+    def _private_line(self, to: str, line: str, text: str) -> None:
+        """A private line the scheduler played for `to` (in the table's language)."""
         when = (getattr(self.state, "night", 0), getattr(self.state, "day", 0))
-        if self.private_lines.add(to, line, params, when):
+        if self.private_lines.add(to, line, {self.lang: text}, when):
             self._changed()
 
     def view(self, name: str) -> dict[str, Any]:
@@ -90,8 +91,7 @@ class PhoneServer:
         if "lines" in private:  # the role card and attribute, shown in the cards box already
             shown = {line for line, _ in private["lines"]}
             private["lines"] = [self._text(line, params) for line, params in private["lines"]]
-        view["messages"] = [self._text(e["line"], e["params"])
-                            for e in self.private_lines.of(name) if e["line"] not in shown]
+        view["messages"] = [e["text"] for e in self.private_lines.of(name) if e["line"] not in shown]
         view["request"] = request_view(self.hub.open_collect, name, self._text)
         return view
 

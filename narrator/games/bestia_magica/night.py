@@ -191,7 +191,7 @@ def _anima(night: Night) -> None:
 
 def _results(night: Night) -> None:
     """Prophet and undertaker results; every other living player gets an empty private."""
-    told: set[str] = set()
+    told = {p.to for p in night.privates}  # e.g. a reformed player already has a line
     for prophet in night.actors("prophet"):
         target = night.target(prophet)
         read = _reading(night.config, night.start_roles.get(target) or night.state.player(target).role)

@@ -85,8 +85,9 @@ def _memos(config: BMConfig, state: BMState, event: dict[str, Any]) -> tuple[BMS
         "night": state.night, "memos": memos, "roles": night.start_roles,
         "events": [e.record() for e in night.events],
     },))
-    cues: list[Cue] = [*night.events, *night.privates,
-                       Say("bm.night.results"), Countdown(config.timers["results"])]
+    # seat order, so the order in which the device goes round gives away no role
+    privates = sorted(night.privates, key=lambda p: order.index(p.to))
+    cues: list[Cue] = [*night.events, *privates, Say("bm.night.results"), Countdown(config.timers["results"])]
     cues.append(Say("bm.morning.begin", {"day": state.day}))
     cues.append(Say("bm.morning.deaths", {"names": deaths}) if deaths else Say("bm.morning.no_deaths"))
     if m.revived:
