@@ -322,3 +322,23 @@ def test_a_foreign_host_name_gets_no_seat_and_no_view():
         assert (await aki.view())[0] == 200
 
     run(attack)
+
+
+def test_one_seat_cannot_hog_the_live_streams():
+    async def attack(table, phones):
+        from narrator.phones.server import MAX_STREAMS_PER_SEAT
+
+        aki = phones["Aki"]
+        open_streams = [await aki.session.get("/api/events") for _ in range(MAX_STREAMS_PER_SEAT)]
+        try:
+            assert all(r.status == 200 for r in open_streams)
+            async with aki.session.get("/api/events") as r:
+                assert r.status == 429
+            assert (await phones["Ben"].first_event())["seat"] == "Ben"  # the others still connect
+        finally:
+            for r in open_streams:
+                r.close()
+        await asyncio.sleep(1.2)
+        assert (await aki.first_event())["seat"] == "Aki"  # closed pages free their places
+
+    run(attack)

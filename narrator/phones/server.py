@@ -32,7 +32,11 @@ STATIC_FILES = {"app.js": "text/javascript", "style.css": "text/css", "strings.j
 MAX_BODY = 2048
 """Bytes a request body may have; an answer or a seat choice is far smaller."""
 MAX_STREAMS = 200
+MAX_STREAMS_PER_SEAT = 4
+"""Open pages one seat may keep (a phone and a reload or two); more is someone hogging the Pi."""
 KEEPALIVE = 15.0
+CHECK_EVERY = 0.5
+"""Seconds between checks that a quiet stream's page is still there."""
 SOURCE = "phone"
 SECURITY_HEADERS = {
     "Cache-Control": "no-store",
@@ -60,6 +64,7 @@ class PhoneServer:
         """Host headers the page answers to (its own addresses): a page elsewhere that points
         a name of its own at this machine (DNS rebinding) gets 421 and no seat."""
         self._streams: set[asyncio.Queue] = set()
+        self._seat_streams: dict[str, int] = {}
         self._runner: web.AppRunner | None = None
         hub.watch(self._changed)
         hub.subscribe_private(self._private_line)
@@ -195,13 +200,14 @@ class PhoneServer:
         name = self._player(request)
         if name is None:
             return _error(401, "no seat: choose your seat first")
-        if len(self._streams) >= MAX_STREAMS:
-            return _error(503, "too many open pages; close one and reload")
+        if len(self._streams) >= MAX_STREAMS or self._seat_streams.get(name, 0) >= MAX_STREAMS_PER_SEAT:
+            return _error(429, "too many open pages for this seat; close one and reload")
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "X-Accel-Buffering": "no"})
         await response.prepare(request)
         queue: asyncio.Queue = asyncio.Queue()
         self._streams.add(queue)
-        last = None
+        self._seat_streams[name] = self._seat_streams.get(name, 0) + 1
+        last, quiet = None, 0.0
         try:
             while True:
                 if self._player(request) != name:
@@ -209,11 +215,16 @@ class PhoneServer:
                 data = json.dumps(self.view(name), ensure_ascii=False)
                 if data != last:
                     await response.write(f"data: {data}\n\n".encode())
-                    last = data
+                    last, quiet = data, 0.0
                 try:
-                    item = await asyncio.wait_for(queue.get(), KEEPALIVE)
+                    item = await asyncio.wait_for(queue.get(), CHECK_EVERY)
                 except asyncio.TimeoutError:
-                    await response.write(b": keepalive\n\n")
+                    if request.transport is None or request.transport.is_closing():
+                        break  # the page went away: free its place now, not at the next write
+                    quiet += CHECK_EVERY
+                    if quiet >= KEEPALIVE:
+                        await response.write(b": keepalive\n\n")
+                        quiet = 0.0
                     continue
                 if item == "close":
                     break
@@ -221,6 +232,7 @@ class PhoneServer:
             pass
         finally:
             self._streams.discard(queue)
+            self._seat_streams[name] -= 1
         return response
 
     async def _answer(self, request: web.Request) -> web.Response:
