@@ -342,3 +342,24 @@ def test_one_seat_cannot_hog_the_live_streams():
         assert (await aki.first_event())["seat"] == "Aki"  # closed pages free their places
 
     run(attack)
+
+
+def test_only_the_tables_terminal_can_free_a_seat_for_a_new_phone():
+    async def attack(table, phones):
+        hub = table.sitting.hub
+        new_phone = Phone(table.base, "Aki")
+        try:
+            assert await new_phone.join("Aki") == 409
+            hint = hub.offer_text("release Aki", "script")  # only the keyboard at the table may
+            assert hint and "free" not in hint
+            assert await new_phone.join("Aki") == 409
+            assert "no seat 'Zed'" in hub.offer_text("release Zed", "keyboard")
+            assert "Aki's seat is free" in hub.offer_text("release aki", "keyboard")
+            assert (await phones["Aki"].view())[0] == 401  # the lost phone's token is worth nothing now
+            assert await new_phone.join("Aki") == 200
+            status, view = await new_phone.view()
+            assert status == 200 and view["private"]["role"] == cards.role(table.config, table.state, "Aki")
+        finally:
+            await new_phone.close()
+
+    run(attack)

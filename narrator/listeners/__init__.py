@@ -131,6 +131,7 @@ class ListenerHub:
         self._sources: set[str] = set()
         self._change_waiters: list[asyncio.Future] = []
         self._watchers: list = []
+        self._table_commands: dict[str, Any] = {}
         self.last_error: str | None = None
         self.private_sources: set[str] = {"script"}
         """Sources trusted to answer any player's private question (the table's own script)."""
@@ -167,6 +168,9 @@ class ListenerHub:
         if meaning in ("repeat", "pause", "undo", "help"):
             self._commands.put_nowait(Heard("command", meaning, source))
             return None
+        word, _, rest = text.strip().partition(" ")
+        if source == "keyboard" and word.casefold() in self._table_commands:
+            return self._table_commands[word.casefold()](rest.strip())
         if self.sequential_private and self._collect is not None and not self._collect.future.done():
             return self._offer_private_text(text, source)
         if self._ask is None or self._answer is None or self._answer.done():
@@ -202,6 +206,10 @@ class ListenerHub:
         self._answer.set_result(Heard("answer", value, source))
         self._notify()
         return True
+
+    def add_table_command(self, word: str, handler: Any) -> None:
+        """A word typed at the table's own terminal (`release Aki`): `handler(rest)` returns what to print."""
+        self._table_commands[word.casefold()] = handler
 
     def watch(self, callback) -> None:
         """Call `callback()` whenever a question opens or closes (the phone server pushes views)."""

@@ -70,6 +70,7 @@ class PhoneServer:
         hub.subscribe_private(self._private_line)
         hub.register(SOURCE)  # phones can answer, so a game without a keyboard still waits
         hub.rounds_during_timers = True
+        hub.add_table_command("release", self.release)
 
     # --- the game's side --------------------------------------------------------------------
 
@@ -87,6 +88,15 @@ class PhoneServer:
         when = (getattr(self.state, "night", 0), getattr(self.state, "day", 0))
         if self.private_lines.add(to, line, {self.lang: text}, when):
             self._changed()
+
+    def release(self, name: str) -> str:
+        """Free a seat from the table's terminal (a lost phone): its old token stops working."""
+        match = next((n for n in self.seats.names if n.casefold() == name.casefold()), None)
+        if match is None:
+            return f"no seat '{name}'; seats: {', '.join(self.seats.names)}"
+        self.seats.release(match)
+        self._changed()
+        return f"{match}'s seat is free: open the page on the new phone and choose it"
 
     def view(self, name: str) -> dict[str, Any]:
         """Everything `name`'s phone shows now (see views.py for what may be in it)."""
