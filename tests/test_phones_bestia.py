@@ -149,3 +149,31 @@ def test_private_lines_survive_a_reload_and_are_kept_per_player():
             await close(table, phones)
 
     asyncio.run(main())
+
+
+def test_a_tied_vote_goes_to_a_revote_on_the_other_players_phones():
+    votes = {"Aki": "Ben", "Ben": "Aki", "Chika": "Aki", "Emi": "Ben", "Fumi": "Chika"}
+
+    async def main():
+        table, phones = await open_bestia()
+        try:
+            await wait_for(lambda: round_open(table, "night"))
+            await answer_round(phones, memo_for)
+            await wait_for(lambda: round_open(table, "vote"))
+            await answer_round(phones, lambda name, request: {"vote": votes[name]})
+            serial, round_ = await wait_for(lambda: round_open(table, "revote"))
+            assert set(round_.requests) == {"Chika", "Emi", "Fumi"}
+            for name in ("Aki", "Ben"):  # the tied do not vote again
+                status, view = await phones[name].view()
+                assert view["request"] is None
+                assert (await phones[name].private(serial, {"vote": "Aki"}))[0] == 403
+            status, view = await phones["Emi"].view()
+            assert view["request"]["phase"] == "revote" and view["request"]["choices"] == ["Aki", "Ben"]
+            assert (await phones["Emi"].private(serial, {"vote": "Chika"}))[0] == 400  # not among the tied
+            assert await answer_round(phones, lambda name, request: {"vote": "Aki"}) == ["Chika", "Emi", "Fumi"]
+            state = await asyncio.wait_for(table.task, 10)
+            assert state.winner == "town" and not state.player("Aki").alive
+        finally:
+            await close(table, phones)
+
+    asyncio.run(main())
