@@ -128,6 +128,8 @@ def play(game: str | None, table_file: Path | None, no_keyboard: bool, **flags: 
 @click.option("--transcript", type=click.Path(path_type=Path), default=None, help="Transcript file to append to.")
 @click.option("--time-scale", "time_scale", type=float, default=None, help="1 = real time, 0 = instant.")
 @click.option("--audio", default=None, help="auto, null or device.")
+@click.option("--port", type=int, default=None, help="Port of the phone page (if the game uses phones).")
+@click.option("--host", default=None, help="Where the phone page listens (if the game uses phones).")
 @click.option("--no-keyboard", is_flag=True, help="Do not read answers from the terminal.")
 @friendly_errors
 def resume(game_id: str | None, no_keyboard: bool, **flags: Any) -> None:

@@ -189,3 +189,42 @@ def test_phones_refused_for_a_game_without_a_phone_page():
     from narrator import home
 
     assert saved_games(home.app_home()) == []  # refused before anything was saved
+
+
+def test_killed_game_with_phones_resumes_on_another_port(tmp_path, narrator_home):
+    """A real process killed mid-night; `narrator resume --port 0` brings the phone page back."""
+    import json
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    answers = tmp_path / "answers.txt"
+    answers.write_text("done\n" + "Aki\n" * 6 + NAMES + "\n", encoding="utf-8")
+    env = {**os.environ, "NARRATOR_HOME": str(narrator_home)}
+    cmd = [sys.executable, "-m", "narrator"]
+    first = subprocess.Popen(cmd + [
+        "play", "--voice", "text", "--lang", "en", "--time-scale", "0.05", "--no-keyboard", "--names", NAMES,
+        "--digital-cards", "--phones", "--host", "127.0.0.1", "--port", "0", "--seed", "3",
+        "--answers", str(answers)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            games = list((narrator_home / "games").glob("*/events.jsonl"))
+            if games and sum('"answer"' in line for line in games[0].read_text().splitlines()) >= 2:
+                break
+            time.sleep(0.05)
+        else:
+            raise AssertionError("the first answers never arrived")
+        first.send_signal(signal.SIGKILL)
+    finally:
+        first.wait(10)
+    folder = games[0].parent
+    assert json.loads((folder / "meta.json").read_text())["run"]["phones"] is True
+    resumed = subprocess.run(cmd + ["resume", "--time-scale", "0", "--no-keyboard", "--port", "0",
+                                    "--answers", str(answers)],
+                             env=env, capture_output=True, text=True, timeout=60)
+    assert resumed.returncode == 0, resumed.stderr
+    assert "phones: open http://127.0.0.1:" in resumed.stderr
+    assert "game over: citizens win" in resumed.stderr
