@@ -68,7 +68,7 @@ class StampHub:
     def register(self, source):
         pass
 
-    def watch(self, on_ask=None, on_speech=None):
+    def observe(self, on_ask=None, on_speech=None):
         pass
 
     def offer_text(self, text, source, confirm=False):

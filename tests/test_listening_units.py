@@ -187,7 +187,7 @@ def test_words_heard_for_a_closed_question_never_answer_the_next_one():
         listener = VoiceListener(FakeEngine(), QueueSource(16000), BOOK)
         listener._hub = hub
         hub.register("voice")
-        hub.watch(on_ask=listener._on_ask)
+        hub.observe(on_ask=listener._on_ask)
         first = asyncio.ensure_future(hub.answer(Ask("confirm.yes", ("yes", "no"))))
         await asyncio.sleep(0)
         old_serial, old_grammar = listener._grammar_serial, listener._grammar

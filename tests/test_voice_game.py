@@ -77,7 +77,7 @@ def play_by_voice(home: Path, tmp_path: Path, script: dict[str, list[str]]):
 
     async def game():
         sitting.start_listeners(asyncio.get_running_loop())
-        sitting.hub.watch(on_ask=speaker.on_ask)
+        sitting.hub.observe(on_ask=speaker.on_ask)
         return await asyncio.wait_for(play_loop(rules, config, store, sitting.scheduler, position), 120)
 
     try:
@@ -180,7 +180,7 @@ def own_speech_run(home: Path, tmp_path: Path, mute: bool):
 
     async def scene():
         listener.start(hub, asyncio.get_running_loop())
-        hub.watch(on_ask=when_asked, on_speech=while_speaking)
+        hub.observe(on_ask=when_asked, on_speech=while_speaking)
         heard = await asyncio.wait_for(scheduler.play(cues, {}), 60)
         if not mute:
             await asyncio.sleep(1.0)  # let the recognizer finish what it was fed

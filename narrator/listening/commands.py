@@ -41,7 +41,7 @@ class EchoHub:
     def register(self, source: str) -> None:
         pass
 
-    def watch(self, on_ask: Any = None, on_speech: Any = None) -> None:
+    def observe(self, on_ask: Any = None, on_speech: Any = None) -> None:
         if on_ask is not None:
             on_ask(None)
 

@@ -70,7 +70,7 @@ class VoiceListener:
     def start(self, hub: ListenerHub, loop: asyncio.AbstractEventLoop) -> None:
         self._hub, self._loop = hub, loop
         hub.register(SOURCE)
-        hub.watch(on_ask=self._on_ask, on_speech=self._on_speech)
+        hub.observe(on_ask=self._on_ask, on_speech=self._on_speech)
         self.thread = threading.Thread(target=self._run, daemon=True, name="voice")
         self.thread.start()
 
