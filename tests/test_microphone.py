@@ -83,3 +83,32 @@ def test_listen_on_the_microphone_stops_after_its_seconds(null_alsa_home):
     assert "listening for: 네, 아니요 (Ctrl-C to stop)" in result.stderr
     assert all(line.startswith("heard 「") for line in result.stdout.splitlines())
     assert time.monotonic() - started < 30
+
+
+def test_a_microphone_that_records_only_at_its_own_rate_is_resampled(null_alsa_home):
+    """ALSA's null device takes 16 kHz; asking for a rate it refuses shows the fallback path."""
+    code = (
+        "from narrator.listening.sources import Microphone\n"
+        "import sounddevice\n"
+        "real = sounddevice.check_input_settings\n"
+        "def only_48k(**kw):\n"
+        "    if kw.get('samplerate') != 48000:\n"
+        "        raise sounddevice.PortAudioError('Invalid sample rate')\n"
+        "    return real(**kw)\n"
+        "sounddevice.check_input_settings = only_48k\n"
+        "real_query = sounddevice.query_devices\n"
+        "sounddevice.query_devices = lambda device=None, kind=None: {**real_query(device, kind), 'default_samplerate': 48000.0}\n"
+        "mic = Microphone(16000)\n"
+        "sizes = []\n"
+        "for chunk in mic.chunks():\n"
+        "    sizes.append(len(chunk))\n"
+        "    if len(sizes) == 3:\n"
+        "        break\n"
+        "mic.close()\n"
+        "print(mic.device_rate, sizes)\n"
+    )
+    result = run(null_alsa_home, code=code)
+    assert result.returncode == 0, result.stderr
+    rate, sizes = result.stdout.split(" ", 1)
+    assert rate == "48000"
+    assert all(3190 <= n <= 3210 for n in eval(sizes))  # 0.1 s at 48 kHz → 0.1 s at 16 kHz

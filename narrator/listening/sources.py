@@ -12,7 +12,7 @@ import queue
 import warnings
 import wave
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 from narrator.errors import NarratorError
 
@@ -128,25 +128,49 @@ class Microphone:
             raise InputUnavailable("sounddevice is not installed; run `pip install sounddevice`") from None
         if isinstance(device, str) and device.isdigit():
             device = int(device)
-        try:
-            sounddevice.check_input_settings(device=device, channels=1, dtype="int16", samplerate=rate)
-        except (ValueError, sounddevice.PortAudioError) as err:
-            raise InputUnavailable(
-                f"no microphone ({err}); connect one, pick it with --input-device, or play with the keyboard"
-            ) from None
         self.rate = rate
+        self.device_rate = self._usable_rate(sounddevice, device, rate)
         self._closed = False
+        self._resample_state = None
         self._queue: queue.Queue[bytes | None] = queue.Queue()
         self._stream = sounddevice.RawInputStream(
-            samplerate=rate, blocksize=int(rate * CHUNK_SECONDS), device=device, channels=1, dtype="int16",
-            callback=lambda data, frames, time, status: self._queue.put(bytes(data)),
+            samplerate=self.device_rate, blocksize=int(self.device_rate * CHUNK_SECONDS), device=device, channels=1,
+            dtype="int16", callback=lambda data, frames, time, status: self._queue.put(bytes(data)),
         )
+
+    @staticmethod
+    def _usable_rate(sounddevice: Any, device: str | int | None, rate: int) -> int:
+        """`rate` if the device records at it, else the device's own rate (resampled here).
+
+        Many USB microphones opened by hardware index record only at 44.1 or 48 kHz.
+        """
+        try:
+            sounddevice.check_input_settings(device=device, channels=1, dtype="int16", samplerate=rate)
+            return rate
+        except (ValueError, sounddevice.PortAudioError) as first:
+            try:
+                native = int(sounddevice.query_devices(device, kind="input")["default_samplerate"])
+                sounddevice.check_input_settings(device=device, channels=1, dtype="int16", samplerate=native)
+                return native
+            except (ValueError, sounddevice.PortAudioError):
+                raise InputUnavailable(
+                    f"no microphone ({first}); connect one, pick it with --input-device, or play with the keyboard"
+                ) from None
+
+    def _to_rate(self, chunk: bytes) -> bytes:
+        if self.device_rate == self.rate:
+            return chunk
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            import audioop
+        chunk, self._resample_state = audioop.ratecv(chunk, 2, 1, self.device_rate, self.rate, self._resample_state)
+        return chunk
 
     def chunks(self) -> Iterator[bytes]:
         self._stream.start()
         try:
             while (chunk := self._queue.get()) is not None and not self._closed:
-                yield chunk
+                yield self._to_rate(chunk)
         finally:
             self._stream.stop()
             self._stream.close()
