@@ -143,10 +143,14 @@ def register(main: click.Group) -> None:
             state: dict[str, Any] = {}
 
             def progress(done: int, total: int | None) -> None:
+                if total is None:  # the server did not say how much: count megabytes instead
+                    if done // (1 << 20) != state.get("mb"):
+                        state["mb"] = done // (1 << 20)
+                        click.echo(f"\rdownloading: {state['mb']} MB", nl=False, err=True)
+                    return
                 bar = state.get("bar")
                 if bar is None:
-                    bar = state["bar"] = click.progressbar(length=total or 0, label="downloading", file=sys.stderr,
-                                                           show_pos=total is None)
+                    bar = state["bar"] = click.progressbar(length=total, label="downloading", file=sys.stderr)
                     bar.__enter__()
                     state["done"] = 0
                 bar.update(done - state["done"])
