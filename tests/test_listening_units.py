@@ -265,3 +265,12 @@ def test_a_confirmation_takes_yes_no_or_undo_only():
 
     hints, heard = asyncio.run(run())
     assert hints == ["answer yes or no first"] * 3 and heard.value == "yes" and heard.confirm is False
+
+
+def test_every_confirmation_line_is_in_both_packs_with_the_same_placeholders():
+    ja, en = load_pack("ja"), load_pack("en")
+    lines = ["confirm.name", "confirm.yes", "confirm.no", "confirm.answer", "confirm.again"]
+    for line in lines:
+        assert ja.has(line) and en.has(line), line
+        assert ja.placeholders(line) == en.placeholders(line), line
+    assert ja.lines["confirm.again"].reading is not None  # kanji in the text: a kana reading for espeak-ng
