@@ -269,7 +269,7 @@ class Scheduler:
     def _start_clip(self, clip: Clip) -> None:
         if clip.wav is not None:
             self.output.start(clip.wav)
-            self.hub.speaking(clip.duration)  # listeners mute while the narrator talks
+            self.hub.speaking(clip.duration, clip.wav)  # listeners mute while the narrator talks
         if clip.spoken.line != "tick":
             self.display.line(clip.spoken.text)
 

@@ -274,3 +274,24 @@ def test_every_confirmation_line_is_in_both_packs_with_the_same_placeholders():
         assert ja.has(line) and en.has(line), line
         assert ja.placeholders(line) == en.placeholders(line), line
     assert ja.lines["confirm.again"].reading is not None  # kanji in the text: a kana reading for espeak-ng
+
+
+def test_the_mute_lasts_to_the_clips_last_sound_plus_the_tail(tmp_path):
+    import array
+    import time
+    import wave
+
+    from narrator.listening.sources import audible_seconds
+
+    clip = tmp_path / "tick.wav"
+    tone = array.array("h", [8000, -8000] * 2400)  # 0.3 s of sound at 16 kHz …
+    with wave.open(str(clip), "wb") as w:
+        w.setnchannels(1), w.setsampwidth(2), w.setframerate(16000)
+        w.writeframes(tone.tobytes() + b"\0\0" * 8000)  # … then 0.5 s of silence
+    assert abs(audible_seconds(clip) - 0.3) < 0.001
+    listener = VoiceListener(FakeEngine(), QueueSource(16000), BOOK, mute_tail=0.2)
+    before = time.monotonic()
+    listener._on_speech(0.8, clip)
+    assert 0.49 <= listener.muted_until - before <= 0.55  # 0.3 s of sound + 0.2 s tail, not 0.8 + 0.2
+    listener._on_speech(0.8, None)  # text mode or unknown audio: the whole clip
+    assert listener.muted_until - before >= 0.99

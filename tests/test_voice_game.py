@@ -161,13 +161,13 @@ def own_speech_run(home: Path, tmp_path: Path, mute: bool):
     listener = VoiceListener(ko_engine(), mic, PhraseBook.from_pack(pack, NAMES), confidence=0.7 if mute else 1.01,
                              mute_tail=0.3)
     if not mute:
-        listener._on_speech = lambda seconds: None
+        listener._on_speech = lambda seconds, wav=None: None
     question = Ask("nomination.werewolf_found", ("yes", "no"))
     cues = [Say("confirm.again"), question] if mute else [Say("confirm.again"), Say(question.line)]
     own_clips = [rendered(voice, "confirm.again"), rendered(voice, question.line)]
     spoken_during = []
 
-    def while_speaking(seconds: float) -> None:
+    def while_speaking(seconds: float, wav: Path | None = None) -> None:
         clip = own_clips[len(spoken_during) % 2]
         spoken_during.append(seconds)
         loop = asyncio.get_running_loop()

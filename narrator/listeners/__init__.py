@@ -159,23 +159,23 @@ class ListenerHub:
         self.confirmer: Callable[[Ask, Heard], Awaitable[bool]] | None = None
         """Set by a sitting with a voice: asks 「〇〇さんですね？」 and returns the verdict."""
         self._ask_watchers: list[Callable[[Ask | None], None]] = []
-        self._speech_watchers: list[Callable[[float], None]] = []
+        self._speech_watchers: list[Callable[[float, Any], None]] = []
 
     # --- watchers (voice listeners build their grammar and mute themselves from these) ----
 
     def observe(self, on_ask: Callable[[Ask | None], None] | None = None,
-                on_speech: Callable[[float], None] | None = None) -> None:
-        """Call `on_ask(ask)` when a question opens or closes (None), `on_speech(seconds)` when a clip plays."""
+                on_speech: Callable[[float, Any], None] | None = None) -> None:
+        """Call `on_ask(ask)` when a question opens or closes (None), `on_speech(seconds, wav)` when a clip plays."""
         if on_ask is not None:
             self._ask_watchers.append(on_ask)
             on_ask(self._ask)
         if on_speech is not None:
             self._speech_watchers.append(on_speech)
 
-    def speaking(self, seconds: float) -> None:
-        """The scheduler has just started a clip of `seconds`: listeners that can hear it mute."""
+    def speaking(self, seconds: float, wav: Any = None) -> None:
+        """The scheduler has just started a clip (`seconds` long, audio in `wav`): listeners mute."""
         for watcher in self._speech_watchers:
-            watcher(seconds)
+            watcher(seconds, wav)
 
     @property
     def current_ask(self) -> Ask | None:

@@ -43,7 +43,7 @@ class EchoHub:
 
     def observe(self, on_ask: Any = None, on_speech: Any = None) -> None:
         if on_ask is not None:
-            on_ask(None)
+            on_ask(None)  # no question: one fixed grammar, and nothing is spoken to mute for
 
     def offer_text(self, text: str, source: str, confirm: bool = False) -> None:
         return None

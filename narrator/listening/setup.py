@@ -39,8 +39,8 @@ class ListenOptions:
     """Microphone name or index (see `narrator doctor`); default: the system's."""
     confidence: float = 0.7
     """Results less sure than this (0–1) are ignored."""
-    mute_tail: float = 0.5
-    """Seconds the microphone stays muted after the narrator stops speaking."""
+    mute_tail: float = 0.3
+    """Seconds the microphone stays muted after the narrator's last sound."""
     answer_timeout: float = 0.0
     """Seconds a 'say done when ready' step waits before going on by itself; 0 waits."""
     confirm: bool = True

@@ -8,6 +8,7 @@ or a test plays WAVs into the listener. sounddevice is imported only for a micro
 from __future__ import annotations
 
 import array
+from functools import lru_cache
 import queue
 import warnings
 import wave
@@ -48,6 +49,24 @@ def loudness(pcm: bytes) -> float:
     if not samples:
         return 0.0
     return (sum(s * s for s in samples[::4]) / len(samples[::4])) ** 0.5
+
+
+@lru_cache(maxsize=512)
+def audible_seconds(path: Path | str, threshold: int = 500) -> float:
+    """Seconds from the start of a WAV clip to its last sample louder than `threshold`."""
+    try:
+        with wave.open(str(path), "rb") as w:
+            rate, width, channels = w.getframerate(), w.getsampwidth(), w.getnchannels()
+            frames = w.readframes(w.getnframes())
+    except (OSError, wave.Error, EOFError):
+        return float("inf")  # unreadable: the caller mutes for the clip's whole length
+    if width != 2:
+        return len(frames) / (width * channels * rate)
+    samples = array.array("h", frames)
+    for i in range(len(samples) - 1, -1, -1):
+        if abs(samples[i]) > threshold:
+            return (i // channels + 1) / rate
+    return 0.0
 
 
 def _to_mono16_python(frames: bytes, width: int, channels: int, rate: int, target_rate: int) -> bytes:

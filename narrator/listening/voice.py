@@ -28,7 +28,7 @@ from typing import Any, Callable
 from narrator.cues import Ask
 from narrator.listeners import ListenerHub
 from narrator.listening.grammar import Grammar, PhraseBook
-from narrator.listening.sources import loudness
+from narrator.listening.sources import audible_seconds, loudness
 from narrator.speech import Recognition, SpeechToText
 
 SOURCE = "voice"
@@ -78,8 +78,14 @@ class VoiceListener:
         self._grammar = self.phrases.grammar(ask)
         self._grammar_serial += 1
 
-    def _on_speech(self, seconds: float) -> None:
-        self.muted_until = max(self.muted_until, time.monotonic() + seconds + self.mute_tail)
+    def _on_speech(self, seconds: float, wav: Any = None) -> None:
+        """Mute until the clip's last audible sound has passed, plus the tail (echo, output latency).
+
+        espeak-ng's clips end in up to half a second of silence (a countdown tick lasts ~0.8 s,
+        of which ~0.3 s is sound): muting only for the sound leaves room to speak between ticks.
+        """
+        audible = min(seconds, audible_seconds(wav)) if wav is not None else seconds
+        self.muted_until = max(self.muted_until, time.monotonic() + audible + self.mute_tail)
 
     def _offer(self, recognition: Recognition, grammar: Grammar, serial: int, at: float) -> None:
         meaning = grammar.read(recognition.text)
