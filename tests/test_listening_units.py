@@ -295,3 +295,16 @@ def test_the_mute_lasts_to_the_clips_last_sound_plus_the_tail(tmp_path):
     assert 0.49 <= listener.muted_until - before <= 0.55  # 0.3 s of sound + 0.2 s tail, not 0.8 + 0.2
     listener._on_speech(0.8, None)  # text mode or unknown audio: the whole clip
     assert listener.muted_until - before >= 0.99
+
+
+def test_the_pure_python_resampler_matches_audioops_length_and_level():
+    """Python 3.13 has no audioop: the fallback must give the same shape of audio."""
+    import array
+
+    from narrator.listening.sources import _to_mono16_python, to_mono16
+
+    stereo_22k = array.array("h", [1000, 3000] * 22050).tobytes()  # 1 s, L=1000 R=3000
+    fast = to_mono16(stereo_22k, 2, 2, 22050, 16000)
+    slow = _to_mono16_python(stereo_22k, 2, 2, 22050, 16000)
+    assert abs(len(fast) - len(slow)) <= 4 and len(slow) == 32000
+    assert set(array.array("h", slow)) == {2000} and abs(array.array("h", fast)[100] - 2000) <= 1
