@@ -147,6 +147,9 @@ class Collect(Cue):
     phase: str
     number: int
     requests: tuple[Request, ...]
+    closes_with_timer: bool = False
+    """When the round runs beside the timer before it (phones), the timer's end closes it:
+    the answers given so far count and the missing ones are left out (a house rule)."""
 
 
 @dataclass(frozen=True)

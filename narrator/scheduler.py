@@ -59,6 +59,9 @@ class Scheduler:
                     # phones: the round opens with its timer, which ends once everyone has answered
                     early = asyncio.ensure_future(self.hub.collect(following))
                 await self._timer(cue, until=early)
+                if (early is not None and not early.done() and following.closes_with_timer
+                        and not isinstance(self.clock, InstantClock)):  # instant: no time to answer in
+                    self.hub.close_collect()
             elif isinstance(cue, Ask):
                 heard = await self._ask(cue)
             elif isinstance(cue, End):

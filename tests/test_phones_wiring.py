@@ -228,3 +228,31 @@ def test_killed_game_with_phones_resumes_on_another_port(tmp_path, narrator_home
     assert resumed.returncode == 0, resumed.stderr
     assert "phones: open http://127.0.0.1:" in resumed.stderr
     assert "game over: citizens win" in resumed.stderr
+
+
+@pytest.mark.parametrize("closes", [True, False])
+def test_the_memo_timer_closes_a_round_with_answers_missing_when_the_house_rule_says(tmp_path, closes):
+    """House rule missing_answer: `none` → the timer's end closes the round; `wait` → it does not."""
+    from narrator.cues import Collect, Timer
+
+    path = tmp_path / "t.jsonl"
+    timer, collect = _memo_round()
+    cues = [Timer("memo", 2), Collect(collect.phase, collect.number, collect.requests, closes_with_timer=closes)]
+
+    async def main_():
+        scheduler, hub = _round_scheduler(path)
+        task = asyncio.ensure_future(scheduler.play(cues, {"night": 1}))
+        for _ in range(100):
+            if hub.open_collect:
+                break
+            await asyncio.sleep(0.001)
+        assert hub.offer_private("Aki", {"target": "Ben", "ability": True}, "phone") is None
+        done, _ = await asyncio.wait({task}, timeout=0.3)  # the 2 s timer lasts 0.02 s here
+        if not done:
+            assert hub.offer_private("Ben", {"target": "Chika", "ability": False}, "phone") is None
+        return await task, bool(done)
+
+    heard, closed_by_timer = asyncio.run(main_())
+    assert closed_by_timer is closes
+    assert heard.value == ({"Aki": {"target": "Ben", "ability": True}} if closes else
+                           {"Aki": {"target": "Ben", "ability": True}, "Ben": {"target": "Chika", "ability": False}})

@@ -383,6 +383,13 @@ class ListenerHub:
             self._collect = None
             self._notify()
 
+    def close_collect(self) -> None:
+        """End the open round with the answers given so far (its timer ran out)."""
+        open_ = self._collect
+        if open_ is not None and not open_.future.done():
+            given = {name: open_.answers[name] for name in open_.requests if name in open_.answers}
+            open_.future.set_result(Heard("answer", given, "timer"))
+
     def offer_private(self, player: str, answer: Any, source: str) -> str | None:
         """Give the open round `player`'s answer; returns why it was refused, or None."""
         open_ = self._collect
