@@ -175,5 +175,11 @@ def voices_list() -> None:
         click.echo(f"{name}  lang={pack.lang}  engine={pack.engine}  lines={len(pack.lines)}  ({pack.path})")
 
 
+# The Raspberry Pi appliance: `narrator serve`, `narrator config …`, `narrator service …`.
+from narrator.appliance.commands import register as _register_appliance  # noqa: E402
+
+_register_appliance(main, friendly_errors)
+
+
 if __name__ == "__main__":
     main()

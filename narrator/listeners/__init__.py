@@ -106,6 +106,11 @@ class ListenerHub:
     def register(self, source: str) -> None:
         self._sources.add(source)
 
+    @property
+    def sources(self) -> frozenset[str]:
+        """The listeners that can still answer (the appliance waits on its own when none can)."""
+        return frozenset(self._sources)
+
     def retire(self, source: str) -> None:
         """A listener can give no more answers (end of file, closed keyboard)."""
         self._sources.discard(source)
