@@ -48,6 +48,8 @@ class ServeOptions:
     keyboard: bool | None = None
     buttons: bool = True
     overrides: dict[str, Any] = field(default_factory=dict)
+    listeners: list[Any] = field(default_factory=list)
+    """More listeners (anything with `start(hub, loop)`), e.g. a phone page."""
 
 
 def serve(options: ServeOptions, log: Callable[[str], None] | None = None) -> int:
@@ -67,6 +69,8 @@ def serve(options: ServeOptions, log: Callable[[str], None] | None = None) -> in
     buttons = _open_buttons(appliance, log) if options.buttons else None
     if buttons is not None:
         sitting.starters.append(lambda loop: buttons.start(sitting.hub, loop))
+    for listener in options.listeners:
+        sitting.starters.append(lambda loop, listener=listener: listener.start(sitting.hub, loop))
     app = Appliance(sitting, run, path, table, options, appliance, log)
     try:
         return asyncio.run(app.run())
@@ -137,7 +141,8 @@ class Appliance:
         """Ask through the hub; with `timeout`, silence answers `default` (as source "timeout")."""
         play = asyncio.ensure_future(self.scheduler.play([ask], {}))
         timer = None
-        if timeout is not None and not self.run_options.answers:  # a script answers every question itself
+        # A script answers every question at once; on an instant clock the timer must not beat it.
+        if timeout is not None and not (self.run_options.answers and self.run_options.time_scale == 0):
             timer = asyncio.ensure_future(self._answer_after(timeout, default))
         try:
             heard = await play

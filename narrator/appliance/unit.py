@@ -150,7 +150,7 @@ def uninstall(root: Path | None = None, run: Runner = _run) -> list[str]:
         return [f"no {path}; nothing to remove"]
     systemctl = _systemctl(root)
     action = ["disable"] if root else ["disable", "--now"]
-    done = [_step(run, systemctl + action + [UNIT_NAME], f"stopped and disabled {UNIT_NAME}",
+    done = [_step(run, systemctl + action + [UNIT_NAME], f"{'disabled' if root else 'stopped and disabled'} {UNIT_NAME}",
                   "systemd did not disable it (not running here?)")]
     try:
         path.unlink()
