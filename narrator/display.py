@@ -26,6 +26,8 @@ class ConsoleDisplay:
             print(f"  {text}", file=self.stream, flush=True)
 
     def prompt(self, ask: Ask) -> None:
+        if not self.show_lines:
+            return
         if ask.choices == ("done",):
             hint = "Enter when ready"
         elif set(ask.choices) <= {"yes", "no"}:
@@ -33,4 +35,4 @@ class ConsoleDisplay:
         else:
             numbered = ", ".join(f"{i}={name}" for i, name in enumerate(ask.choices, 1))
             hint = f"{'names or numbers, comma-separated' if ask.multiple else 'a name or number'}: {numbered}"
-        print(f"  > ({hint}; r = repeat, p = pause)", file=self.stream, flush=True)
+        print(f"  > ({hint}; r = repeat, p = pause, u = undo)", file=self.stream, flush=True)

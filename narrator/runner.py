@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from narrator.cues import Cue, cue_from_dict
+from narrator.cues import Ask, Cue, Say, cue_from_dict
 from narrator.games import Game
 from narrator.scheduler import Scheduler
 from narrator.store import GameStore, Snapshot
@@ -38,18 +38,42 @@ def resume_position(game: Game, config: Any, store: GameStore) -> Position:
     """Rebuild a saved game: its snapshot, plus any events logged after it was taken."""
     snapshot = store.load_snapshot()
     events = store.events()
-    if snapshot is None:
-        state, cues, count, t = game.new_state(), [], 0, 0.0
-    else:
-        state = game.state_from_dict(snapshot.state)
-        cues = [cue_from_dict(c) for c in snapshot.cues]
-        count, t = snapshot.event_count, snapshot.t
-    for event in events[count:]:
-        state, cues = game.advance(config, state, event)
-        count += 1
-    if count == 0:
+    if not events:
         return start_position(game, config, store)
-    return Position(state, cues, count, t)
+    t = snapshot.t if snapshot else 0.0
+    if snapshot is None or any(e["type"] == "undo" for e in events[snapshot.event_count:]):
+        state, cues = rebuild(game, config, events)
+        return Position(state, cues, len(events), t)
+    state = game.state_from_dict(snapshot.state)
+    cues = [cue_from_dict(c) for c in snapshot.cues]
+    for event in events[snapshot.event_count:]:
+        state, cues = game.advance(config, state, event)
+    return Position(state, cues, len(events), t)
+
+
+def effective_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events that still count: each `undo` cancels the latest answer still standing
+    (and the steps that merely followed it)."""
+    kept: list[dict[str, Any]] = []
+    for event in events:
+        if event["type"] != "undo":
+            kept.append(event)
+            continue
+        while kept and kept[-1]["type"] == "continue":
+            kept.pop()
+        if kept and kept[-1]["type"] == "answer":
+            kept.pop()
+    return kept
+
+
+def rebuild(game: Game, config: Any, events: list[dict[str, Any]]) -> tuple[Any, list[Cue]]:
+    """Replay the log from a fresh state. After an undo, only the question is asked again."""
+    state, cues = game.new_state(), []
+    for event in effective_events(events):
+        state, cues = game.advance(config, state, event)
+    if events and events[-1]["type"] == "undo" and cues and isinstance(cues[-1], Ask):
+        cues = [Say("control.undone"), cues[-1]]
+    return state, cues
 
 
 async def play(game: Game, config: Any, store: GameStore, scheduler: Scheduler, position: Position,
@@ -62,6 +86,12 @@ async def play(game: Game, config: Any, store: GameStore, scheduler: Scheduler, 
         heard = await scheduler.play(cues, _context(state))
         if state.finished:
             break
+        if heard is not None and heard.kind == "command" and heard.value == "undo":
+            store.append_event({"type": "undo", "source": heard.source})
+            count += 1
+            state, cues = rebuild(game, config, store.events())
+            store.save_snapshot(Snapshot(count, state.to_dict(), [c.to_dict() for c in cues], scheduler.cursor))
+            continue
         if heard is not None:
             event = {"type": "answer", "value": heard.value, "source": heard.source}
         else:

@@ -97,6 +97,7 @@ class Scheduler:
         self.cursor = self.clock.now() if outcome == "done" else t0 + shift + cue.seconds
 
     async def _ask(self, cue: Ask) -> Heard:
+        """Ask and wait for the first fitting answer; `undo` instead returns that command."""
         question = self.voice.clip(cue.line, cue.params)
         await self._say(question, "ask", choices=list(cue.choices))
         self.display.prompt(cue)
@@ -108,8 +109,13 @@ class Scheduler:
                 if answer_task.done():
                     command_task.cancel()
                     break
-                if command_task.result().value == "repeat":
+                command = command_task.result()
+                if command.value == "repeat":
                     await self._say(question, "ask", choices=list(cue.choices), repeat=True)
+                elif command.value == "undo":
+                    self.cursor = self._slot(resync=True)
+                    self._record("answer", cue.line, "", self.cursor, value="undo", source=command.source)
+                    return command
         finally:
             if not answer_task.done():
                 answer_task.cancel()

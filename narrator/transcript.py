@@ -18,6 +18,7 @@ class Transcript:
         self._file: TextIO | None = None
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
+            _drop_torn_tail(path)
             self._file = path.open("a", encoding="utf-8")
 
     def write(self, record: dict[str, Any]) -> None:
@@ -31,6 +32,20 @@ class Transcript:
             self._file = None
 
 
+def _drop_torn_tail(path: Path) -> None:
+    """A power cut can leave half a record at the end; resume must not append after it."""
+    if not path.exists():
+        return
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        with path.open("r+b") as f:
+            f.truncate(data.rfind(b"\n") + 1)
+
+
 def read_transcript(path: Path) -> list[dict[str, Any]]:
-    """All records of a transcript file (used by tests and `narrator` tools)."""
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    """All complete records of a transcript file (one being written is left out)."""
+    records = []
+    for line in path.read_text(encoding="utf-8").splitlines(keepends=True):
+        if line.endswith("\n") and line.strip():
+            records.append(json.loads(line))
+    return records

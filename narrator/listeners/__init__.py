@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Mapping, Protocol
 
 from narrator.cues import Ask
 from narrator.errors import AnswerError, NoMoreAnswers
@@ -24,6 +24,14 @@ ASCII_VOCABULARY = {
     "pause": ("p", "pause"),
     "undo": ("u", "undo"),
 }
+
+
+class Listener(Protocol):
+    """An input source. `start` registers it with the hub and begins feeding it words
+    (`hub.offer_text`); when it can give no more it calls `hub.retire`."""
+
+    def start(self, hub: ListenerHub, loop: asyncio.AbstractEventLoop) -> Any:
+        ...
 
 
 @dataclass(frozen=True)
@@ -98,7 +106,7 @@ class ListenerHub:
         self._answer: asyncio.Future | None = None
         self._commands: asyncio.Queue[Heard] = asyncio.Queue()
         self._sources: set[str] = set()
-        self._changed = asyncio.Event()
+        self._change_waiters: list[asyncio.Future] = []
         self.last_error: str | None = None
 
     # --- listeners' side ---------------------------------------------------------------
@@ -143,7 +151,7 @@ class ListenerHub:
     async def next_ask(self, after: int) -> tuple[int, Ask]:
         """Wait for a question newer than serial `after` (scripted listeners answer each once)."""
         while self._ask is None or self._ask_serial <= after:
-            await self._wait_change()
+            await self._next_change()
         return self._ask_serial, self._ask
 
     # --- scheduler's side -------------------------------------------------------------
@@ -162,9 +170,7 @@ class ListenerHub:
                         f"no listener is left to answer '{ask.line}' (the answers file ended or there is "
                         "no keyboard); add answers or play at a terminal, then `narrator resume`"
                     )
-                waiter = asyncio.ensure_future(self._wait_change())
-                await asyncio.wait({self._answer, waiter}, return_when=asyncio.FIRST_COMPLETED)
-                waiter.cancel()
+                await asyncio.wait({self._answer, self._next_change()}, return_when=asyncio.FIRST_COMPLETED)
             return self._answer.result()
         finally:
             self._ask = None
@@ -183,8 +189,13 @@ class ListenerHub:
             pass
 
     def _notify(self) -> None:
-        self._changed.set()
+        waiters, self._change_waiters = self._change_waiters, []
+        for waiter in waiters:
+            if not waiter.done():
+                waiter.set_result(None)
 
-    async def _wait_change(self) -> None:
-        self._changed.clear()
-        await self._changed.wait()
+    def _next_change(self) -> asyncio.Future:
+        """A future resolved at the next change (created now, so no wake-up is lost)."""
+        waiter = asyncio.get_running_loop().create_future()
+        self._change_waiters.append(waiter)
+        return waiter
