@@ -161,3 +161,39 @@ def test_resume_after_sigkill_through_the_service_start_command(narrator_home, t
     assert same.id == game.id and same.meta["finished"] and same.meta["outcome"]["winner"] == "citizens"
     assert same.events()[:len(events_before)] == events_before
     assert "resuming game " + game.id in result.stderr
+
+
+class Late:
+    """A table that answers the appliance's offer only after `delay` real seconds, then the game."""
+
+    def __init__(self, delay, answers):
+        self.delay, self.answers = delay, list(answers)
+
+    def start(self, hub: ListenerHub, loop):
+        hub.register("table")
+        loop.create_task(self._run(hub))
+
+    async def _run(self, hub):
+        serial = 0
+        while True:
+            serial, ask = await hub.next_ask(serial)
+            if ask.line == "appliance.offer":
+                await asyncio.sleep(self.delay)
+                hub.offer_text("yes", "table")
+            elif self.answers:
+                hub.offer_text(self.answers.pop(0), "table")
+
+
+def test_an_unanswered_question_is_said_again_after_remind_after(narrator_home, tmp_path):
+    table_file = write(tmp_path / "table.toml", 'lang = "en"', "[appliance]", "remind_after = 50")
+    transcript = tmp_path / "t.jsonl"
+    # 100 times faster: the reminder comes 0.5 s after the question; the answer after 1.6 s.
+    options = ServeOptions(table=table_file, once=True, keyboard=False, buttons=False,
+                           listeners=[Late(1.6, ["done", "yes"])],
+                           overrides={"voice": "text", "time_scale": "0.01", "transcript": str(transcript)})
+    assert serve(options, log=lambda m: None) == 1
+    offers = [r for r in read_transcript(transcript) if r["kind"] == "ask" and r["line"] == "appliance.offer"]
+    repeats = [r.get("repeat", False) for r in offers]
+    assert repeats[0] is False and len(repeats) >= 2 and all(repeats[1:])  # 2 expected; timing may vary
+    gaps = [b["t"] - a["t"] for a, b in zip(offers, offers[1:])]
+    assert all(55 <= gap <= 75 for gap in gaps), gaps  # said (~12 game s) + 50 s of silence

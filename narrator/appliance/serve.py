@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -59,12 +59,7 @@ def serve(options: ServeOptions, log: Callable[[str], None] | None = None) -> in
     table = load_table(path)
     settings, _, appliance = check_table(table, f"table file {path}", options.overrides)
     keyboard = sys.stdin.isatty() if options.keyboard is None else options.keyboard
-    run = RunOptions(
-        lang=settings.lang, voice=settings.voice, time_scale=settings.time_scale, audio=settings.audio,
-        audio_device=settings.audio_device, keyboard=keyboard,
-        answers=str(settings.answers.resolve()) if settings.answers else None,
-        transcript=str(settings.transcript.resolve()) if settings.transcript else None,
-    )
+    run = run_options(settings, keyboard)
     sitting = open_sitting(run, warn=lambda message: log(f"warning: {message}"))
     buttons = _open_buttons(appliance, log) if options.buttons else None
     if buttons is not None:
@@ -78,6 +73,14 @@ def serve(options: ServeOptions, log: Callable[[str], None] | None = None) -> in
         if buttons is not None:
             buttons.close()
         sitting.close()
+
+
+def run_options(settings: TableSettings, keyboard: bool) -> RunOptions:
+    """How to run, from the table: every `RunOptions` field that the settings also have."""
+    values = {f.name: getattr(settings, f.name) for f in fields(RunOptions) if hasattr(settings, f.name)}
+    for key in ("answers", "transcript"):
+        values[key] = str(Path(values[key]).resolve()) if values.get(key) else None
+    return RunOptions(**{**values, "keyboard": keyboard})
 
 
 def _open_buttons(appliance: ApplianceConfig, log: Callable[[str], None]) -> ButtonListener | None:
@@ -115,6 +118,8 @@ class Appliance:
                      "(set a button with `narrator config set appliance.button_pin 17`)")
             self.hub.register(WAIT_SOURCE)
             await self.say("appliance.no_listener")
+        if self.appliance.remind_after and self.run_options.time_scale > 0:
+            asyncio.get_running_loop().create_task(self._remind(self.appliance.remind_after))
         await self.say("appliance.greeting")
         played = 0
         while True:
@@ -159,6 +164,18 @@ class Appliance:
         while clock.now() < self.scheduler.cursor + timeout:
             await clock.sleep_until(self.scheduler.cursor + timeout)
         self.hub.offer_text(default or "", "timeout")
+
+    async def _remind(self, after: float) -> None:
+        """Say the open question again after `after` silent seconds: it says what is awaited."""
+        serial = 0
+        while True:
+            serial, _ = await self.hub.next_ask(serial)
+            while self.hub.open_serial == serial:
+                due = self.scheduler.cursor + after
+                await self.scheduler.clock.sleep_until(due)
+                if self.hub.open_serial == serial and self.scheduler.clock.now() >= self.scheduler.cursor + after:
+                    self.hub.offer_text("repeat", "reminder")
+                    await asyncio.sleep(0.1)  # let the scheduler start the repeat (moves the cursor)
 
     async def ask_resume(self) -> bool:
         answer = await self.ask(Ask("appliance.resume_question", YES_NO,

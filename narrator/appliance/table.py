@@ -48,6 +48,8 @@ hold_time = 1.0
 multi_press = 0.4
 # Seconds the narrator waits for an answer to "resume the unfinished game?" before resuming.
 resume_timeout = 15
+# Seconds of silence after which the narrator says the open question again (0 = never).
+remind_after = 60
 """
 
 
@@ -65,6 +67,8 @@ class ApplianceConfig:
     """Seconds after a release in which another press makes it a double (pause) or triple (no)."""
     resume_timeout: float = 15.0
     """Seconds to wait for yes/no to "resume?" after asking; silence resumes."""
+    remind_after: float | None = 60.0
+    """Seconds of silence after which an open question is said again; None = never."""
 
     @property
     def pins(self) -> list[int | str]:
@@ -102,6 +106,9 @@ def parse_appliance(section: Any, source: str) -> ApplianceConfig:
     for key in ("hold_time", "multi_press", "resume_timeout"):
         if key in section:
             values[key] = _seconds(section[key], f"appliance.{key}", source)
+    if "remind_after" in section:
+        off = section["remind_after"] in (0, False) or str(section["remind_after"]).lower() == "none"
+        values["remind_after"] = None if off else _seconds(section["remind_after"], "appliance.remind_after", source)
     config = ApplianceConfig(**values)
     if config.button_pin is not None and config.button_pin == config.button2_pin:
         raise SetupError(f"{source}: button_pin and button2_pin are both {config.button_pin}; use two pins")
