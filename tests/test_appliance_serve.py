@@ -197,3 +197,24 @@ def test_an_unanswered_question_is_said_again_after_remind_after(narrator_home, 
     assert repeats[0] is False and len(repeats) >= 2 and all(repeats[1:])  # 2 expected; timing may vary
     gaps = [b["t"] - a["t"] for a, b in zip(offers, offers[1:])]
     assert all(55 <= gap <= 75 for gap in gaps), gaps  # said (~12 game s) + 50 s of silence
+
+
+def test_a_broken_table_file_is_said_and_the_defaults_are_played(narrator_home, tmp_path):
+    table_file = write(tmp_path / "table.toml", "players = 99")
+    before = table_file.read_text()
+    transcript = tmp_path / "t.jsonl"
+    messages = []
+    options = ServeOptions(table=table_file, once=True, keyboard=False, buttons=False,
+                           overrides={**TEXT_RUN, "transcript": str(transcript),
+                                      "answers": str(write(tmp_path / "a.txt", "yes", "done", "yes"))})
+    assert serve(options, log=messages.append) == 1
+    assert lines_of(transcript)[:2] == ["appliance.greeting", "appliance.table_error"]
+    assert any("not 99" in m and "using the default table" in m for m in messages)
+    [game] = saved_games(narrator_home)
+    assert game.meta["config"]["players"] == 5 and table_file.read_text() == before
+
+
+def test_a_bad_flag_is_still_an_error(narrator_home):
+    from narrator.errors import SetupError
+    with pytest.raises(SetupError, match="unknown language 'fr'"):
+        serve(ServeOptions(once=True, keyboard=False, buttons=False, overrides={"lang": "fr"}), log=lambda m: None)

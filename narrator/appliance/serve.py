@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import tomllib
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Callable
@@ -29,7 +30,7 @@ from narrator.runner import resume_position, start_position
 from narrator.session import RunOptions, open_sitting
 from narrator.settings import COMMON_KEYS, TableSettings, build_settings
 from narrator.appliance.table import (
-    ApplianceConfig, check_table, ensure_table, load_table, save_checked, set_key,
+    DEFAULT_TABLE, ApplianceConfig, check_table, ensure_table, load_table, save_checked, set_key,
 )
 from narrator.store import GameStore, saved_games
 
@@ -56,8 +57,17 @@ def serve(options: ServeOptions, log: Callable[[str], None] | None = None) -> in
     """Run the appliance until stopped (or after one game with `once`); returns games played."""
     log = log or (lambda message: print(f"appliance: {message}", file=sys.stderr, flush=True))
     path = options.table or ensure_table()
-    table = load_table(path)
-    settings, _, appliance = check_table(table, f"table file {path}", options.overrides)
+    check_table({}, "command line", options.overrides)  # a bad flag is the caller's to fix
+    table_error = None
+    try:
+        table = load_table(path)
+        settings, _, appliance = check_table(table, f"table file {path}", options.overrides)
+    except SetupError as err:
+        # Nobody reads a Pi's screen: say so, and play on the defaults rather than crash-loop.
+        table_error = str(err)
+        log(f"{err}; using the default table until it is fixed (`narrator config edit`)")
+        table = tomllib.loads(DEFAULT_TABLE)
+        settings, _, appliance = check_table(table, "default table", options.overrides)
     keyboard = sys.stdin.isatty() if options.keyboard is None else options.keyboard
     run = run_options(settings, keyboard)
     sitting = open_sitting(run, warn=lambda message: log(f"warning: {message}"))
@@ -67,6 +77,7 @@ def serve(options: ServeOptions, log: Callable[[str], None] | None = None) -> in
     for listener in options.listeners:
         sitting.starters.append(lambda loop, listener=listener: listener.start(sitting.hub, loop))
     app = Appliance(sitting, run, path, table, options, appliance, log)
+    app.table_error = table_error
     try:
         return asyncio.run(app.run())
     finally:
@@ -110,6 +121,7 @@ class Appliance:
         self.options, self.appliance, self.log = options, appliance, log
         self.scheduler, self.hub = sitting.scheduler, sitting.hub
         self.pack = sitting.scheduler.voice.pack
+        self.table_error: str | None = None
 
     async def run(self) -> int:
         self.sitting.start_listeners(asyncio.get_running_loop())
@@ -121,6 +133,8 @@ class Appliance:
         if self.appliance.remind_after and self.run_options.time_scale > 0:
             asyncio.get_running_loop().create_task(self._remind(self.appliance.remind_after))
         await self.say("appliance.greeting")
+        if self.table_error:
+            await self.say("appliance.table_error")
         played = 0
         while True:
             store = latest_unfinished(home.app_home())
