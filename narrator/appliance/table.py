@@ -11,7 +11,6 @@ the file's comments survive.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shlex
@@ -160,7 +159,7 @@ def format_value(value: Any) -> str:
     if isinstance(value, (int, float)):
         return repr(value)
     if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
+        return '"' + "".join(_escape(c) for c in value) + '"'
     if isinstance(value, list):
         return "[" + ", ".join(format_value(v) for v in value) + "]"
     if isinstance(value, dict):
@@ -266,7 +265,16 @@ def _defines(line: str, key: str) -> bool:
 
 
 def _key(key: str) -> str:
-    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else json.dumps(key, ensure_ascii=False)
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else format_value(key)
+
+
+def _escape(char: str) -> str:
+    """One character of a TOML basic string: quotes, backslashes and control characters escaped."""
+    if char in '"\\':
+        return "\\" + char
+    if ord(char) < 0x20 or ord(char) == 0x7F:
+        return f"\\u{ord(char):04x}"
+    return char
 
 
 def _write_atomic(path: Path, text: str) -> None:
