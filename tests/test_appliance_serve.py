@@ -218,3 +218,30 @@ def test_a_bad_flag_is_still_an_error(narrator_home):
     from narrator.errors import SetupError
     with pytest.raises(SetupError, match="unknown language 'fr'"):
         serve(ServeOptions(once=True, keyboard=False, buttons=False, overrides={"lang": "fr"}), log=lambda m: None)
+
+
+def test_each_new_game_reads_the_table_file_again(narrator_home, tmp_path):
+    """`narrator config set` while the service runs applies to the next game it offers."""
+    table_file = write(tmp_path / "table.toml", 'lang = "en"', "players = 5")
+
+    class EditThenAnswer(GameOnly):
+        async def _run(self, hub):
+            serial = 0
+            while True:
+                serial, ask = await hub.next_ask(serial)
+                if ask.line == "appliance.again" and "players = 6" in table_file.read_text():
+                    hub.retire("table")  # the table leaves: nothing can answer any more
+                elif ask.line == "appliance.again":
+                    table_file.write_text('lang = "en"\nplayers = 6\n')
+                    hub.offer_text("done", "table")
+                elif self.answers:
+                    hub.offer_text(self.answers.pop(0), "table")
+
+    table = EditThenAnswer(["yes", "done", "yes", "yes", "done", "yes"])
+    options = ServeOptions(table=table_file, keyboard=False, buttons=False, listeners=[table],
+                           overrides={**TEXT_RUN})
+    from narrator.errors import NoMoreAnswers
+    with pytest.raises(NoMoreAnswers):  # no --once: it offers a third game, and the table has left
+        serve(options, log=lambda m: None)
+    players = sorted(g.meta["config"]["players"] for g in saved_games(narrator_home))
+    assert players == [5, 6]

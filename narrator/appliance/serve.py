@@ -199,6 +199,7 @@ class Appliance:
 
     async def choose(self) -> TableSettings:
         """The table's game and player count, changed by yes/no answers if the table wants."""
+        self._reload_table()
         settings = self._settings(self.table)
         if settings is None:
             raise SetupError(f"table file {self.path}: no player count between 1 and {MAX_PLAYERS} fits it; "
@@ -295,6 +296,18 @@ class Appliance:
             if found:
                 return found
         return []
+
+    def _reload_table(self) -> None:
+        """Pick up `narrator config set` changes made while the service runs (if valid)."""
+        if self.table_error:
+            return
+        try:
+            table = load_table(self.path)
+            check_table(table, f"table file {self.path}", self.options.overrides)
+        except NarratorError as err:
+            self.log(f"keeping the table as it was at start: {err}")
+            return
+        self.table = table
 
     def _save_choice(self, game: str, players: int) -> None:
         try:
