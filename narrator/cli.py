@@ -28,14 +28,16 @@ from narrator.store import GameStore, find_game, saved_games
 TABLE_FLAGS: list[tuple[str, str, str]] = [
     ("--players", "players", "Number of players (the recommended setup for that count)."),
     ("--names", "names", "Player names in seat order, comma-separated: \"Aki,Ben,…\"."),
-    ("--roles", "roles", "Role cards: \"citizen=3,traitor=1,werewolf=1\"."),
+    ("--roles", "roles", "Role cards: \"citizen=3,traitor=1,werewolf=1\" (bestia-magica: \"beast=2,prophet=1,…\")."),
+    ("--deal", "deal", "bestia-magica: the dealt cards, \"Aki=prophet:S,Ben=beast:M,…\"."),
     ("--cards", "cards", "Additional cards: \"seer=1,peddler=1,phantom_mage=2,strategist=1\"."),
     ("--days", "days", "Days (nominations) before the werewolf team wins."),
     ("--countdown", "countdown", "Seconds of each night call's countdown."),
     ("--countdowns", "countdowns", "Per-card countdowns: \"seer=15,lovers=5\"."),
     ("--check-role", "check_role", "Seconds to look at one's role card after a swap."),
     ("--discussion", "discussion", "Seconds of discussion each day."),
-    ("--warnings", "warnings", "Seconds left at which the discussion timer speaks: \"60,10\"."),
+    ("--warnings", "warnings", "Seconds left at which the discussion (or turn) timer speaks: \"60,10\"."),
+    ("--turn-timer", "turn_timer", "pagan: seconds on the active side's chess clock each turn (0 = none)."),
     ("--night-order", "night_order", "Night order: \"seer,medium,peddler,phantom_mage,lovers\"."),
     ("--strategist", "strategist", "Seconds for the strategist's exchange."),
     ("--redeal", "redeal", "Seconds to redeal the additional cards."),
@@ -88,7 +90,7 @@ def _table_options(func: Callable[..., Any]) -> Callable[..., Any]:
 @_table_options
 @friendly_errors
 def play(game: str | None, table_file: Path | None, no_keyboard: bool, **flags: Any) -> None:
-    """Start a game and narrate it (GAME: additional-werewolf)."""
+    """Start a game and narrate it (GAME: additional-werewolf, bestia-magica or pagan)."""
     table = read_table_file(table_file) if table_file else {}
     source = f"table file {table_file}" if table_file else "command line"
     settings = build_settings(table, {**flags, "game": game}, source)

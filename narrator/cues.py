@@ -67,6 +67,8 @@ class Ask(Cue):
     choices: tuple[str, ...]
     params: dict[str, Any] = field(default_factory=dict)
     multiple: bool = False
+    help: tuple[str, ...] = ()
+    """Line ids spoken (in order) when a listener asks for `help` while this question is open."""
 
 
 @dataclass(frozen=True)
@@ -80,7 +82,111 @@ class End(Cue):
     outcome: dict[str, Any] = field(default_factory=dict)
 
 
-CUE_TYPES: dict[str, type[Cue]] = {c.kind: c for c in (Say, Countdown, Timer, Ask, End)}
+@dataclass(frozen=True)
+class Private(Cue):
+    """A line for one player's eyes only (`to`): a role card, the prophet's result …
+
+    Never spoken. The scheduler writes it to the transcript as `kind: "private"` and hands
+    it to the private channel (a pass-the-device screen now, phones later).
+    """
+
+    kind: ClassVar[str] = "private"
+    to: str
+    line: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Request:
+    """What one player is asked privately inside a `Collect`.
+
+    `line` is the prompt (a voice-pack line shown, not spoken), `choices` the player names
+    the answer may name. With `ability`, the answer also carries the yes/no questionnaire.
+    The answer is `{"target": name, "ability": bool}` (night memo) or `{"vote": name}`.
+    """
+
+    player: str
+    line: str
+    choices: tuple[str, ...]
+    params: dict[str, Any] = field(default_factory=dict)
+    ability: bool = False
+    key: str = "target"
+    """The answer's field naming the chosen player: "target" (memo) or "vote"."""
+
+    def check(self, answer: Any) -> dict[str, Any]:
+        """The answer in canonical form, or raise ValueError saying what would fit."""
+        if not isinstance(answer, dict):
+            raise ValueError(f"the answer for {self.player} must be an object, not {answer!r}")
+        value = answer.get(self.key)
+        if value not in self.choices:
+            raise ValueError(
+                f"{self.key} '{value}' is not allowed for {self.player}; choose from {', '.join(self.choices)}"
+            )
+        out: dict[str, Any] = {self.key: value}
+        if self.ability:
+            ability = answer.get("ability")
+            if not isinstance(ability, bool):
+                raise ValueError(f"'ability' for {self.player} must be true or false, not {ability!r}")
+            out["ability"] = ability
+        return out
+
+
+@dataclass(frozen=True)
+class Collect(Cue):
+    """Collect one private answer from each player in `requests`, in any order.
+
+    `phase` ("night", "vote", "revote") and `number` (night or day) name the round, so a
+    scripted answers file can be keyed by it. The scheduler returns every answer at once as
+    `{player: answer}`; the game's next event carries that mapping as its `value`.
+    """
+
+    kind: ClassVar[str] = "collect"
+    phase: str
+    number: int
+    requests: tuple[Request, ...]
+
+
+@dataclass(frozen=True)
+class Event(Cue):
+    """A change of state worth a transcript record (death, revival, reform …). Silent.
+
+    Written as `kind: "event"` with `type`, `player`, `cause`, and `night` or `day`.
+    """
+
+    kind: ClassVar[str] = "event"
+    type: str
+    player: str | None = None
+    cause: str | None = None
+    night: int | None = None
+    day: int | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def record(self) -> dict[str, Any]:
+        """The transcript fields of this event (None fields left out)."""
+        out: dict[str, Any] = {"type": self.type}
+        for key in ("player", "cause", "night", "day"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = value
+        return {**out, **self.data}
+
+
+@dataclass(frozen=True)
+class TurnClock(Cue):
+    """Start (or, with `seconds` 0, stop) a chess-clock turn timer that runs across the
+    following cues and questions without blocking them: it speaks `warning_line` at each
+    of `warnings` seconds left and `end_line` when the time is up. A new one replaces it.
+    """
+
+    kind: ClassVar[str] = "turn_clock"
+    line: str
+    seconds: int
+    warnings: tuple[int, ...] = ()
+    warning_line: str = "timer.warning"
+    end_line: str = ""
+
+
+CUE_TYPES: dict[str, type[Cue]] = {c.kind: c for c in (Say, Countdown, Timer, Ask, End, TurnClock, Private, Collect, Event)}
 
 
 def cue_from_dict(data: dict[str, Any]) -> Cue:
@@ -90,10 +196,28 @@ def cue_from_dict(data: dict[str, Any]) -> Cue:
     for f in fields(cls):
         if f.name in data:
             value = data[f.name]
+            if f.name == "requests":
+                value = [_request_from_dict(r) for r in value]
             kwargs[f.name] = tuple(value) if isinstance(value, list) else value
     return cls(**kwargs)
 
 
+def _request_from_dict(data: dict[str, Any]) -> Request:
+    return Request(**{**data, "choices": tuple(data["choices"])})
+
+
 def spoken_lines(cues: list[Cue]) -> list[str]:
-    """Every line id a list of cues may speak (for the voice-pack completeness test)."""
-    return [c.line for c in cues if isinstance(c, (Say, Ask, End))]
+    """Every line id a list of cues may speak or show (for the voice-pack completeness test)."""
+    spoken = []
+    for c in cues:
+        if isinstance(c, (Say, Ask, End)):
+            spoken.append(c.line)
+        if isinstance(c, Ask):
+            spoken += list(c.help)
+        if isinstance(c, TurnClock) and c.seconds:
+            spoken += [c.warning_line] * bool(c.warnings) + [c.end_line] * bool(c.end_line)
+        if isinstance(c, Private):
+            spoken.append(c.line)
+        if isinstance(c, Collect):
+            spoken += [r.line for r in c.requests]
+    return spoken

@@ -30,9 +30,27 @@ class ConsoleDisplay:
             return
         if ask.choices == ("done",):
             hint = "Enter when ready"
+        elif "done" in ask.choices:
+            hint = "Enter when done, or: " + ", ".join(c for c in ask.choices if c != "done")
         elif set(ask.choices) <= {"yes", "no"}:
             hint = "y / n"
         else:
             numbered = ", ".join(f"{i}={name}" for i, name in enumerate(ask.choices, 1))
             hint = f"{'names or numbers, comma-separated' if ask.multiple else 'a name or number'}: {numbered}"
-        print(f"  > ({hint}; r = repeat, p = pause, u = undo)", file=self.stream, flush=True)
+        keys = "r = repeat, p = pause, u = undo" + (", h = help" if ask.help else "")
+        print(f"  > ({hint}; {keys})", file=self.stream, flush=True)
+
+    # --- pass-the-device screens (always shown: the player holding the device reads them) ---
+
+    def private(self, player: str, lines: list[str]) -> None:
+        """One player's private screen: a heading with their name, then the lines."""
+        print(f"\n==== {player} ====", file=self.stream, flush=True)
+        for text in lines:
+            print(text, file=self.stream, flush=True)
+
+    def clear(self) -> None:
+        """Wipe the screen before the device goes to the next player."""
+        if getattr(self.stream, "isatty", lambda: False)():
+            print("\033[2J\033[3J\033[H", end="", file=self.stream, flush=True)
+        else:
+            print("\n" * 3 + "---- screen cleared ----", file=self.stream, flush=True)

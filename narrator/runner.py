@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from narrator.cues import Ask, Cue, Say, cue_from_dict
+from narrator.cues import Ask, Collect, Cue, Say, cue_from_dict
 from narrator.games import Game
 from narrator.scheduler import Scheduler
 from narrator.store import GameStore, Snapshot
@@ -71,7 +71,7 @@ def rebuild(game: Game, config: Any, events: list[dict[str, Any]]) -> tuple[Any,
     state, cues = game.new_state(), []
     for event in effective_events(events):
         state, cues = game.advance(config, state, event)
-    if events and events[-1]["type"] == "undo" and cues and isinstance(cues[-1], Ask):
+    if events and events[-1]["type"] == "undo" and cues and isinstance(cues[-1], (Ask, Collect)):
         cues = [Say("control.undone"), cues[-1]]
     return state, cues
 

@@ -12,12 +12,13 @@ import asyncio
 from typing import Any
 
 from narrator.audio import AudioOutput
-from narrator.clock import Clock
-from narrator.cues import Ask, Countdown, Cue, End, Say, Timer
+from narrator.clock import Clock, InstantClock
+from narrator.cues import Ask, Collect, Countdown, Cue, End, Event, Private, Say, Timer, TurnClock
 from narrator.display import ConsoleDisplay
 from narrator.listeners import Heard, ListenerHub
 from narrator.speech.voice import Clip
 from narrator.transcript import Transcript
+from narrator.turnclock import TurnClockState
 
 LATE_TOLERANCE = 0.05
 """Seconds a cue may start behind its slot before the timeline moves on to real time."""
@@ -31,13 +32,20 @@ class Scheduler:
         self.cursor = clock.now()
         self.context: dict[str, Any] = {}
         self._last: Clip | None = None
+        self.turn_clock = TurnClockState()
 
     async def play(self, cues: list[Cue], context: dict[str, Any]) -> Heard | None:
         """Play cues in order; return the answer when the last one is an `Ask`."""
         self.context = context
         heard = None
-        for cue in cues:
-            if isinstance(cue, Say):
+        for cue in _group_privates(cues):
+            if isinstance(cue, list):
+                await self._private(cue)
+            elif isinstance(cue, Collect):
+                heard = await self._collect(cue)
+            elif isinstance(cue, Event):
+                self._record_event(cue)
+            elif isinstance(cue, Say):
                 await self._say(self.voice.clip(cue.line, cue.params), "say")
             elif isinstance(cue, Countdown):
                 await self._countdown(cue)
@@ -47,7 +55,11 @@ class Scheduler:
                 heard = await self._ask(cue)
             elif isinstance(cue, End):
                 clip = self.voice.clip(cue.line, cue.params)
+                self.turn_clock.stop()
                 await self._say(clip, "end", winner=cue.winner, **cue.outcome)
+            elif isinstance(cue, TurnClock):
+                self.turn_clock.start(self._slot(), cue)
+                self._record("turn_clock", cue.line, "", self.cursor, seconds=cue.seconds)
             await self._serve_commands()
         return heard
 
@@ -99,19 +111,33 @@ class Scheduler:
     async def _ask(self, cue: Ask) -> Heard:
         """Ask and wait for the first fitting answer; `undo` instead returns that command."""
         question = self.voice.clip(cue.line, cue.params)
+        await self._say_clock_alert()
         await self._say(question, "ask", choices=list(cue.choices))
         self.display.prompt(cue)
         answer_task = asyncio.ensure_future(self.hub.answer(cue))
         try:
             while True:
                 command_task = asyncio.ensure_future(self.hub.command())
-                await asyncio.wait({answer_task, command_task}, return_when=asyncio.FIRST_COMPLETED)
+                clock_task = self._turn_clock_wait()
+                waits = {answer_task, command_task} | ({clock_task} if clock_task else set())
+                await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+                if clock_task is not None and not clock_task.done():
+                    clock_task.cancel()
                 if answer_task.done():
                     command_task.cancel()
                     break
+                if not command_task.done():
+                    command_task.cancel()
+                    await self._say_clock_alert()
+                    continue
                 command = command_task.result()
                 if command.value == "repeat":
                     await self._say(question, "ask", choices=list(cue.choices), repeat=True)
+                elif command.value == "help":
+                    for line in cue.help:
+                        await self._say(self.voice.clip(line), "say", help=True)
+                elif command.value == "pause":
+                    await self._pause()
                 elif command.value == "undo":
                     self.cursor = self._slot(resync=True)
                     self._record("answer", cue.line, "", self.cursor, value="undo", source=command.source)
@@ -124,6 +150,82 @@ class Scheduler:
         self._record("answer", cue.line, "", self.cursor, value=heard.value, source=heard.source)
         return heard
 
+    # --- private cues (pass-the-device when the hub says so) ---------------------------------
+
+    async def _private(self, cues: list[Private]) -> None:
+        """Private lines for one player: recorded; in pass-the-device mode shown to them alone."""
+        to = cues[0].to
+        texts = [self.voice.pack.speak(c.line, c.params).text for c in cues]
+        t = round(self._slot(), 3)
+        for cue, text in zip(cues, texts):
+            self.transcript.write({"kind": "private", "to": to, "line": cue.line, "text": text, "t": t,
+                                   **self.context})
+            self.hub.publish_private(to, cue.line, text)
+        if self.hub.sequential_private:
+            await self._hand_device(to)
+            self.display.private(to, texts + [self._text("private.hide")])
+            await self.hub.answer(Ask("private.hide", ("done",)))
+            self.display.clear()
+            self.cursor = self._slot(resync=True)
+
+    def _record_event(self, cue: Event) -> None:
+        """A silent state change; its own night or day replaces the step's context."""
+        context = {} if cue.night is not None or cue.day is not None else self.context
+        self.transcript.write({"kind": "event", **context, **cue.record(), "t": round(self._slot(), 3)})
+
+    async def _collect(self, cue: Collect) -> Heard:
+        """One private answer from each requested player; an `undo` meanwhile is returned instead."""
+        task = asyncio.ensure_future(self._collect_answers(cue))
+        try:
+            while True:
+                command_task = asyncio.ensure_future(self.hub.command())
+                await asyncio.wait({task, command_task}, return_when=asyncio.FIRST_COMPLETED)
+                if task.done():
+                    command_task.cancel()
+                    break
+                command = command_task.result()
+                if command.value == "undo":
+                    self.display.clear()
+                    self.cursor = self._slot(resync=True)
+                    self._record("answer", f"collect.{cue.phase}", "", self.cursor, number=cue.number,
+                                 value="undo", source=command.source)
+                    return command
+        finally:
+            if not task.done():
+                task.cancel()
+        heard = task.result()
+        self.cursor = self._slot(resync=True)
+        self._record("answer", f"collect.{cue.phase}", "", self.cursor, number=cue.number,
+                     value=heard.value, source=heard.source)
+        return heard
+
+    async def _collect_answers(self, cue: Collect) -> Heard:
+        """All at once (scripts, phones), or turn by turn on one device (pass-the-device)."""
+        if not self.hub.sequential_private:
+            return await self.hub.collect(cue)
+        answers: dict[str, Any] = {}
+        for request in cue.requests:
+            await self._hand_device(request.player)
+            lines = [self._text(request.line, request.params)]
+            if request.ability:
+                lines.append(self._text("private.ability"))
+            lines.append("  " + ", ".join(f"{i}={n}" for i, n in enumerate(request.choices, 1)))
+            self.display.private(request.player, lines)
+            one = await self.hub.collect(cue, (request,))
+            answers.update(one.value)
+            self.display.clear()
+        return Heard("answer", answers, "device")
+
+    async def _hand_device(self, player: str) -> None:
+        """Call `player` by name, and wait until they hold the device alone (Enter)."""
+        await self._say(self.voice.clip("private.call", {"name": player}), "say")
+        self.display.private(player, [self._text("private.take", {"name": player})])
+        await self.hub.answer(Ask("private.take", ("done",)))
+        self.cursor = self._slot(resync=True)
+
+    def _text(self, line: str, params: dict[str, Any] | None = None) -> str:
+        return self.voice.pack.speak(line, params).text
+
     # --- helpers ---------------------------------------------------------------------------
 
     def _slot(self, resync: bool = False) -> float:
@@ -132,6 +234,22 @@ class Scheduler:
         if resync or now - self.cursor > LATE_TOLERANCE:
             self.cursor = max(self.cursor, now)
         return self.cursor
+
+    def _turn_clock_wait(self) -> asyncio.Future | None:
+        """A sleep to the turn clock's next deadline, raced against an open question.
+        Not on an instant clock: there an answer takes no time, so the clock speaks only
+        when the narration itself has used up the turn (checked between cues)."""
+        deadline = self.turn_clock.next_deadline()
+        if deadline is None or isinstance(self.clock, InstantClock):
+            return None
+        return asyncio.ensure_future(self.clock.sleep_until(deadline))
+
+    async def _say_clock_alert(self) -> None:
+        """Speak the turn clock's warning (or time up) if one is due now."""
+        alert = self.turn_clock.due(self.clock.now())
+        if alert is not None:
+            self.cursor = self._slot(resync=True)
+            await self._say(self.voice.clip(alert.line, alert.params), "say", turn_clock=alert.seconds_left)
 
     def _start_clip(self, clip: Clip) -> None:
         if clip.wav is not None:
@@ -157,7 +275,9 @@ class Scheduler:
                 shift += await self._pause()
 
     async def _serve_commands(self) -> None:
-        """Between cues: `repeat` says the last line again, `pause` waits for another."""
+        """Between cues: `repeat` says the last line again, `pause` waits for another;
+        a turn-clock warning that fell due during the last cue is spoken here."""
+        await self._say_clock_alert()
         while (heard := self.hub.command_nowait()) is not None:
             if heard.value == "repeat" and self._last is not None:
                 await self._say(self._last, "say", repeat=True)
@@ -172,7 +292,22 @@ class Scheduler:
             pass
         self.cursor = self._slot(resync=True)
         await self._say(self.voice.clip("control.resumed"), "say")
+        self.turn_clock.shift(self.clock.now() - began)
         return self.clock.now() - began
 
     def _record(self, kind: str, line: str, text: str, t: float, **extra: Any) -> None:
         self.transcript.write({"kind": kind, "line": line, "text": text, "t": round(t, 3), **self.context, **extra})
+
+
+def _group_privates(cues: list[Cue]) -> list[Any]:
+    """Consecutive `Private` cues to the same player become one list (one device hand-over)."""
+    out: list[Any] = []
+    for cue in cues:
+        if isinstance(cue, Private):
+            if out and isinstance(out[-1], list) and out[-1][0].to == cue.to:
+                out[-1].append(cue)
+            else:
+                out.append([cue])
+        else:
+            out.append(cue)
+    return out

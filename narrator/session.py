@@ -19,6 +19,7 @@ from narrator.display import ConsoleDisplay
 from narrator.errors import NarratorError
 from narrator.listeners import ListenerHub, Vocabulary
 from narrator.listeners.keyboard import KeyboardListener
+from narrator.listeners.private_script import PrivateScriptListener, is_json_lines
 from narrator.listeners.scripted import ScriptedListener
 from narrator.scheduler import Scheduler
 from narrator.speech import load_tts
@@ -72,9 +73,16 @@ def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
     display = ConsoleDisplay(show_lines=show_lines)
     scheduler = Scheduler(voice, output, make_clock(run.time_scale, start_at), hub, transcript, display)
     sitting = Sitting(scheduler, hub, output, transcript)
-    if run.answers:
+    private_script = bool(run.answers) and is_json_lines(Path(run.answers))
+    if private_script:
+        script = PrivateScriptListener(Path(run.answers))
+        sitting.starters.append(lambda loop: script.start(hub, loop))
+    elif run.answers:
         scripted = ScriptedListener(Path(run.answers), skip=answers_used)
         sitting.starters.append(lambda loop: scripted.start(hub, loop))
+    # Pass-the-device: with a keyboard and no scripted private answers, private rounds are
+    # played one player at a time on this terminal.
+    hub.sequential_private = run.keyboard and not private_script
     if run.keyboard:
         sitting.starters.append(lambda loop: KeyboardListener().start(hub, loop))
     return sitting

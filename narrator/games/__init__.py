@@ -32,8 +32,22 @@ def _additional_werewolf() -> Game:
     return aw.GAME
 
 
+def _bestia_magica() -> Game:
+    from narrator.games import bestia_magica as bm
+
+    return bm.GAME
+
+
+def _pagan() -> Game:
+    from narrator.games import pagan
+
+    return pagan.GAME
+
+
 _GAMES: dict[str, Callable[[], Game]] = {
     "additional-werewolf": _additional_werewolf,
+    "bestia-magica": _bestia_magica,
+    "pagan": _pagan,
 }
 
 

@@ -12,10 +12,10 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any, Mapping, Protocol
 
-from narrator.cues import Ask
+from narrator.cues import Ask, Collect, Request
 from narrator.errors import AnswerError, NoMoreAnswers
 
-COMMANDS = ("done", "repeat", "pause", "undo")
+COMMANDS = ("done", "repeat", "pause", "undo", "help")
 ASCII_VOCABULARY = {
     "yes": ("y", "yes"),
     "no": ("n", "no"),
@@ -23,6 +23,7 @@ ASCII_VOCABULARY = {
     "repeat": ("r", "repeat"),
     "pause": ("p", "pause"),
     "undo": ("u", "undo"),
+    "help": ("h", "help"),
 }
 
 
@@ -64,7 +65,14 @@ def _norm(text: str) -> str:
 
 
 def parse_answer(ask: Ask, text: str, vocabulary: Vocabulary) -> Any:
-    """The answer `text` gives to `ask`, or raise AnswerError with what would fit."""
+    """The answer `text` gives to `ask`, or raise AnswerError with what would fit.
+
+    A word whose vocabulary meaning is one of the choices is that choice, so a question
+    may offer `done` beside words (Enter or 「終わりました」 still mean done).
+    """
+    meaning = vocabulary.meaning(text)
+    if meaning is not None and meaning in ask.choices:
+        return meaning
     if ask.choices == ("done",):
         if vocabulary.meaning(text) == "done":
             return "done"
@@ -86,7 +94,8 @@ def _parse_names(ask: Ask, text: str) -> Any:
         if name is None and part.isdigit() and 1 <= int(part) <= len(ask.choices):
             name = ask.choices[int(part) - 1]
         if name is None:
-            raise AnswerError(f"'{part}' is not a player here; choose from {', '.join(ask.choices)}")
+            what = "an answer" if "done" in ask.choices else "a player"
+            raise AnswerError(f"'{part}' is not {what} here; choose from {', '.join(ask.choices)}")
         if name not in chosen:
             chosen.append(name)
     if not chosen:
@@ -94,6 +103,20 @@ def _parse_names(ask: Ask, text: str) -> Any:
     if not ask.multiple and len(chosen) > 1:
         raise AnswerError("name one player only")
     return chosen if ask.multiple else chosen[0]
+
+
+@dataclass
+class OpenCollect:
+    """A round of private answers in progress."""
+
+    phase: str
+    number: int
+    requests: dict[str, Request]
+    future: asyncio.Future
+    answers: dict[str, Any]
+
+    def pending(self) -> list[Request]:
+        return [r for name, r in self.requests.items() if name not in self.answers]
 
 
 class ListenerHub:
@@ -108,6 +131,12 @@ class ListenerHub:
         self._sources: set[str] = set()
         self._change_waiters: list[asyncio.Future] = []
         self.last_error: str | None = None
+        self._collect: OpenCollect | None = None
+        self._collect_serial = 0
+        self.sequential_private = False
+        """Pass-the-device mode: the scheduler hands the device to one player at a time, and
+        typed text answers that player's private request."""
+        self._private_subscribers: list[Any] = []
 
     # --- listeners' side ---------------------------------------------------------------
 
@@ -135,13 +164,17 @@ class ListenerHub:
         """A listener met input it must not skip (a bad scripted answer): stop the game."""
         if self._answer is not None and not self._answer.done():
             self._answer.set_exception(error)
+        if self._collect is not None and not self._collect.future.done():
+            self._collect.future.set_exception(error)
 
     def offer_text(self, text: str, source: str) -> str | None:
         """Give the hub raw words; returns a hint when they fit neither command nor question."""
         meaning = self.vocabulary.meaning(text)
-        if meaning in ("repeat", "pause", "undo"):
+        if meaning in ("repeat", "pause", "undo", "help"):
             self._commands.put_nowait(Heard("command", meaning, source))
             return None
+        if self.sequential_private and self._collect is not None and not self._collect.future.done():
+            return self._offer_private_text(text, source)
         if self._ask is None or self._answer is None or self._answer.done():
             if meaning == "done":
                 self._commands.put_nowait(Heard("command", "done", source))
@@ -184,12 +217,21 @@ class ListenerHub:
 
     def command_nowait(self) -> Heard | None:
         try:
-            return self._commands.get_nowait()
+            heard = self._commands.get_nowait()
         except asyncio.QueueEmpty:
             return None
+        self._commands.task_done()
+        return heard
 
     async def command(self) -> Heard:
-        return await self._commands.get()
+        heard = await self._commands.get()
+        self._commands.task_done()
+        return heard
+
+    async def commands_taken(self) -> None:
+        """Wait until the scheduler has taken every command offered so far (a script's
+        `help` or `repeat` is served before its next line answers the same question)."""
+        await self._commands.join()
 
     def drain_commands(self) -> None:
         while self.command_nowait() is not None:
@@ -206,3 +248,88 @@ class ListenerHub:
         waiter = asyncio.get_running_loop().create_future()
         self._change_waiters.append(waiter)
         return waiter
+
+    # --- private answers: one from each player of a `Collect` ------------------------------------
+    #
+    # The private-answer interface, for any channel (scripted file, pass-the-device, phones):
+    #   serial, open = await hub.next_collect(after)   # wait for a round newer than `after`
+    #   open.phase, open.number, open.requests          # "night"/"vote"/"revote", night or day, {player: Request}
+    #   hint = hub.offer_private(player, answer, source)  # None when taken, else why not
+    #   hub.subscribe_private(callback)                 # callback(to, line, text) for each private line
+    # An answer is {"target": name, "ability": bool} for a night memo, {"vote": name} for a vote
+    # (see `Request`). Answers may come in any order and from several channels; the round ends
+    # when every requested player has answered. `hub.fail(error)` stops the game (bad script).
+
+    def subscribe_private(self, callback: Any) -> None:
+        """Receive every private line as it is played: `callback(to, line, text)` (phones)."""
+        self._private_subscribers.append(callback)
+
+    def publish_private(self, to: str, line: str, text: str) -> None:
+        """The scheduler hands over one private line for player `to`."""
+        for callback in self._private_subscribers:
+            callback(to, line, text)
+
+    async def collect(self, collect: Collect, requests: tuple[Request, ...] | None = None) -> Heard:
+        """Open a round for `requests` (default: all of `collect`) and return {player: answer}."""
+        requests = collect.requests if requests is None else requests
+        if not requests:
+            return Heard("answer", {}, "none")
+        future = asyncio.get_running_loop().create_future()
+        self._collect = OpenCollect(collect.phase, collect.number, {r.player: r for r in requests}, future, {})
+        self._collect_serial += 1
+        self._notify()
+        try:
+            while not future.done():
+                if not self._sources:
+                    raise NoMoreAnswers(
+                        f"no listener is left to answer the {collect.phase} {collect.number} memos (the answers "
+                        "file ended or there is no keyboard); add answers or play at a terminal, then `narrator resume`"
+                    )
+                await asyncio.wait({future, self._next_change()}, return_when=asyncio.FIRST_COMPLETED)
+            return future.result()
+        finally:
+            self._collect = None
+
+    def offer_private(self, player: str, answer: Any, source: str) -> str | None:
+        """Give the open round `player`'s answer; returns why it was refused, or None."""
+        open_ = self._collect
+        if open_ is None or open_.future.done():
+            return "no private answers are being collected right now"
+        request = open_.requests.get(player)
+        if request is None:
+            return f"{player} is not asked now; asked: {', '.join(open_.requests)}"
+        if player in open_.answers:
+            return f"{player} has already answered"
+        try:
+            open_.answers[player] = request.check(answer)
+        except ValueError as err:
+            return str(err)
+        if not open_.pending():
+            ordered = {name: open_.answers[name] for name in open_.requests}
+            open_.future.set_result(Heard("answer", ordered, source))
+        return None
+
+    def _offer_private_text(self, text: str, source: str) -> str | None:
+        """Pass-the-device: typed "Ben y" / "2 n" (memo) or "Ben" (vote) answers the open request."""
+        pending = self._collect.pending() if self._collect else []
+        if not pending:
+            return "nothing is being asked right now"
+        request = pending[0]
+        words = text.replace("、", " ").replace(",", " ").split()
+        answer: dict[str, Any] = {}
+        if request.ability:
+            if len(words) < 2 or self.vocabulary.meaning(words[-1]) not in ("yes", "no"):
+                return "type a name or number, then y or n (for example: 2 n)"
+            answer["ability"] = self.vocabulary.meaning(words[-1]) == "yes"
+            words = words[:-1]
+        try:
+            answer[request.key] = _parse_names(Ask(request.line, request.choices), " ".join(words))
+        except AnswerError as err:
+            return str(err)
+        return self.offer_private(request.player, answer, source)
+
+    async def next_collect(self, after: int) -> tuple[int, OpenCollect]:
+        """Wait for a round newer than serial `after` (a scripted channel answers each once)."""
+        while self._collect is None or self._collect_serial <= after:
+            await self._next_change()
+        return self._collect_serial, self._collect

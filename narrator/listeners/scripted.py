@@ -4,6 +4,10 @@ Blank lines and `#` comments are skipped; answers are `yes`, `no`, `done` or pla
 separated by commas. This makes every game replayable through the real CLI. An answer
 that does not fit its question stops the game with the file's line number: a script
 must never be silently misread. On resume, the answers already used are skipped.
+
+`repeat`, `help` and `pause` lines are commands about the open question: the next line
+still answers it. They leave no event in the log, so on resume they are skipped without
+being counted among the answers used.
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ from narrator.errors import AnswerError, SetupError
 from narrator.listeners import ListenerHub
 
 SOURCE = "script"
+SAME_QUESTION = ("repeat", "help", "pause")
+"""Commands after which the question stays open (unlike `undo`, which asks again)."""
 
 
 def read_answers(path: Path) -> list[tuple[int, str]]:
@@ -34,21 +40,39 @@ def read_answers(path: Path) -> list[tuple[int, str]]:
 class ScriptedListener:
     def __init__(self, path: Path, skip: int = 0):
         self.path = path
-        self.answers = read_answers(path)[skip:]
+        self.answers = read_answers(path)
+        self.skip = skip
         self.used = skip
 
     def start(self, hub: ListenerHub, loop: asyncio.AbstractEventLoop) -> asyncio.Task:
         hub.register(SOURCE)
+        self.answers = self._unused(hub, self.answers, self.skip)
         return loop.create_task(self._run(hub))
 
+    @staticmethod
+    def _unused(hub: ListenerHub, answers: list[tuple[int, str]], skip: int) -> list[tuple[int, str]]:
+        """The lines after the first `skip` logged ones (same-question commands not counted)."""
+        counted = 0
+        for index, (_, answer) in enumerate(answers):
+            if counted == skip:
+                return answers[index:]
+            if hub.vocabulary.meaning(answer) not in SAME_QUESTION:
+                counted += 1
+        return []
+
     async def _run(self, hub: ListenerHub) -> None:
-        serial = 0
+        serial, same_question = 0, False
+        ask = None
         for number, answer in self.answers:
-            serial, ask = await hub.next_ask(serial)
+            if not same_question:
+                serial, ask = await hub.next_ask(serial)
             hint = hub.offer_text(answer, SOURCE)
             if hint:
                 hub.fail(AnswerError(f"answers file {self.path} line {number}: '{answer}' does not answer "
                                      f"'{ask.line}': {hint}"))
                 return
             self.used += 1
+            same_question = hub.vocabulary.meaning(answer) in SAME_QUESTION
+            if same_question:
+                await hub.commands_taken()
         hub.retire(SOURCE)

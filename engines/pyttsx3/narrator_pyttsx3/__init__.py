@@ -17,6 +17,12 @@ from pathlib import Path
 from narrator.speech import EngineUnavailable, VoiceSettings
 
 
+RENDER_ATTEMPTS = 3
+"""pyttsx3 2.99's espeak loop sometimes ends at once and writes nothing (measured: about 1
+in 8 renders of an ~80-character line, often the first after a voice change; short lines
+hardly ever); the same call again succeeds, so a render is tried up to this many times."""
+
+
 class Pyttsx3Engine:
     """Renders one line per call into a WAV file with pyttsx3's espeak-ng driver."""
 
@@ -57,8 +63,11 @@ class Pyttsx3Engine:
                 self._engine.setProperty("rate", voice.rate)
             if voice.volume is not None:
                 self._engine.setProperty("volume", voice.volume)
-            with contextlib.redirect_stdout(io.StringIO()):
-                self._engine.save_to_file(text, str(out))
-                self._engine.runAndWait()
+            for _ in range(RENDER_ATTEMPTS):
+                with contextlib.redirect_stdout(io.StringIO()):
+                    self._engine.save_to_file(text, str(out))
+                    self._engine.runAndWait()
+                if out.is_file() and out.stat().st_size > 44:
+                    return
         if not out.is_file() or out.stat().st_size <= 44:
             raise EngineUnavailable(f"pyttsx3 wrote no audio for {text[:30]!r}; check `espeak-ng --version`")

@@ -1,0 +1,16 @@
+"""Bestia Magica (ベスティアマギカ): config and deal, rules engine, and the game contract."""
+
+from narrator.games import Game
+from narrator.games.bestia_magica.rules import advance, recap
+from narrator.games.bestia_magica.setup import BMConfig, configure
+from narrator.games.bestia_magica.state import BMState, new_state
+
+GAME = Game(
+    name="bestia-magica",
+    configure=configure,
+    config_from_dict=BMConfig.from_dict,
+    new_state=new_state,
+    state_from_dict=BMState.from_dict,
+    advance=advance,
+    recap=recap,
+)

@@ -1,0 +1,196 @@
+"""Bestia Magica as a pure state machine: `advance(config, state, event)`, the narrator as GM.
+
+One call plays one step. The night: everyone closes their eyes, the beasts choose by
+gesture (and confirm once more, always, so nothing is learnt from the timing), everyone
+writes a memo (a `Collect`), the night resolves (night.py) and the private results go out.
+The morning announces deaths, revivals, the most suspected and the active attribute; the
+day runs the discussion, the vote and perhaps the revote. A step ending in `Collect` waits
+for an `answer` event whose value maps each player to their answer; any other step is
+followed by a `continue`. No audio, files or clock here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from narrator.cues import Countdown, Cue, End, Event, Private, Say, Timer
+from narrator.errors import AnswerError
+from narrator.games.bestia_magica import memo, vote
+from narrator.games.bestia_magica.night import resolve
+from narrator.games.bestia_magica.reveal import reveal
+from narrator.games.bestia_magica.setup import BMConfig
+from narrator.games.bestia_magica.state import BMState, new_state, rng, seat_players
+
+
+def advance(config: BMConfig, state: BMState, event: dict[str, Any]) -> tuple[BMState, list[Cue]]:
+    """Play one step: consume `event` and return the new state and the step's cues."""
+    if state.finished:
+        return state, []
+    handler = _STEPS.get(state.step)
+    if handler is None:
+        raise ValueError(f"unknown step {state.step!r}")
+    if state.step.startswith("ask_") and event.get("type") != "answer":
+        raise AnswerError(f"the game is waiting for private answers ({state.step[4:]}), not '{event.get('type')}'")
+    return handler(config, state, event)
+
+
+def recap(config: BMConfig, state: BMState) -> list[Cue]:
+    """A short line said on resume, so the table knows where the game picks up."""
+    if state.night == 0:
+        return [Say("bm.resume.start")]
+    if state.night > state.day:
+        return [Say("bm.resume.night", {"night": state.night})]
+    return [Say("bm.resume.day", {"day": state.day})]
+
+
+# --- steps ---------------------------------------------------------------------------------
+
+def _start(config: BMConfig, state: BMState, event: dict[str, Any]) -> tuple[BMState, list[Cue]]:
+    state = replace(state, players=seat_players(config))
+    cues: list[Cue] = [Say("bm.setup.welcome", {"players": config.players}), Say("bm.setup.deal")]
+    for card in config.deal:
+        cues += [Private(card.name, f"bm.private.card.{card.role}", {"name": card.name}),
+                 Private(card.name, f"bm.private.attr.{card.attribute}")]
+    cues += [Countdown(config.timers["look"]), Say("bm.setup.begin")]
+    return replace(state, step="night"), cues
+
+
+def _night(config: BMConfig, state: BMState, event: dict[str, Any]) -> tuple[BMState, list[Cue]]:
+    night = state.night + 1
+    cues: list[Cue] = []
+    for p in state.players:  # FAQ 3/4: a reform takes effect from the next night, attribute kept
+        if p.reform_pending:
+            state = state.update(p.name, role="townsperson", reform_pending=False)
+    state = replace(state, night=night, step="ask_memos", attribute=None, tie=())
+    t = config.timers
+    cues += [
+        Say("bm.night.begin", {"night": night}),
+        Say("bm.night.beasts_wake"), Countdown(t["beast_gesture"]),
+        Say("bm.night.beasts_confirm"), Countdown(t["beast_confirm"]),
+        Say("bm.night.beasts_sleep"),
+        Say("bm.night.memo"), Timer("memo", t["memo"], _warnings(config, t["memo"])),
+        memo.night_collect(config, state),
+    ]
+    return state, cues
+
+
+def _memos(config: BMConfig, state: BMState, event: dict[str, Any]) -> tuple[BMState, list[Cue]]:
+    memos = memo.check_answers(memo.night_collect(config, state), event.get("value"))
+    state, night = resolve(config, state, memos)
+    m = night.morning
+    order = [p.name for p in state.players]
+    deaths = sorted(set(m.deaths), key=order.index)  # once each, even if revived and killed again
+    state = replace(state, day=state.night, attribute=m.attribute, history=state.history + ({
+        "night": state.night, "memos": memos, "roles": night.start_roles,
+        "events": [e.record() for e in night.events],
+    },))
+    # seat order, so the order in which the device goes round gives away no role
+    privates = sorted(night.privates, key=lambda p: order.index(p.to))
+    cues: list[Cue] = [*night.events, *privates, Say("bm.night.results"), Countdown(config.timers["results"])]
+    cues.append(Say("bm.morning.begin", {"day": state.day}))
+    cues.append(Say("bm.morning.deaths", {"names": deaths}) if deaths else Say("bm.morning.no_deaths"))
+    if m.revived:
+        cues.append(Say("bm.morning.revived", {"names": m.revived}))
+    cues.append(Say("bm.morning.suspected", {"names": m.suspected}) if m.suspected else Say("bm.morning.no_suspects"))
+    if config.rules["announce_counts"]:
+        cues.append(Say("bm.morning.counts", {"sole": m.counts["S"], "mese": m.counts["M"]}))
+    cues.append(Say(f"bm.morning.attribute.{m.attribute or 'none'}"))
+    cause = m.attribute or ("anima" if night.anima else "none")
+    cues.append(Event("attribute", None, cause, day=state.day, data={"counts": m.counts}))
+    return _check_end(config, state, cues, then="discussion")
+
+
+def _discussion(config: BMConfig, state: BMState, event: dict[str, Any]) -> tuple[BMState, list[Cue]]:
+    seconds = config.timers["discussion"]
+    cues: list[Cue] = [
+        Say("bm.day.discussion", {"day": state.day, "seconds": seconds}),
+        Timer("discussion", seconds, _warnings(config, seconds)),
+        Say("bm.day.discussion_end"),
+    ]
+    return replace(state, step="vote"), cues
+
+
+def _vote(config: BMConfig, state: BMState, event: dict[str, Any]) -> tuple[BMState, list[Cue]]:
+    cues: list[Cue] = [
+        Say(f"bm.vote.attribute.{state.attribute or 'none'}"),
+        Say("bm.vote.begin"), Timer("vote", config.timers["vote"]),
+        memo.vote_collect(state, revote=False),
+    ]
+    return replace(state, step="ask_votes"), cues
+
+
+def _votes(config: BMConfig, state: BMState, event: dict[str, Any]) -> tuple[BMState, list[Cue]]:
+    votes = vote.describe(memo.check_answers(memo.vote_collect(state, revote=False), event.get("value")))
+    scores = vote.weighted_tally(config, state, votes, state.attribute)
+    leaders = vote.top(state, scores)
+    state = _remember(state, "vote", votes)
+    if len(leaders) == 1:
+        return _execute(config, state, leaders[0], "vote", [])
+    state = replace(state, tie=tuple(leaders))
+    cues: list[Cue] = [Say("bm.vote.tie", {"names": leaders})]
+    if not vote.voters(state, state.tie):
+        return _random_execution(config, state, cues)
+    cues += [Say("bm.revote.begin", {"names": leaders}), Timer("vote", config.timers["vote"]),
+             memo.vote_collect(state, revote=True)]
+    return replace(state, step="ask_revote"), cues
+
+
+def _revotes(config: BMConfig, state: BMState, event: dict[str, Any]) -> tuple[BMState, list[Cue]]:
+    votes = vote.describe(memo.check_answers(memo.vote_collect(state, revote=True), event.get("value")))
+    leaders = vote.top(state, vote.weighted_tally(config, state, votes, None))  # rule 10: attributes off
+    state = _remember(state, "revote", votes)
+    if len(leaders) == 1:
+        return _execute(config, state, leaders[0], "revote", [])
+    state = replace(state, tie=tuple(leaders))
+    return _random_execution(config, state, [Say("bm.revote.still_tied", {"names": leaders})])
+
+
+def _random_execution(config: BMConfig, state: BMState, cues: list[Cue]) -> tuple[BMState, list[Cue]]:
+    chosen = rng(config, "tie", state.day).choice(list(state.tie))
+    return _execute(config, state, chosen, "random", cues + [Say("bm.revote.random")])
+
+
+def _execute(config: BMConfig, state: BMState, name: str, cause: str, cues: list[Cue]) -> tuple[BMState, list[Cue]]:
+    role = state.player(name).role
+    state = state.update(name, alive=False)
+    state = replace(state, tie=(), unreported=state.unreported + ((name, role),))
+    state = replace(state, history=state.history + ({"day": state.day, "executed": name, "cause": cause},))
+    cues = cues + [Say("bm.vote.executed", {"name": [name]}), Event("execution", name, cause, day=state.day)]
+    return _check_end(config, state, cues, then="night")
+
+
+def _check_end(config: BMConfig, state: BMState, cues: list[Cue], then: str) -> tuple[BMState, list[Cue]]:
+    """P-BM-8: after the night's deaths and after each execution."""
+    team = vote.winner(config, state)
+    if team is None:
+        return replace(state, step=then), cues
+    names = vote.winners(config, state, team)
+    cues = cues + [
+        Say("bm.end.over"),
+        End(f"bm.end.{team}", team, outcome={"winners": names}),
+        Say("bm.end.winners", {"names": names}),
+        *reveal(config, state),
+    ]
+    return replace(state, step="over", winner=team), cues
+
+
+def _remember(state: BMState, kind: str, votes: dict[str, str]) -> BMState:
+    return replace(state, history=state.history + ({"day": state.day, kind: votes},))
+
+
+def _warnings(config: BMConfig, seconds: int) -> tuple[int, ...]:
+    return tuple(w for w in config.warnings if w < seconds)
+
+
+_STEPS = {
+    "start": _start,
+    "night": _night,
+    "ask_memos": _memos,
+    "discussion": _discussion,
+    "vote": _vote,
+    "ask_votes": _votes,
+    "ask_revote": _revotes,
+}
+
+__all__ = ["advance", "recap", "new_state"]

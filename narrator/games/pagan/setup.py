@@ -1,0 +1,62 @@
+"""Pagan: Fate of Roanoke: turn a table's settings into a checked, frozen config.
+
+Pagan is always two players (the witch and the hunter), so the only table choices are
+the optional chess-clock turn timer and its spoken warnings. Anything else is refused
+before a word is spoken; the steps themselves come from `definition.toml`.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from narrator.errors import SetupError
+from narrator.settings import TableSettings, integer, parse_seconds_list
+
+DEFINITION_FILE = Path(__file__).with_name("definition.toml")
+OPTION_KEYS = ("turn_timer", "warnings")
+
+
+@cache
+def definition() -> dict[str, Any]:
+    """The game's steps, action lists and endings (read once)."""
+    with DEFINITION_FILE.open("rb") as f:
+        return tomllib.load(f)
+
+
+@dataclass(frozen=True)
+class PaganConfig:
+    """A validated Pagan setup; the engine reads only this and the definition."""
+
+    turn_timer: int
+    """Seconds on the active side's clock each turn; 0 means no clock."""
+    warnings: tuple[int, ...]
+    """Seconds left at which the turn clock speaks (only those below `turn_timer`)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"turn_timer": self.turn_timer, "warnings": list(self.warnings)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> PaganConfig:
+        return cls(turn_timer=int(data["turn_timer"]), warnings=tuple(data["warnings"]))
+
+
+def configure(settings: TableSettings) -> PaganConfig:
+    """Validate the table's options for Pagan; refuse bad setups in one line."""
+    src = settings.source
+    options = dict(settings.options)
+    unknown = sorted(set(options) - set(OPTION_KEYS))
+    if unknown:
+        raise SetupError(f"{src}: unknown option '{unknown[0]}' for pagan; known options: {', '.join(OPTION_KEYS)}")
+    if settings.players not in (None, 2):
+        raise SetupError(f"{src}: Pagan is played by 2 players (the witch and the hunter), not {settings.players}; "
+                         "drop --players")
+    if settings.names:
+        raise SetupError(f"{src}: Pagan calls the players by their sides (witch, hunter); drop --names")
+    defaults = definition()["defaults"]
+    turn_timer = integer(options.get("turn_timer", defaults["turn_timer"]), "turn_timer", src, minimum=0)
+    warnings = parse_seconds_list(options.get("warnings", defaults["warnings"]), "warnings", src)
+    return PaganConfig(turn_timer=turn_timer, warnings=tuple(w for w in warnings if w < turn_timer))

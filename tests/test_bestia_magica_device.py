@@ -1,0 +1,69 @@
+"""Pass-the-device through the real CLI on a pseudo-terminal: each player's screen, then cleared."""
+
+import os
+import re
+import select
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from narrator.transcript import read_transcript
+
+pty = pytest.importorskip("pty")
+pytestmark = pytest.mark.slow
+DEAL = "Aki=prophet:S,Ben=beast:M,Chika=townsperson:N,Dai=guard:S"
+CHOICES_LINE = re.compile(r"^\s+1=\w+(, \d+=\w+)*\s*$")
+
+
+def test_a_whole_game_passing_the_device(tmp_path, narrator_home):
+    transcript = tmp_path / "t.jsonl"
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the real narrator on a terminal
+        os.environ["NARRATOR_HOME"] = str(narrator_home)
+        os.chdir(Path(__file__).resolve().parent.parent)
+        os.execv(sys.executable, [sys.executable, "-m", "narrator", "play", "bestia-magica", "--deal", DEAL,
+                                  "--seed", "3", "--voice", "text", "--time-scale", "0", "--lang", "en",
+                                  "--transcript", str(transcript)])
+    output, pending, typed = b"", b"", []
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.5)
+        if not ready:
+            continue
+        try:
+            data = os.read(fd, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        output += data
+        pending += data
+        lines = pending.decode("utf-8", "ignore").rstrip("\r\n").splitlines()
+        last = lines[-1] if lines else ""
+        reply = None
+        if "Press Enter" in last:
+            reply = ""
+        elif CHOICES_LINE.match(last):
+            is_memo = any("memo" in line for line in lines[-4:])
+            reply = "1 n" if is_memo else "1"
+        if reply is not None:
+            typed.append(reply)
+            os.write(fd, (reply + "\n").encode())
+            pending = b""
+    _, status = os.waitpid(pid, 0)
+    text = output.decode("utf-8", "ignore")
+    assert os.waitstatus_to_exitcode(status) == 0, text[-2000:]
+    assert "game over:" in text
+    # every hand-over is called aloud by name, and each private screen is wiped before the next
+    screens = text.split("\x1b[2J\x1b[3J\x1b[H")
+    for screen in screens:
+        assert len(set(re.findall(r"==== (\w+) ====", screen))) <= 1
+    assert "Aki, you are the prophet." in text and "Prophecy: Ben is a beast." in text
+    records = read_transcript(transcript)
+    calls = [r for r in records if r["kind"] == "say" and r["line"] == "private.call"]
+    privates = [r for r in records if r["kind"] == "private"]
+    assert len(calls) >= 4 + 4 + len({(r["night"], r["to"]) for r in privates if r["night"] > 0})
+    assert [r["winner"] for r in records if r["kind"] == "end"]
+    assert any(r["kind"] == "answer" and r["line"] == "collect.night" and r["source"] == "device" for r in records)
