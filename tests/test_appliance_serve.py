@@ -57,7 +57,7 @@ def test_a_new_table_is_greeted_offered_the_default_game_and_plays_it(narrator_h
 
 
 def test_the_table_changes_the_player_count_by_yes_and_no_and_it_is_saved(narrator_home, tmp_path):
-    run_serve(tmp_path, "no", "no", "no", "yes", "yes", "done", "yes", "no")
+    run_serve(tmp_path, "no", "yes", "no", "no", "yes", "yes", "done", "yes", "no")
     [game] = saved_games(narrator_home)
     assert game.meta["config"]["players"] == 7
     assert tomllib.loads((narrator_home / "table.toml").read_text())["players"] == 7
