@@ -50,6 +50,8 @@ TABLE_FLAGS: list[tuple[str, str, str]] = [
     ("--seed", "seed", "Seed for anything random."),
     ("--audio", "audio", "auto (speaker, else text), null (silent, clocked) or device."),
     ("--audio-device", "audio_device", "Audio output device name or index."),
+    ("--host", "host", "Where the phone page listens: an address, 127.0.0.1 = this machine only."),
+    ("--port", "port", "Port of the phone page (default 8080; 0 = any free port)."),
 ]
 RUN_KEYS = ("lang", "voice", "time_scale", "audio", "audio_device", "answers", "transcript")
 
@@ -87,6 +89,9 @@ def _table_options(func: Callable[..., Any]) -> Callable[..., Any]:
 @click.argument("game", required=False)
 @click.option("--table", "table_file", type=click.Path(path_type=Path), help="TOML table file.")
 @click.option("--no-keyboard", is_flag=True, help="Do not read answers from the terminal.")
+@click.option("--phones/--no-phones", "phones", default=None, help="Serve the phone page on the local network.")
+@click.option("--digital-cards/--no-digital-cards", "digital_cards", default=None,
+              help="Additional Werewolf: deal the cards to the phones and play every ability there.")
 @_table_options
 @friendly_errors
 def play(game: str | None, table_file: Path | None, no_keyboard: bool, **flags: Any) -> None:
@@ -101,7 +106,14 @@ def play(game: str | None, table_file: Path | None, no_keyboard: bool, **flags: 
         audio_device=settings.audio_device, keyboard=not no_keyboard,
         answers=str(settings.answers.resolve()) if settings.answers else None,
         transcript=str(settings.transcript.resolve()) if settings.transcript else None,
+        phones=settings.phones, host=settings.host, port=settings.port,
     )
+    if run.phones:
+        from narrator.phones.table import check_game
+
+        check_game(rules)
+    if getattr(config, "digital_cards", False) and not run.phones and not run.answers:
+        raise NarratorError("digital cards are shown on the players' phones; add --phones (or phones = true)")
     sitting = open_sitting(run)
     store = GameStore.create(home.app_home(), rules.name, config.to_dict(), run.to_dict())
     click.echo(f"game {store.id} saved in {store.folder}", err=True)
@@ -116,6 +128,8 @@ def play(game: str | None, table_file: Path | None, no_keyboard: bool, **flags: 
 @click.option("--transcript", type=click.Path(path_type=Path), default=None, help="Transcript file to append to.")
 @click.option("--time-scale", "time_scale", type=float, default=None, help="1 = real time, 0 = instant.")
 @click.option("--audio", default=None, help="auto, null or device.")
+@click.option("--port", type=int, default=None, help="Port of the phone page (if the game uses phones).")
+@click.option("--host", default=None, help="Where the phone page listens (if the game uses phones).")
 @click.option("--no-keyboard", is_flag=True, help="Do not read answers from the terminal.")
 @friendly_errors
 def resume(game_id: str | None, no_keyboard: bool, **flags: Any) -> None:
@@ -141,9 +155,22 @@ def resume(game_id: str | None, no_keyboard: bool, **flags: Any) -> None:
 
 
 def _run(rules: Any, config: Any, store: GameStore, sitting: Any, position: Any, recap: bool) -> None:
+    run = RunOptions(**store.meta["run"])
+
     async def main_loop() -> Any:
+        server = None
+        if run.phones:
+            from narrator.phones.table import make_server, open_phones
+
+            server = make_server(rules, config, store, sitting.hub, run.lang)
+            await open_phones(server, sitting.scheduler, run.host, run.port)
         sitting.start_listeners(asyncio.get_running_loop())
-        return await play_loop(rules, config, store, sitting.scheduler, position, recap=recap)
+        try:
+            return await play_loop(rules, config, store, sitting.scheduler, position, recap=recap,
+                                   on_state=server.set_state if server else None)
+        finally:
+            if server is not None:
+                await server.stop()
 
     try:
         state = asyncio.run(main_loop())

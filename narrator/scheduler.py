@@ -38,11 +38,14 @@ class Scheduler:
         """Play cues in order; return the answer when the last one is an `Ask`."""
         self.context = context
         heard = None
-        for cue in _group_privates(cues):
+        items = _group_privates(cues)
+        early: asyncio.Future | None = None
+        for i, cue in enumerate(items):
             if isinstance(cue, list):
                 await self._private(cue)
             elif isinstance(cue, Collect):
-                heard = await self._collect(cue)
+                heard = await self._collect(cue, early)
+                early = None
             elif isinstance(cue, Event):
                 self._record_event(cue)
             elif isinstance(cue, Say):
@@ -50,7 +53,15 @@ class Scheduler:
             elif isinstance(cue, Countdown):
                 await self._countdown(cue)
             elif isinstance(cue, Timer):
-                await self._timer(cue)
+                following = items[i + 1] if i + 1 < len(items) else None
+                if (isinstance(following, Collect) and self.hub.rounds_during_timers
+                        and not self.hub.sequential_private):
+                    # phones: the round opens with its timer, which ends once everyone has answered
+                    early = asyncio.ensure_future(self.hub.collect(following))
+                await self._timer(cue, until=early)
+                if (early is not None and not early.done() and following.closes_with_timer
+                        and not isinstance(self.clock, InstantClock)):  # instant: no time to answer in
+                    self.hub.close_collect()
             elif isinstance(cue, Ask):
                 heard = await self._ask(cue)
             elif isinstance(cue, End):
@@ -91,13 +102,13 @@ class Scheduler:
             self.cursor = t0 + k + clip.duration
         await self.clock.sleep_until(self.cursor)
 
-    async def _timer(self, cue: Timer) -> None:
+    async def _timer(self, cue: Timer, until: asyncio.Future | None = None) -> None:
         warnings = [(w, self.voice.clip("timer.warning", {"seconds": w})) for w in cue.warnings if w < cue.seconds]
         self.hub.drain_commands()
         t0 = self._slot()
         self._record("timer", cue.line, "", t0, seconds=cue.seconds)
         for left, clip in warnings:
-            outcome, shift = await self._wait_or_done(t0 + cue.seconds - left)
+            outcome, shift = await self._wait_or_done(t0 + cue.seconds - left, until)
             t0 += shift
             if outcome == "done":
                 self.cursor = max(self.clock.now(), self.cursor)
@@ -105,7 +116,7 @@ class Scheduler:
             start = t0 + cue.seconds - left
             self._start_clip(clip)
             self._record("timer", clip.spoken.line, clip.spoken.text, start, seconds_left=left)
-        outcome, shift = await self._wait_or_done(t0 + cue.seconds)
+        outcome, shift = await self._wait_or_done(t0 + cue.seconds, until)
         self.cursor = self.clock.now() if outcome == "done" else t0 + shift + cue.seconds
 
     async def _ask(self, cue: Ask) -> Heard:
@@ -147,7 +158,10 @@ class Scheduler:
                 answer_task.cancel()
         heard = answer_task.result()
         self.cursor = self._slot(resync=True)
-        self._record("answer", cue.line, "", self.cursor, value=heard.value, source=heard.source)
+        if cue.player is None:
+            self._record("answer", cue.line, "", self.cursor, value=heard.value, source=heard.source)
+        else:  # a private answer: the transcript must not show who chose what
+            self._record("answer", cue.line, "", self.cursor, private=True)
         return heard
 
     # --- private cues (pass-the-device when the hub says so) ---------------------------------
@@ -173,9 +187,11 @@ class Scheduler:
         context = {} if cue.night is not None or cue.day is not None else self.context
         self.transcript.write({"kind": "event", **context, **cue.record(), "t": round(self._slot(), 3)})
 
-    async def _collect(self, cue: Collect) -> Heard:
-        """One private answer from each requested player; an `undo` meanwhile is returned instead."""
-        task = asyncio.ensure_future(self._collect_answers(cue))
+    async def _collect(self, cue: Collect, early: asyncio.Future | None = None) -> Heard:
+        """One private answer from each requested player; an `undo` meanwhile is returned instead.
+
+        `early`: the round already opened with the timer before it (phones)."""
+        task = asyncio.ensure_future(self._collect_answers(cue, early))
         try:
             while True:
                 command_task = asyncio.ensure_future(self.hub.command())
@@ -199,8 +215,10 @@ class Scheduler:
                      value=heard.value, source=heard.source)
         return heard
 
-    async def _collect_answers(self, cue: Collect) -> Heard:
+    async def _collect_answers(self, cue: Collect, early: asyncio.Future | None = None) -> Heard:
         """All at once (scripts, phones), or turn by turn on one device (pass-the-device)."""
+        if early is not None:
+            return await early
         if not self.hub.sequential_private:
             return await self.hub.collect(cue)
         answers: dict[str, Any] = {}
@@ -257,13 +275,18 @@ class Scheduler:
         if clip.spoken.line != "tick":
             self.display.line(clip.spoken.text)
 
-    async def _wait_or_done(self, deadline: float) -> tuple[str, float]:
-        """Sleep to `deadline` unless `done` comes first; a pause shifts the deadline."""
+    async def _wait_or_done(self, deadline: float, until: asyncio.Future | None = None) -> tuple[str, float]:
+        """Sleep to `deadline` unless `done` (or the future `until`) comes first; a pause shifts it."""
         shift = 0.0
         while True:
             sleeper = asyncio.ensure_future(self.clock.sleep_until(deadline + shift))
             command = asyncio.ensure_future(self.hub.command())
-            await asyncio.wait({sleeper, command}, return_when=asyncio.FIRST_COMPLETED)
+            waiting = {sleeper, command} | ({until} if until is not None else set())
+            await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+            if until is not None and until.done() and not command.done():
+                sleeper.cancel()
+                command.cancel()
+                return "done", shift
             if sleeper.done() and not command.done():
                 command.cancel()
                 return "elapsed", shift

@@ -40,6 +40,9 @@ class RunOptions:
     answers: str | None = None
     transcript: str | None = None
     keyboard: bool = True
+    phones: bool = False
+    host: str | None = None
+    port: int = 8080
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -82,7 +85,7 @@ def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
         sitting.starters.append(lambda loop: scripted.start(hub, loop))
     # Pass-the-device: with a keyboard and no scripted private answers, private rounds are
     # played one player at a time on this terminal.
-    hub.sequential_private = run.keyboard and not private_script
+    hub.sequential_private = run.keyboard and not private_script and not run.phones
     if run.keyboard:
         sitting.starters.append(lambda loop: KeyboardListener().start(hub, loop))
     return sitting

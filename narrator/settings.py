@@ -19,7 +19,7 @@ LANGUAGES = ("ja", "en")
 DEFAULT_GAME = "additional-werewolf"
 COMMON_KEYS = (
     "game", "players", "names", "lang", "voice", "seed", "time_scale",
-    "answers", "transcript", "audio", "audio_device",
+    "answers", "transcript", "audio", "audio_device", "phones", "host", "port",
 )
 DEVICE_SECTIONS = ("appliance",)
 """Table-file sections about the device, not the game (checked by `narrator.appliance.table`)."""
@@ -45,6 +45,11 @@ class TableSettings:
     audio: str = "auto"
     """`auto` (speaker, else text), `null` (a clocked silent sink) or `device`."""
     audio_device: str | None = None
+    phones: bool = False
+    """Serve the phone page (narrator/phones) beside the narration."""
+    host: str | None = None
+    """Where the phone page listens: None = the local network interface; 127.0.0.1 = this machine only."""
+    port: int = 8080
     options: Mapping[str, Any] = field(default_factory=dict)
     source: str = "defaults"
     """Where the settings came from, for error messages."""
@@ -95,6 +100,15 @@ def build_settings(table: Mapping[str, Any], overrides: Mapping[str, Any], sourc
     for key in ("answers", "transcript"):
         if key in common:
             settings = replace(settings, **{key: Path(_text(common[key], key, source))})
+    if "phones" in common:
+        settings = replace(settings, phones=boolean(common["phones"], "phones", source))
+    if "host" in common:
+        settings = replace(settings, host=_text(common["host"], "host", source))
+    if "port" in common:
+        port = _integer(common["port"], "port", source, minimum=0)
+        if port > 65535:
+            raise SetupError(f"{source}: port must be 0 to 65535, not {port}")
+        settings = replace(settings, port=port)
     names = parse_names(common.get("names", ()), source)
     players = common.get("players")
     if players is not None:
@@ -167,6 +181,18 @@ def _integer(value: Any, key: str, source: str, minimum: int | None = None) -> i
 def integer(value: Any, key: str, source: str, minimum: int | None = None) -> int:
     """A whole number option, refused with a line naming the key."""
     return _integer(value, key, source, minimum)
+
+
+def boolean(value: Any, key: str, source: str) -> bool:
+    """A yes/no option from TOML (true/false) or a flag/string ("true", "1", "no" …)."""
+    if isinstance(value, bool):
+        return value
+    word = str(value).strip().casefold()
+    if word in ("true", "yes", "1", "on"):
+        return True
+    if word in ("false", "no", "0", "off"):
+        return False
+    raise SetupError(f"{source}: {key} must be true or false, not '{value}'")
 
 
 def _scale(value: Any, source: str) -> float:

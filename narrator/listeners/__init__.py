@@ -130,10 +130,17 @@ class ListenerHub:
         self._commands: asyncio.Queue[Heard] = asyncio.Queue()
         self._sources: set[str] = set()
         self._change_waiters: list[asyncio.Future] = []
+        self._watchers: list = []
+        self._table_commands: dict[str, Any] = {}
         self.last_error: str | None = None
+        self.private_sources: set[str] = {"script"}
+        """Sources trusted to answer any player's private question (the table's own script)."""
         self._collect: OpenCollect | None = None
         self._collect_serial = 0
         self.sequential_private = False
+        self.rounds_during_timers = False
+        """Phones: a private round opens when the timer before it starts (the memo or vote
+        time), and that timer ends early once every asked player has answered."""
         """Pass-the-device mode: the scheduler hands the device to one player at a time, and
         typed text answers that player's private request."""
         self._private_subscribers: list[Any] = []
@@ -173,6 +180,9 @@ class ListenerHub:
         if meaning in ("repeat", "pause", "undo", "help"):
             self._commands.put_nowait(Heard("command", meaning, source))
             return None
+        word, _, rest = text.strip().partition(" ")
+        if source == "keyboard" and word.casefold() in self._table_commands:
+            return self._table_commands[word.casefold()](rest.strip())
         if self.sequential_private and self._collect is not None and not self._collect.future.done():
             return self._offer_private_text(text, source)
         if self._ask is None or self._answer is None or self._answer.done():
@@ -180,6 +190,8 @@ class ListenerHub:
                 self._commands.put_nowait(Heard("command", "done", source))
                 return None
             return "nothing is being asked right now"
+        if self._ask.player is not None and source not in self.private_sources:
+            return "this answer is private: the player gives it on their phone"
         try:
             value = parse_answer(self._ask, text, self.vocabulary)
         except AnswerError as err:
@@ -187,6 +199,40 @@ class ListenerHub:
             return str(err)
         self._answer.set_result(Heard("answer", value, source))
         return None
+
+    @property
+    def open_ask(self) -> tuple[int, Ask] | None:
+        """The question waiting for an answer now, with its serial; None when nothing is open."""
+        if self._ask is None or self._answer is None or self._answer.done():
+            return None
+        return self._ask_serial, self._ask
+
+    def offer_value(self, serial: int, value: Any, source: str) -> bool:
+        """Answer question `serial` with an already-checked value (a phone); False when it is closed.
+
+        The phone server checks who may answer and what fits; this only makes sure one
+        answer per question wins, so a replayed or late submission changes nothing.
+        """
+        if self.open_ask is None or self._ask_serial != serial:
+            return False
+        self._answer.set_result(Heard("answer", value, source))
+        self._notify()
+        return True
+
+    def add_table_command(self, word: str, handler: Any) -> None:
+        """A word typed at the table's own terminal (`release Aki`): `handler(rest)` returns what to print."""
+        self._table_commands[word.casefold()] = handler
+
+    def watch(self, callback) -> None:
+        """Call `callback()` whenever a question opens or closes (the phone server pushes views)."""
+        self._watchers.append(callback)
+
+    @property
+    def open_collect(self) -> tuple[int, OpenCollect] | None:
+        """The round of private answers open now, with its serial; None when none is."""
+        if self._collect is None or self._collect.future.done():
+            return None
+        return self._collect_serial, self._collect
 
     async def next_ask(self, after: int) -> tuple[int, Ask]:
         """Wait for a question newer than serial `after` (scripted listeners answer each once)."""
@@ -214,6 +260,7 @@ class ListenerHub:
             return self._answer.result()
         finally:
             self._ask = None
+            self._notify()
 
     def command_nowait(self) -> Heard | None:
         try:
@@ -242,6 +289,8 @@ class ListenerHub:
         for waiter in waiters:
             if not waiter.done():
                 waiter.set_result(None)
+        for callback in self._watchers:
+            callback()
 
     def _next_change(self) -> asyncio.Future:
         """A future resolved at the next change (created now, so no wake-up is lost)."""
@@ -289,6 +338,14 @@ class ListenerHub:
             return future.result()
         finally:
             self._collect = None
+            self._notify()
+
+    def close_collect(self) -> None:
+        """End the open round with the answers given so far (its timer ran out)."""
+        open_ = self._collect
+        if open_ is not None and not open_.future.done():
+            given = {name: open_.answers[name] for name in open_.requests if name in open_.answers}
+            open_.future.set_result(Heard("answer", given, "timer"))
 
     def offer_private(self, player: str, answer: Any, source: str) -> str | None:
         """Give the open round `player`'s answer; returns why it was refused, or None."""

@@ -30,6 +30,7 @@ CHOICES = {
     "mese_effect": ("hidden", "double_vote"),
     "anima_pool": ("all_dead", "tonight_dead"),
     "evil_count": ("none", "beasts"),
+    "missing_answer": ("none", "wait"),
 }
 DEAL_KEYS = ("deal", "roles", "cards", "attributes")
 
