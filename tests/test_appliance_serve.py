@@ -245,3 +245,12 @@ def test_each_new_game_reads_the_table_file_again(narrator_home, tmp_path):
         serve(options, log=lambda m: None)
     players = sorted(g.meta["config"]["players"] for g in saved_games(narrator_home))
     assert players == [5, 6]
+
+
+def test_the_phone_page_runs_beside_a_served_game_when_the_table_turns_it_on(narrator_home, tmp_path):
+    played, transcript = run_serve(tmp_path, "yes", "done", "yes", phones="true", host="127.0.0.1", port="0")
+    assert played == 1
+    spoken = lines_of(transcript)
+    assert spoken.index("appliance.offer") < spoken.index("phones.join") < spoken.index("setup.welcome")
+    [game] = saved_games(narrator_home)
+    assert game.meta["run"]["phones"] is True and game.meta["outcome"]["winner"] == "citizens"

@@ -256,18 +256,41 @@ class Appliance:
         position = resume_position(rules, config, store)
         self.log(f"resuming game {store.id}")
         self._restart_clock(position.t)
-        state = await play_loop(rules, config, store, self.scheduler, position, recap=True)
+        state = await self._play(rules, config, store, position, recap=True)
         self.log(f"game {store.id} over: {state.winner} win")
 
     async def play_new(self, settings: TableSettings) -> None:
         rules = get_game(settings.game)
         config = rules.configure(settings)
+        if getattr(config, "digital_cards", False) and not self.run_options.phones and not self.run_options.answers:
+            raise NarratorError("digital cards are shown on the players' phones; "
+                                "turn them on with `narrator config set phones true`")
         store = GameStore.create(home.app_home(), rules.name, config.to_dict(), self.run_options.to_dict())
         self.log(f"game {store.id} ({rules.name}, {settings.players} players) saved in {store.folder}")
         position = start_position(rules, config, store)
         self._restart_clock(0.0)
-        state = await play_loop(rules, config, store, self.scheduler, position, recap=False)
+        state = await self._play(rules, config, store, position, recap=False)
         self.log(f"game {store.id} over: {state.winner} win")
+
+    async def _play(self, rules: Any, config: Any, store: GameStore, position: Any, recap: bool) -> Any:
+        """The game loop, with the phone page beside it when the table turned it on."""
+        server = None
+        if self.run_options.phones:
+            from narrator.phones.table import check_game, make_server, open_phones
+
+            try:
+                check_game(rules)
+            except NarratorError as err:
+                self.log(f"no phone page for this game: {err}")
+            else:
+                server = make_server(rules, config, store, self.hub, self.run_options.lang)
+                await open_phones(server, self.scheduler, self.run_options.host, self.run_options.port)
+        try:
+            return await play_loop(rules, config, store, self.scheduler, position, recap=recap,
+                                   on_state=server.set_state if server else None)
+        finally:
+            if server is not None:
+                await server.stop()
 
     def _restart_clock(self, start_at: float) -> None:
         """A game keeps its own clock (continued across a resume), as `narrator resume` does."""
