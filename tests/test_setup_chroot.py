@@ -62,9 +62,11 @@ def test_setup_in_a_fresh_debian_ends_in_a_game(tmp_path):
     run(["debootstrap", "--variant=minbase", suite, str(root), mirror], timeout=900)
     # What a freshly installed machine has from its installer: name resolution, apt's and
     # pip's local settings (and the certificate bundle pip is told to use, if any).
-    for name in ("etc/resolv.conf", "etc/pip.conf", "etc/apt/apt.conf.d/99artifact-registry"):
-        if (Path("/") / name).is_file():
-            shutil.copyfile(Path("/") / name, root / name)
+    host_files = [Path("/etc/resolv.conf"), Path("/etc/pip.conf")]
+    host_files += [p for p in Path("/etc/apt/apt.conf.d").glob("*") if p.is_file() and "Acquire::" in p.read_text()]
+    for path in host_files:
+        if path.is_file():
+            shutil.copyfile(path, root / path.relative_to("/"))
     env = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOME": "/root",
            "LANG": "C.UTF-8", "DEBIAN_FRONTEND": "noninteractive"}
     for key in ("PIP_DEFAULT_TIMEOUT", "PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "http_proxy", "https_proxy"):
