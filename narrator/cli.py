@@ -216,5 +216,11 @@ def voices_list() -> None:
 
 register_listening_commands(main)
 
+# The Raspberry Pi appliance: `narrator serve`, `narrator config …`, `narrator service …`.
+from narrator.appliance.commands import register as _register_appliance  # noqa: E402
+
+_register_appliance(main, friendly_errors)
+
+
 if __name__ == "__main__":
     main()

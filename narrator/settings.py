@@ -22,6 +22,8 @@ COMMON_KEYS = (
     "game", "players", "names", "lang", "voice", "seed", "time_scale",
     "answers", "transcript", "audio", "audio_device", "phones", "host", "port",
 )
+DEVICE_SECTIONS = ("appliance",)
+"""Table-file sections about the device, not the game (checked by `narrator.appliance.table`)."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,8 @@ def build_settings(table: Mapping[str, Any], overrides: Mapping[str, Any], sourc
     """Merge the table file's keys with CLI overrides (None = not given) into settings."""
     merged = {k.replace("-", "_"): v for k, v in table.items()}
     merged.update({k: v for k, v in overrides.items() if v is not None})
+    for section in DEVICE_SECTIONS:
+        merged.pop(section, None)
     common = {k: merged.pop(k) for k in COMMON_KEYS if k in merged}
     listening = {k: merged.pop(k) for k in LISTEN_KEYS if k in merged}
     settings = TableSettings(source=source, options=merged, listening=listening)

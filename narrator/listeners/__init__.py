@@ -191,6 +191,18 @@ class ListenerHub:
     def register(self, source: str) -> None:
         self._sources.add(source)
 
+    @property
+    def sources(self) -> frozenset[str]:
+        """The listeners that can still answer (the appliance waits on its own when none can)."""
+        return frozenset(self._sources)
+
+    @property
+    def open_serial(self) -> int | None:
+        """The serial of the question waiting for an answer right now (None when none is)."""
+        if self._ask is None or self._answer is None or self._answer.done():
+            return None
+        return self._ask_serial
+
     def retire(self, source: str) -> None:
         """A listener can give no more answers (end of file, closed keyboard)."""
         self._sources.discard(source)

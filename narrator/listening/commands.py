@@ -130,12 +130,12 @@ def register(main: click.Group) -> None:
         """Speech recognition models (installed before a game, never during one)."""
 
     @models.command("install")
-    @click.argument("lang")
+    @click.argument("lang", default="ja")
     @click.option("--sha256", default=None, help="Expected checksum of the archive (overrides the model index).")
     @click.option("--no-checksum", is_flag=True, help="Install without comparing a checksum (prints the archive's).")
     @click.option("--url", default=None, help="Download from this URL instead (a mirror).")
     def models_install(lang: str, sha256: str | None, no_checksum: bool, url: str | None) -> None:
-        """Download, verify and unpack the small model for LANG (ja or en)."""
+        """Download, verify and unpack the small model for LANG (ja, the default, or en)."""
         from narrator.cli import friendly_errors
 
         @friendly_errors
