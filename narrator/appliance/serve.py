@@ -70,7 +70,7 @@ def serve(options: ServeOptions, log: Callable[[str], None] | None = None) -> in
         settings, _, appliance = check_table(table, "default table", options.overrides)
     keyboard = sys.stdin.isatty() if options.keyboard is None else options.keyboard
     run = run_options(settings, keyboard)
-    sitting = open_sitting(run, warn=lambda message: log(f"warning: {message}"))
+    sitting = open_sitting(run, warn=lambda message: log(f"warning: {message}"), names=settings.names)
     buttons = _open_buttons(appliance, log) if options.buttons else None
     if buttons is not None:
         sitting.starters.append(lambda loop: buttons.start(sitting.hub, loop))
