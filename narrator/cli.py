@@ -23,7 +23,7 @@ from narrator.runner import play as play_loop
 from narrator.runner import resume_position, start_position
 from narrator.listening.setup import listen_options
 from narrator.session import RunOptions, open_sitting
-from narrator.settings import DEFAULT_GAME, build_settings, read_table_file
+from narrator.settings import build_settings, read_table_file
 from narrator.store import GameStore, find_game, saved_games
 
 # Flags that name a table-file key: (flag, key, help).

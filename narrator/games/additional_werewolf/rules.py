@@ -18,6 +18,7 @@ from narrator.cues import Ask, Countdown, Cue, End, Say, Timer
 from narrator.errors import AnswerError
 from narrator.games.additional_werewolf import cards as digital
 from narrator.games.additional_werewolf.setup import AWConfig, definition
+from narrator.games.steps import run_step
 
 YES_NO = ("yes", "no")
 
@@ -96,14 +97,7 @@ def new_state() -> AWState:
 
 def advance(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWState, list[Cue]]:
     """Play one step: consume `event` and return the new state and the step's cues."""
-    if state.finished:
-        return state, []
-    handler = _STEPS.get(state.step)
-    if handler is None:
-        raise ValueError(f"unknown step {state.step!r}")
-    if state.step.startswith("ask_") and event.get("type") != "answer":
-        raise AnswerError(f"the game is waiting for an answer ({state.step[4:]}), not '{event.get('type')}'")
-    return handler(config, state, event)
+    return run_step(_STEPS, config, state, event)
 
 
 def recap(config: AWConfig, state: AWState) -> list[Cue]:

@@ -17,7 +17,12 @@ from typing import Any, Mapping
 
 from narrator.errors import SetupError
 from narrator.settings import (
-    TableSettings, boolean, integer, parse_counts, parse_list, parse_seconds_list,
+    TableSettings,
+    boolean,
+    integer,
+    parse_counts,
+    parse_list,
+    parse_seconds_list,
 )
 
 DEFINITION_FILE = Path(__file__).with_name("definition.toml")

@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 from narrator.cues import Event, Private
 from narrator.games.bestia_magica.setup import BMConfig
-from narrator.games.bestia_magica.state import BMState, Curse, role_spec, rng
+from narrator.games.bestia_magica.state import BMState, Curse, rng, role_spec
 
 
 @dataclass

@@ -15,24 +15,17 @@ from dataclasses import replace
 from typing import Any
 
 from narrator.cues import Countdown, Cue, End, Event, Private, Say, Timer
-from narrator.errors import AnswerError
 from narrator.games.bestia_magica import memo, vote
 from narrator.games.bestia_magica.night import resolve
 from narrator.games.bestia_magica.reveal import reveal
 from narrator.games.bestia_magica.setup import BMConfig
 from narrator.games.bestia_magica.state import BMState, new_state, rng, seat_players
+from narrator.games.steps import run_step
 
 
 def advance(config: BMConfig, state: BMState, event: dict[str, Any]) -> tuple[BMState, list[Cue]]:
     """Play one step: consume `event` and return the new state and the step's cues."""
-    if state.finished:
-        return state, []
-    handler = _STEPS.get(state.step)
-    if handler is None:
-        raise ValueError(f"unknown step {state.step!r}")
-    if state.step.startswith("ask_") and event.get("type") != "answer":
-        raise AnswerError(f"the game is waiting for private answers ({state.step[4:]}), not '{event.get('type')}'")
-    return handler(config, state, event)
+    return run_step(_STEPS, config, state, event, waiting_for="private answers")
 
 
 def recap(config: BMConfig, state: BMState) -> list[Cue]:

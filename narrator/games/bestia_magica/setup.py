@@ -18,7 +18,13 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from narrator.errors import SetupError
-from narrator.settings import TableSettings, integer, parse_counts, parse_list, parse_seconds_list
+from narrator.settings import (
+    TableSettings,
+    integer,
+    parse_counts,
+    parse_list,
+    parse_seconds_list,
+)
 
 DEFINITION_FILE = Path(__file__).with_name("definition.toml")
 MIN_PLAYERS, MAX_PLAYERS = 4, 20
