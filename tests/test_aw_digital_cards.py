@@ -200,7 +200,6 @@ def test_strategist_exchange_hands_back_the_chosen_cards():
             break
     state, _ = step(rules, config, state, {"type": "answer", "value": "done"})
     while state.step != "ask_nominated":
-        ask = None
         state, cues = step(rules, config, state, {"type": "continue"} if not state.step.startswith("ask_")
                            else {"type": "answer", "value": state.picks[0] if state.step == "ask_phantom_2"
                                  else _self_of(config, state)})
