@@ -18,10 +18,12 @@ import click
 from narrator import home
 from narrator.errors import NarratorError
 from narrator.games import game_names, get_game
+from narrator.listening.commands import register as register_listening_commands
 from narrator.runner import play as play_loop
 from narrator.runner import resume_position, start_position
+from narrator.listening.setup import listen_options
 from narrator.session import RunOptions, open_sitting
-from narrator.settings import DEFAULT_GAME, build_settings, read_table_file
+from narrator.settings import build_settings, read_table_file
 from narrator.store import GameStore, find_game, saved_games
 
 # Flags that name a table-file key: (flag, key, help).
@@ -55,6 +57,15 @@ TABLE_FLAGS: list[tuple[str, str, str]] = [
     ("--speech-rate", "speech_rate", "Speech rate factor, 0.5 to 2 (default 1)."),
     ("--night-done", "night_done", "true: `done` ends a night countdown early (default false: calls last the same)."),
     ("--ambience", "ambience", "true/false: night ambience loop from the pack's sounds/ (default true)."),
+    ("--host", "host", "Where the phone page listens: an address, 127.0.0.1 = this machine only."),
+    ("--port", "port", "Port of the phone page (default 8080; 0 = any free port)."),
+    ("--listen", "listen", "Voice answers: auto (if model and microphone), on or off."),
+    ("--model", "model", "Speech model folder (default: the installed one for --lang)."),
+    ("--input-device", "input_device", "Microphone name or index."),
+    ("--confidence", "confidence", "Ignore heard words less sure than this (0-1, default 0.7)."),
+    ("--mute-tail", "mute_tail", "Seconds the microphone stays muted after the narrator speaks."),
+    ("--answer-timeout", "answer_timeout", "Seconds a 'done when ready' step waits before going on; 0 waits."),
+    ("--confirm", "confirm", "Repeat heard answers back before they count: true or false."),
 ]
 RUN_KEYS = ("lang", "voice", "time_scale", "audio", "audio_device", "answers", "transcript")
 
@@ -92,6 +103,9 @@ def _table_options(func: Callable[..., Any]) -> Callable[..., Any]:
 @click.argument("game", required=False)
 @click.option("--table", "table_file", type=click.Path(path_type=Path), help="TOML table file.")
 @click.option("--no-keyboard", is_flag=True, help="Do not read answers from the terminal.")
+@click.option("--phones/--no-phones", "phones", default=None, help="Serve the phone page on the local network.")
+@click.option("--digital-cards/--no-digital-cards", "digital_cards", default=None,
+              help="Additional Werewolf: deal the cards to the phones and play every ability there.")
 @_table_options
 @friendly_errors
 def play(game: str | None, table_file: Path | None, no_keyboard: bool, **flags: Any) -> None:
@@ -109,8 +123,16 @@ def play(game: str | None, table_file: Path | None, no_keyboard: bool, **flags: 
         audio_out=str(settings.audio_out.resolve()) if settings.audio_out else None,
         volume=settings.volume, speech_rate=settings.speech_rate,
         night_done=settings.night_done, ambience=settings.ambience,
+        phones=settings.phones, host=settings.host, port=settings.port,
+        listening=listen_options(settings.listening, source).to_dict(),
     )
-    sitting = open_sitting(run, game=rules, config=config)
+    if run.phones:
+        from narrator.phones.table import check_game
+
+        check_game(rules)
+    if getattr(config, "digital_cards", False) and not run.phones and not run.answers:
+        raise NarratorError("digital cards are shown on the players' phones; add --phones (or phones = true)")
+    sitting = open_sitting(run, names=getattr(config, "names", ()), game=rules, config=config)
     store = GameStore.create(home.app_home(), rules.name, config.to_dict(), run.to_dict())
     click.echo(f"game {store.id} saved in {store.folder}", err=True)
     position = start_position(rules, config, store)
@@ -124,6 +146,8 @@ def play(game: str | None, table_file: Path | None, no_keyboard: bool, **flags: 
 @click.option("--transcript", type=click.Path(path_type=Path), default=None, help="Transcript file to append to.")
 @click.option("--time-scale", "time_scale", type=float, default=None, help="1 = real time, 0 = instant.")
 @click.option("--audio", default=None, help="auto, null or device.")
+@click.option("--port", type=int, default=None, help="Port of the phone page (if the game uses phones).")
+@click.option("--host", default=None, help="Where the phone page listens (if the game uses phones).")
 @click.option("--no-keyboard", is_flag=True, help="Do not read answers from the terminal.")
 @friendly_errors
 def resume(game_id: str | None, no_keyboard: bool, **flags: Any) -> None:
@@ -143,15 +167,29 @@ def resume(game_id: str | None, no_keyboard: bool, **flags: Any) -> None:
     store.update_run(run.to_dict())
     position = resume_position(rules, config, store)
     used = sum(1 for e in store.events() if e.get("source") == "script")
-    sitting = open_sitting(run, start_at=position.t, answers_used=used, game=rules, config=config)
+    sitting = open_sitting(run, start_at=position.t, answers_used=used, names=getattr(config, "names", ()),
+                           game=rules, config=config)
     click.echo(f"resuming game {store.id}", err=True)
     _run(rules, config, store, sitting, position, recap=True)
 
 
 def _run(rules: Any, config: Any, store: GameStore, sitting: Any, position: Any, recap: bool) -> None:
+    run = RunOptions(**store.meta["run"])
+
     async def main_loop() -> Any:
+        server = None
+        if run.phones:
+            from narrator.phones.table import make_server, open_phones
+
+            server = make_server(rules, config, store, sitting.hub, run.lang)
+            await open_phones(server, sitting.scheduler, run.host, run.port)
         sitting.start_listeners(asyncio.get_running_loop())
-        return await play_loop(rules, config, store, sitting.scheduler, position, recap=recap)
+        try:
+            return await play_loop(rules, config, store, sitting.scheduler, position, recap=recap,
+                                   on_state=server.set_state if server else None)
+        finally:
+            if server is not None:
+                await server.stop()
 
     try:
         state = asyncio.run(main_loop())
@@ -185,9 +223,17 @@ def voices_list() -> None:
         click.echo(f"{name}  lang={pack.lang}  engine={pack.engine}  lines={len(pack.lines)}  ({pack.path})")
 
 
+register_listening_commands(main)
+
+# The Raspberry Pi appliance: `narrator serve`, `narrator config …`, `narrator service …`.
+from narrator.appliance.commands import register as _register_appliance  # noqa: E402
+
+_register_appliance(main, friendly_errors)
+
 from narrator import cli_audio  # noqa: E402  (registers say, doctor, voices render/check)
 
 cli_audio.register(main, voices)
+
 
 if __name__ == "__main__":
     main()

@@ -84,15 +84,11 @@ def doctor() -> None:
     from narrator.doctor import run_checks
 
     findings = run_checks()
-    area = None
     for f in findings:
-        if f.area != area:
-            click.echo(f"{f.area}:")
-            area = f.area
-        mark = "ok  " if f.ok else ("--  " if f.optional else "MISSING ")
-        click.echo(f"  {mark}{f.what}")
+        mark = "ok" if f.ok else ("--" if f.optional else "MISSING")
+        click.echo(f"{mark}  {f.area}: {f.what}")
         if not f.ok and f.fix:
-            click.echo(f"        fix: {f.fix}")
+            click.echo(f"      fix: {f.fix}")
     broken = [f for f in findings if not f.ok and not f.optional]
     if broken:
         click.echo(f"{len(broken)} problem(s) found; run the fix lines above", err=True)

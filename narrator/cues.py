@@ -59,7 +59,9 @@ class Ask(Cue):
     """Speak the question `line` and wait for one answer from the listeners.
 
     `choices` are the allowed answers: "yes"/"no", "done", or player names. With
-    `multiple`, a comma-separated list of names is one answer.
+    `multiple`, a comma-separated list of names is one answer. With `player`, the answer
+    is private: only that player's phone (or a script) may give it, and the transcript
+    records neither who was asked nor what was answered.
     """
 
     kind: ClassVar[str] = "ask"
@@ -67,6 +69,7 @@ class Ask(Cue):
     choices: tuple[str, ...]
     params: dict[str, Any] = field(default_factory=dict)
     multiple: bool = False
+    player: str | None = None
     help: tuple[str, ...] = ()
     """Line ids spoken (in order) when a listener asks for `help` while this question is open."""
 
@@ -144,6 +147,9 @@ class Collect(Cue):
     phase: str
     number: int
     requests: tuple[Request, ...]
+    closes_with_timer: bool = False
+    """When the round runs beside the timer before it (phones), the timer's end closes it:
+    the answers given so far count and the missing ones are left out (a house rule)."""
 
 
 @dataclass(frozen=True)

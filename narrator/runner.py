@@ -8,7 +8,7 @@ playing, and an answer already recorded is never asked again.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from narrator.cues import Ask, Collect, Cue, Say, cue_from_dict
 from narrator.games import Game
@@ -77,9 +77,14 @@ def rebuild(game: Game, config: Any, events: list[dict[str, Any]]) -> tuple[Any,
 
 
 async def play(game: Game, config: Any, store: GameStore, scheduler: Scheduler, position: Position,
-               recap: bool = False) -> Any:
-    """Play from `position` to the end; returns the final state."""
+               recap: bool = False, on_state: Callable[[Any], None] | None = None) -> Any:
+    """Play from `position` to the end; returns the final state.
+
+    `on_state` sees every new state before its step is played (the phone server's views).
+    """
+    on_state = on_state or (lambda state: None)
     state, cues, count = position.state, position.cues, position.event_count
+    on_state(state)
     if recap:
         await scheduler.play(game.recap(config, state), _context(state))
     while True:
@@ -91,6 +96,7 @@ async def play(game: Game, config: Any, store: GameStore, scheduler: Scheduler, 
             count += 1
             state, cues = rebuild(game, config, store.events())
             store.save_snapshot(Snapshot(count, state.to_dict(), [c.to_dict() for c in cues], scheduler.cursor))
+            on_state(state)
             continue
         if heard is not None:
             event = {"type": "answer", "value": heard.value, "source": heard.source}
@@ -99,6 +105,7 @@ async def play(game: Game, config: Any, store: GameStore, scheduler: Scheduler, 
         state, cues = game.advance(config, state, event)
         count += 1
         _save(store, event, state, cues, count, scheduler.cursor)
+        on_state(state)
     store.mark_finished({"winner": state.winner, **_outcome(state)})
     return state
 

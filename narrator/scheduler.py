@@ -65,11 +65,14 @@ class Scheduler:
         self.context = context
         self._ambience()
         heard = None
-        for cue in _group_privates(cues):
+        items = _group_privates(cues)
+        early: asyncio.Future | None = None
+        for i, cue in enumerate(items):
             if isinstance(cue, list):
                 await self._private(cue)
             elif isinstance(cue, Collect):
-                heard = await self._collect(cue)
+                heard = await self._collect(cue, early)
+                early = None
             elif isinstance(cue, Event):
                 self._record_event(cue)
             elif isinstance(cue, Say):
@@ -77,7 +80,15 @@ class Scheduler:
             elif isinstance(cue, Countdown):
                 await self._countdown(cue)
             elif isinstance(cue, Timer):
-                await self._timer(cue)
+                following = items[i + 1] if i + 1 < len(items) else None
+                if (isinstance(following, Collect) and self.hub.rounds_during_timers
+                        and not self.hub.sequential_private):
+                    # phones: the round opens with its timer, which ends once everyone has answered
+                    early = asyncio.ensure_future(self.hub.collect(following))
+                await self._timer(cue, until=early)
+                if (early is not None and not early.done() and following.closes_with_timer
+                        and not isinstance(self.clock, InstantClock)):  # instant: no time to answer in
+                    self.hub.close_collect()
             elif isinstance(cue, Ask):
                 heard = await self._ask(cue)
             elif isinstance(cue, End):
@@ -106,15 +117,17 @@ class Scheduler:
         clips = [self.voice.clip("tick", {"n": n}) for n in range(cue.seconds, -1, -1)]
         await self._on_deadlines([(k, clip) for k, clip in enumerate(clips)], end=None, kind="tick")
 
-    async def _timer(self, cue: Timer) -> None:
+    async def _timer(self, cue: Timer, until: asyncio.Future | None = None) -> None:
         warnings = [(cue.seconds - w, self.voice.clip("timer.warning", {"seconds": w}))
                     for w in cue.warnings if w < cue.seconds]
         self._record("timer", cue.line, "", self._slot(), seconds=cue.seconds)
-        await self._on_deadlines(warnings, end=cue.seconds, kind="timer")
+        await self._on_deadlines(warnings, end=cue.seconds, kind="timer", until=until)
         self.cursor += self._play_sound("timer_end", self.cursor)
 
-    async def _on_deadlines(self, timed: list[tuple[float, Clip]], end: float | None, kind: str) -> None:
-        """Play clips at t0 + offset each, all handed to the output at once; `done` ends early.
+    async def _on_deadlines(self, timed: list[tuple[float, Clip]], end: float | None, kind: str,
+                            until: asyncio.Future | None = None) -> None:
+        """Play clips at t0 + offset each, all handed to the output at once; `done` (or the
+        future `until`) ends early.
 
         The transcript and the display follow each deadline as it passes; a pause takes
         back the clips not yet heard and hands them over again, later by the pause's length.
@@ -123,7 +136,8 @@ class Scheduler:
         t0 = self._slot()
         pending = {k: self._start_clip(clip, t0 + off, show=False) for k, (off, clip) in enumerate(timed)}
         for k, (off, clip) in enumerate(timed):
-            outcome, shift = await self._wait_or_done(t0 + off, pending=[pending[j] for j in range(k, len(timed))])
+            outcome, shift = await self._wait_or_done(t0 + off, until,
+                                                      pending=[pending[j] for j in range(k, len(timed))])
             if shift:
                 t0 += shift
                 for j in range(k, len(timed)):
@@ -134,6 +148,7 @@ class Scheduler:
                 self.cursor = max(self.clock.now(), self.cursor)
                 return
             self._show(clip)
+            self.hub.speaking(clip.duration, clip.wav)  # listeners mute while the narrator talks
             if kind == "tick":
                 self._record("tick", "tick", clip.spoken.text, t0 + off, n=len(timed) - 1 - k)
             else:
@@ -142,7 +157,7 @@ class Scheduler:
         if end is None:
             await self.clock.sleep_until(self.cursor)
             return
-        outcome, shift = await self._wait_or_done(t0 + end)
+        outcome, shift = await self._wait_or_done(t0 + end, until)
         self.cursor = self.clock.now() if outcome == "done" else t0 + shift + end
 
     async def _ask(self, cue: Ask) -> Heard:
@@ -185,7 +200,10 @@ class Scheduler:
         heard = answer_task.result()
         self.output.extend(self.clock.now())
         self.cursor = self._slot(resync=True)
-        self._record("answer", cue.line, "", self.cursor, value=heard.value, source=heard.source)
+        if cue.player is None:
+            self._record("answer", cue.line, "", self.cursor, value=heard.value, source=heard.source)
+        else:  # a private answer: the transcript must not show who chose what
+            self._record("answer", cue.line, "", self.cursor, private=True)
         return heard
 
     # --- private cues (pass-the-device when the hub says so) ---------------------------------
@@ -211,9 +229,11 @@ class Scheduler:
         context = {} if cue.night is not None or cue.day is not None else self.context
         self.transcript.write({"kind": "event", **context, **cue.record(), "t": round(self._slot(), 3)})
 
-    async def _collect(self, cue: Collect) -> Heard:
-        """One private answer from each requested player; an `undo` meanwhile is returned instead."""
-        task = asyncio.ensure_future(self._collect_answers(cue))
+    async def _collect(self, cue: Collect, early: asyncio.Future | None = None) -> Heard:
+        """One private answer from each requested player; an `undo` meanwhile is returned instead.
+
+        `early`: the round already opened with the timer before it (phones)."""
+        task = asyncio.ensure_future(self._collect_answers(cue, early))
         try:
             while True:
                 command_task = asyncio.ensure_future(self.hub.command())
@@ -237,8 +257,10 @@ class Scheduler:
                      value=heard.value, source=heard.source)
         return heard
 
-    async def _collect_answers(self, cue: Collect) -> Heard:
+    async def _collect_answers(self, cue: Collect, early: asyncio.Future | None = None) -> Heard:
         """All at once (scripts, phones), or turn by turn on one device (pass-the-device)."""
+        if early is not None:
+            return await early
         if not self.hub.sequential_private:
             return await self.hub.collect(cue)
         answers: dict[str, Any] = {}
@@ -297,6 +319,9 @@ class Scheduler:
         handle = self.output.start(clip.pcm, at) if clip.pcm is not None else None
         if show:
             self._show(clip)
+            # listeners mute while the narrator talks: from now (it is handed over up to LEAD
+            # early) to the clip's end
+            self.hub.speaking(max(0.0, at + clip.duration - self.clock.now()), clip.wav)
         return handle
 
     def _show(self, clip: Clip) -> None:
@@ -325,8 +350,9 @@ class Scheduler:
         self.output.start(pcm, at, speech=False)
         return len(pcm) / (WIDTH * RATE)
 
-    async def _wait_or_done(self, deadline: float, pending: list[Any] = ()) -> tuple[str, float]:
-        """Sleep to `deadline` unless `done` comes first; a pause shifts the deadline.
+    async def _wait_or_done(self, deadline: float, until: asyncio.Future | None = None,
+                            pending: list[Any] = ()) -> tuple[str, float]:
+        """Sleep to `deadline` unless `done` (or the future `until`) comes first; a pause shifts it.
 
         At night a `done` is ignored unless `night_done` is set. On a pause the clips in
         `pending` are taken back (the caller hands them over again, shifted).
@@ -335,7 +361,12 @@ class Scheduler:
         while True:
             sleeper = asyncio.ensure_future(self.clock.sleep_until(deadline + shift))
             command = asyncio.ensure_future(self.hub.command())
-            await asyncio.wait({sleeper, command}, return_when=asyncio.FIRST_COMPLETED)
+            waiting = {sleeper, command} | ({until} if until is not None else set())
+            await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+            if until is not None and until.done() and not command.done():
+                sleeper.cancel()
+                command.cancel()
+                return "done", shift
             if sleeper.done() and not command.done():
                 command.cancel()
                 return "elapsed", shift
@@ -364,7 +395,7 @@ class Scheduler:
         """Hold everything until `pause` (or `done`) comes again; returns the paused seconds."""
         began = self.clock.now()
         await self._say(self.voice.clip("control.paused"), "say")
-        while (await self.hub.command()).value not in ("pause", "done"):
+        while (await self.hub.command()).value not in ("pause", "resume", "done"):
             pass
         self.cursor = self._slot(resync=True)
         await self._say(self.voice.clip("control.resumed"), "say")

@@ -11,7 +11,7 @@ import asyncio
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from narrator.audio import AudioOutput, AudioUnavailable, NullOutput, open_output
 from narrator.clock import Clock, make_clock
@@ -21,6 +21,7 @@ from narrator.listeners import ListenerHub, Vocabulary
 from narrator.listeners.keyboard import KeyboardListener
 from narrator.listeners.private_script import PrivateScriptListener, is_json_lines
 from narrator.listeners.scripted import ScriptedListener
+from narrator.listening.setup import attach_listening, listen_options
 from narrator.scheduler import NightOptions, Scheduler
 from narrator.speech.voice import EngineVoice, TextVoice, open_engine
 from narrator.transcript import Transcript
@@ -44,6 +45,11 @@ class RunOptions:
     speech_rate: float = 1.0
     night_done: bool = False
     ambience: bool = True
+    phones: bool = False
+    host: str | None = None
+    port: int = 8080
+    listening: dict[str, Any] = field(default_factory=dict)
+    """Validated listening keys (narrator.listening.setup.ListenOptions)."""
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -67,7 +73,8 @@ class Sitting:
 
 
 def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
-                 warn: Callable[[str], None] | None = None, game: Any = None, config: Any = None) -> Sitting:
+                 warn: Callable[[str], None] | None = None, names: Sequence[str] = (),
+                 game: Any = None, config: Any = None) -> Sitting:
     """Build the scheduler and listeners for `run`; `answers_used` skips scripted answers.
 
     With `game` and `config`, every line the game can say is rendered before the clock
@@ -97,9 +104,10 @@ def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
         sitting.starters.append(lambda loop: scripted.start(hub, loop))
     # Pass-the-device: with a keyboard and no scripted private answers, private rounds are
     # played one player at a time on this terminal.
-    hub.sequential_private = run.keyboard and not private_script
+    hub.sequential_private = run.keyboard and not private_script and not run.phones
     if run.keyboard:
         sitting.starters.append(lambda loop: KeyboardListener().start(hub, loop))
+    attach_listening(sitting, listen_options(run.listening), pack, names, warn)
     return sitting
 
 

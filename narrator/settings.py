@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from narrator.errors import SetupError
+from narrator.listening.setup import LISTEN_KEYS
 
 LANGUAGES = ("ja", "en")
 DEFAULT_GAME = "additional-werewolf"
@@ -21,7 +22,10 @@ COMMON_KEYS = (
     "game", "players", "names", "lang", "voice", "seed", "time_scale",
     "answers", "transcript", "audio", "audio_device",
     "audio_out", "volume", "speech_rate", "night_done", "ambience",
+    "answers", "transcript", "audio", "audio_device", "phones", "host", "port",
 )
+DEVICE_SECTIONS = ("appliance",)
+"""Table-file sections about the device, not the game (checked by `narrator.appliance.table`)."""
 
 
 @dataclass(frozen=True)
@@ -54,9 +58,16 @@ class TableSettings:
     """Whether `done` ends a night countdown early (off: every night call lasts the same)."""
     ambience: bool = True
     """Loop the pack's night ambience under the night, ducked under speech."""
+    phones: bool = False
+    """Serve the phone page (narrator/phones) beside the narration."""
+    host: str | None = None
+    """Where the phone page listens: None = the local network interface; 127.0.0.1 = this machine only."""
+    port: int = 8080
     options: Mapping[str, Any] = field(default_factory=dict)
     source: str = "defaults"
     """Where the settings came from, for error messages."""
+    listening: Mapping[str, Any] = field(default_factory=dict)
+    """The raw listening keys (listen, model, confidence …), validated by narrator.listening."""
 
 
 def read_table_file(path: Path) -> dict[str, Any]:
@@ -77,8 +88,11 @@ def build_settings(table: Mapping[str, Any], overrides: Mapping[str, Any], sourc
     """Merge the table file's keys with CLI overrides (None = not given) into settings."""
     merged = {k.replace("-", "_"): v for k, v in table.items()}
     merged.update({k: v for k, v in overrides.items() if v is not None})
+    for section in DEVICE_SECTIONS:
+        merged.pop(section, None)
     common = {k: merged.pop(k) for k in COMMON_KEYS if k in merged}
-    settings = TableSettings(source=source, options=merged)
+    listening = {k: merged.pop(k) for k in LISTEN_KEYS if k in merged}
+    settings = TableSettings(source=source, options=merged, listening=listening)
     if "game" in common:
         settings = replace(settings, game=_text(common["game"], "game", source))
     if "lang" in common:
@@ -103,6 +117,15 @@ def build_settings(table: Mapping[str, Any], overrides: Mapping[str, Any], sourc
     for key in ("answers", "transcript"):
         if key in common:
             settings = replace(settings, **{key: Path(_text(common[key], key, source))})
+    if "phones" in common:
+        settings = replace(settings, phones=boolean(common["phones"], "phones", source))
+    if "host" in common:
+        settings = replace(settings, host=_text(common["host"], "host", source))
+    if "port" in common:
+        port = _integer(common["port"], "port", source, minimum=0)
+        if port > 65535:
+            raise SetupError(f"{source}: port must be 0 to 65535, not {port}")
+        settings = replace(settings, port=port)
     names = parse_names(common.get("names", ()), source)
     players = common.get("players")
     if players is not None:
@@ -205,6 +228,18 @@ def _integer(value: Any, key: str, source: str, minimum: int | None = None) -> i
 def integer(value: Any, key: str, source: str, minimum: int | None = None) -> int:
     """A whole number option, refused with a line naming the key."""
     return _integer(value, key, source, minimum)
+
+
+def boolean(value: Any, key: str, source: str) -> bool:
+    """A yes/no option from TOML (true/false) or a flag/string ("true", "1", "no" …)."""
+    if isinstance(value, bool):
+        return value
+    word = str(value).strip().casefold()
+    if word in ("true", "yes", "1", "on"):
+        return True
+    if word in ("false", "no", "0", "off"):
+        return False
+    raise SetupError(f"{source}: {key} must be true or false, not '{value}'")
 
 
 def _scale(value: Any, source: str) -> float:

@@ -7,7 +7,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from narrator.cues import Collect, End, Event, Say, spoken_lines
+from narrator.cues import Collect, End, Event, Say
 from narrator.games.bestia_magica.setup import NIGHT_STEPS, definition
 from narrator.games.bestia_magica.vote import counts
 from narrator.voicepack import load_pack

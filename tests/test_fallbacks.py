@@ -13,7 +13,7 @@ pytestmark = pytest.mark.slow
 
 def play(tmp_path, *flags):
     (tmp_path / "answers.txt").write_text("done\nyes\nno\n")
-    cmd = [sys.executable, "-m", "narrator", "play", "--players", "5", "--no-keyboard",
+    cmd = [sys.executable, "-m", "narrator", "play", "--players", "5", "--no-keyboard", "--listen", "off",
            "--answers", str(tmp_path / "answers.txt"), *flags]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
 

@@ -7,7 +7,7 @@ import pytest
 
 from narrator.audio import NullOutput
 from narrator.clock import InstantClock, ScaledClock
-from narrator.cues import Ask, Say, TurnClock
+from narrator.cues import Ask, TurnClock
 from narrator.display import ConsoleDisplay
 from narrator.errors import AnswerError
 from narrator.listeners import ListenerHub, Vocabulary, parse_answer

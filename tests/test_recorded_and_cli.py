@@ -109,7 +109,8 @@ def test_doctor_reports_findings_with_fixes_and_takes_new_checks(monkeypatch):
     register(check_microphone)
     result = CliRunner().invoke(main, ["doctor"])
     assert result.exit_code == 1
-    assert "MISSING no microphone" in result.output and "fix: plug in a USB microphone" in result.output
+    assert "MISSING  microphone: no microphone" in result.output and "fix: plug in a USB microphone" in result.output
+    assert "ok  engine: pyttsx3: works" in result.output
 
 
 def test_a_failing_check_becomes_a_finding():

@@ -10,22 +10,13 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import Any, Mapping, Protocol
+from typing import Any, Awaitable, Callable, Protocol
 
 from narrator.cues import Ask, Collect, Request
 from narrator.errors import AnswerError, NoMoreAnswers
-
-COMMANDS = ("done", "repeat", "pause", "undo", "help")
-ASCII_VOCABULARY = {
-    "yes": ("y", "yes"),
-    "no": ("n", "no"),
-    "done": ("", "d", "done", "next", "ok"),
-    "repeat": ("r", "repeat"),
-    "pause": ("p", "pause"),
-    "undo": ("u", "undo"),
-    "help": ("h", "help"),
-}
-
+from narrator.listeners.words import (  # noqa: F401  (re-exported: the hub's words)
+    ASCII_VOCABULARY, COMMANDS, Vocabulary, _parse_names, parse_answer,
+)
 
 class Listener(Protocol):
     """An input source. `start` registers it with the hub and begins feeding it words
@@ -42,67 +33,17 @@ class Heard:
     kind: str
     value: Any
     source: str
+    confirm: bool = False
+    """Repeat the answer back and ask yes/no before it counts (a listener that can mishear)."""
 
 
-class Vocabulary:
-    """Maps what a listener heard or read to canonical words (yes, no, done, …)."""
-
-    def __init__(self, extra: Mapping[str, Any] | None = None):
-        self._words: dict[str, str] = {}
-        for meaning, words in ASCII_VOCABULARY.items():
-            for w in words:
-                self._words[w] = meaning
-        for meaning, words in (extra or {}).items():
-            for w in ([words] if isinstance(words, str) else words):
-                self._words[_norm(w)] = meaning
-
-    def meaning(self, text: str) -> str | None:
-        return self._words.get(_norm(text))
+def is_confirmation(ask: Ask) -> bool:
+    return ask.line.startswith("confirm.")
 
 
-def _norm(text: str) -> str:
-    return text.strip().strip("。.!！?？").casefold()
-
-
-def parse_answer(ask: Ask, text: str, vocabulary: Vocabulary) -> Any:
-    """The answer `text` gives to `ask`, or raise AnswerError with what would fit.
-
-    A word whose vocabulary meaning is one of the choices is that choice, so a question
-    may offer `done` beside words (Enter or 「終わりました」 still mean done).
-    """
-    meaning = vocabulary.meaning(text)
-    if meaning is not None and meaning in ask.choices:
-        return meaning
-    if ask.choices == ("done",):
-        if vocabulary.meaning(text) == "done":
-            return "done"
-        raise AnswerError("say or type done when ready (Enter on the keyboard)")
-    if set(ask.choices) <= {"yes", "no"}:
-        meaning = vocabulary.meaning(text)
-        if meaning in ask.choices:
-            return meaning
-        raise AnswerError(f"'{text.strip()}' is not an answer here; answer {' or '.join(ask.choices)}")
-    return _parse_names(ask, text)
-
-
-def _parse_names(ask: Ask, text: str) -> Any:
-    parts = [p.strip() for p in text.replace("、", ",").split(",") if p.strip()]
-    by_name = {c.casefold(): c for c in ask.choices}
-    chosen: list[str] = []
-    for part in parts:
-        name = by_name.get(part.casefold())
-        if name is None and part.isdigit() and 1 <= int(part) <= len(ask.choices):
-            name = ask.choices[int(part) - 1]
-        if name is None:
-            what = "an answer" if "done" in ask.choices else "a player"
-            raise AnswerError(f"'{part}' is not {what} here; choose from {', '.join(ask.choices)}")
-        if name not in chosen:
-            chosen.append(name)
-    if not chosen:
-        raise AnswerError(f"name a player: {', '.join(ask.choices)}")
-    if not ask.multiple and len(chosen) > 1:
-        raise AnswerError("name one player only")
-    return chosen if ask.multiple else chosen[0]
+def needs_confirmation(ask: Ask) -> bool:
+    """Answers that end or change the game (yes/no, names) are confirmed; `done` is not."""
+    return ask.choices != ("done",) and not is_confirmation(ask)
 
 
 @dataclass
@@ -130,18 +71,66 @@ class ListenerHub:
         self._commands: asyncio.Queue[Heard] = asyncio.Queue()
         self._sources: set[str] = set()
         self._change_waiters: list[asyncio.Future] = []
+        self._watchers: list = []
+        self._table_commands: dict[str, Any] = {}
         self.last_error: str | None = None
+        self.private_sources: set[str] = {"script"}
+        """Sources trusted to answer any player's private question (the table's own script)."""
         self._collect: OpenCollect | None = None
         self._collect_serial = 0
         self.sequential_private = False
+        self.rounds_during_timers = False
+        """Phones: a private round opens when the timer before it starts (the memo or vote
+        time), and that timer ends early once every asked player has answered."""
         """Pass-the-device mode: the scheduler hands the device to one player at a time, and
         typed text answers that player's private request."""
         self._private_subscribers: list[Any] = []
+        self.confirmer: Callable[[Ask, Heard], Awaitable[bool]] | None = None
+        """Set by a sitting with a voice: asks 「〇〇さんですね？」 and returns the verdict."""
+        self._ask_watchers: list[Callable[[Ask | None], None]] = []
+        self._speech_watchers: list[Callable[[float, Any], None]] = []
+
+    # --- watchers (voice listeners build their grammar and mute themselves from these) ----
+
+    def observe(self, on_ask: Callable[[Ask | None], None] | None = None,
+                on_speech: Callable[[float, Any], None] | None = None) -> None:
+        """Call `on_ask(ask)` when a question opens or closes (None), `on_speech(seconds, wav)` when a clip plays."""
+        if on_ask is not None:
+            self._ask_watchers.append(on_ask)
+            on_ask(self._ask)
+        if on_speech is not None:
+            self._speech_watchers.append(on_speech)
+
+    def speaking(self, seconds: float, wav: Any = None) -> None:
+        """The scheduler has just started a clip (`seconds` long, audio in `wav`): listeners mute."""
+        for watcher in self._speech_watchers:
+            watcher(seconds, wav)
+
+    @property
+    def current_ask(self) -> Ask | None:
+        return self._ask
+
+    def _set_ask(self, ask: Ask | None) -> None:
+        self._ask = ask
+        for watcher in self._ask_watchers:
+            watcher(ask)
 
     # --- listeners' side ---------------------------------------------------------------
 
     def register(self, source: str) -> None:
         self._sources.add(source)
+
+    @property
+    def sources(self) -> frozenset[str]:
+        """The listeners that can still answer (the appliance waits on its own when none can)."""
+        return frozenset(self._sources)
+
+    @property
+    def open_serial(self) -> int | None:
+        """The serial of the question waiting for an answer right now (None when none is)."""
+        if self._ask is None or self._answer is None or self._answer.done():
+            return None
+        return self._ask_serial
 
     def retire(self, source: str) -> None:
         """A listener can give no more answers (end of file, closed keyboard)."""
@@ -155,12 +144,23 @@ class ListenerHub:
         if self._collect is not None and not self._collect.future.done():
             self._collect.future.set_exception(error)
 
-    def offer_text(self, text: str, source: str) -> str | None:
-        """Give the hub raw words; returns a hint when they fit neither command nor question."""
+    def offer_text(self, text: str, source: str, confirm: bool = False) -> str | None:
+        """Give the hub raw words; returns a hint when they fit neither command nor question.
+
+        With `confirm`, an answer that can change the game is confirmed before it counts.
+        """
         meaning = self.vocabulary.meaning(text)
-        if meaning in ("repeat", "pause", "undo", "help"):
+        if self._ask is not None and is_confirmation(self._ask):
+            if meaning == "undo":
+                text, meaning = "no", "no"  # undo while confirming takes the answer back
+            elif meaning in ("pause", "resume", "help"):  # a confirmation is one short yes/no
+                return "answer yes or no first"
+        if meaning in ("repeat", "pause", "resume", "undo", "help"):
             self._commands.put_nowait(Heard("command", meaning, source))
             return None
+        word, _, rest = text.strip().partition(" ")
+        if source == "keyboard" and word.casefold() in self._table_commands:
+            return self._table_commands[word.casefold()](rest.strip())
         if self.sequential_private and self._collect is not None and not self._collect.future.done():
             return self._offer_private_text(text, source)
         if self._ask is None or self._answer is None or self._answer.done():
@@ -168,13 +168,49 @@ class ListenerHub:
                 self._commands.put_nowait(Heard("command", "done", source))
                 return None
             return "nothing is being asked right now"
+        if self._ask.player is not None and source not in self.private_sources:
+            return "this answer is private: the player gives it on their phone"
         try:
             value = parse_answer(self._ask, text, self.vocabulary)
         except AnswerError as err:
             self.last_error = str(err)
             return str(err)
-        self._answer.set_result(Heard("answer", value, source))
+        self._answer.set_result(Heard("answer", value, source, confirm=confirm and value != "done" and needs_confirmation(self._ask)))
         return None
+
+    @property
+    def open_ask(self) -> tuple[int, Ask] | None:
+        """The question waiting for an answer now, with its serial; None when nothing is open."""
+        if self._ask is None or self._answer is None or self._answer.done():
+            return None
+        return self._ask_serial, self._ask
+
+    def offer_value(self, serial: int, value: Any, source: str) -> bool:
+        """Answer question `serial` with an already-checked value (a phone); False when it is closed.
+
+        The phone server checks who may answer and what fits; this only makes sure one
+        answer per question wins, so a replayed or late submission changes nothing.
+        """
+        if self.open_ask is None or self._ask_serial != serial:
+            return False
+        self._answer.set_result(Heard("answer", value, source))
+        self._notify()
+        return True
+
+    def add_table_command(self, word: str, handler: Any) -> None:
+        """A word typed at the table's own terminal (`release Aki`): `handler(rest)` returns what to print."""
+        self._table_commands[word.casefold()] = handler
+
+    def watch(self, callback) -> None:
+        """Call `callback()` whenever a question opens or closes (the phone server pushes views)."""
+        self._watchers.append(callback)
+
+    @property
+    def open_collect(self) -> tuple[int, OpenCollect] | None:
+        """The round of private answers open now, with its serial; None when none is."""
+        if self._collect is None or self._collect.future.done():
+            return None
+        return self._collect_serial, self._collect
 
     async def next_ask(self, after: int) -> tuple[int, Ask]:
         """Wait for a question newer than serial `after` (scripted listeners answer each once)."""
@@ -185,10 +221,16 @@ class ListenerHub:
     # --- scheduler's side -------------------------------------------------------------
 
     async def answer(self, ask: Ask) -> Heard:
-        """Open `ask` to every listener and return the first answer that fits."""
+        """Open `ask` to every listener and return the first answer that fits (and is confirmed)."""
+        while True:
+            heard = await self._first_answer(ask)
+            if not heard.confirm or self.confirmer is None or await self.confirmer(ask, heard):
+                return heard
+
+    async def _first_answer(self, ask: Ask) -> Heard:
         loop = asyncio.get_running_loop()
         self._answer = loop.create_future()
-        self._ask = ask
+        self._set_ask(ask)
         self._ask_serial += 1
         self._notify()
         try:
@@ -201,7 +243,8 @@ class ListenerHub:
                 await asyncio.wait({self._answer, self._next_change()}, return_when=asyncio.FIRST_COMPLETED)
             return self._answer.result()
         finally:
-            self._ask = None
+            self._set_ask(None)
+            self._notify()
 
     def command_nowait(self) -> Heard | None:
         try:
@@ -230,6 +273,8 @@ class ListenerHub:
         for waiter in waiters:
             if not waiter.done():
                 waiter.set_result(None)
+        for callback in self._watchers:
+            callback()
 
     def _next_change(self) -> asyncio.Future:
         """A future resolved at the next change (created now, so no wake-up is lost)."""
@@ -277,6 +322,14 @@ class ListenerHub:
             return future.result()
         finally:
             self._collect = None
+            self._notify()
+
+    def close_collect(self) -> None:
+        """End the open round with the answers given so far (its timer ran out)."""
+        open_ = self._collect
+        if open_ is not None and not open_.future.done():
+            given = {name: open_.answers[name] for name in open_.requests if name in open_.answers}
+            open_.future.set_result(Heard("answer", given, "timer"))
 
     def offer_private(self, player: str, answer: Any, source: str) -> str | None:
         """Give the open round `player`'s answer; returns why it was refused, or None."""

@@ -3,6 +3,10 @@
 A text-to-speech engine is a class registered in the `narrator.tts` entry-point group
 (see `engines/pyttsx3/`). The app ships no engine of its own besides `text`, which speaks
 nothing and prints instead, so a missing engine never stops a game.
+
+A speech-to-text engine is a class registered in the `narrator.stt` group (see
+`engines/vosk/`), built with a model folder; it recognizes 16-bit mono PCM against a
+small grammar of phrases, so a table is only ever heard saying what may be said now.
 """
 
 from __future__ import annotations
@@ -10,11 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, Sequence
 
 from narrator.errors import NarratorError
 
 TTS_GROUP = "narrator.tts"
+STT_GROUP = "narrator.stt"
 
 
 @dataclass(frozen=True)
@@ -59,3 +64,57 @@ def load_tts(name: str) -> TextToSpeech:
             f"`pip install -e engines/{name}` or run scripts/setup"
         )
     return matches[0].load()()
+
+
+# --- speech to text -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Recognition:
+    """One finished utterance: the grammar words heard, and how sure the engine is (0–1)."""
+
+    text: str
+    confidence: float
+    words: tuple[tuple[str, float], ...] = ()
+
+
+class Recognizer(Protocol):
+    """A recognizer bound to one grammar; fed PCM chunks in order."""
+
+    def accept(self, pcm: bytes) -> Recognition | None:
+        """Feed 16-bit mono PCM; returns a Recognition when an utterance has just ended."""
+
+    def finish(self) -> Recognition | None:
+        """The end of the audio: whatever utterance is still open."""
+
+    def reset(self) -> None:
+        """Forget the audio fed so far (the microphone was muted)."""
+
+
+class SpeechToText(Protocol):
+    """What a recognition engine does, with its model loaded in the constructor."""
+
+    name: str
+    sample_rate: int
+
+    def missing_words(self, phrases: Sequence[str]) -> list[str]:
+        """The words of `phrases` (split on spaces) that the model cannot recognize."""
+
+    def recognizer(self, phrases: Sequence[str]) -> Recognizer:
+        """A recognizer that only hears `phrases`."""
+
+
+def stt_engine_names() -> list[str]:
+    return sorted(ep.name for ep in entry_points(group=STT_GROUP))
+
+
+def load_stt(name: str, model: Path) -> SpeechToText:
+    """Instantiate the recognition engine `name` with the model folder `model`."""
+    matches = [ep for ep in entry_points(group=STT_GROUP) if ep.name == name]
+    if not matches:
+        known = ", ".join(stt_engine_names()) or "none installed"
+        raise EngineUnavailable(
+            f"no speech recognition engine '{name}' (installed: {known}); install it with "
+            f"`pip install -e engines/{name}` or run scripts/setup"
+        )
+    return matches[0].load()(model)

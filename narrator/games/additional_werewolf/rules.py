@@ -16,7 +16,9 @@ from typing import Any
 
 from narrator.cues import Ask, Countdown, Cue, End, Say, Timer
 from narrator.errors import AnswerError
+from narrator.games.additional_werewolf import cards as digital
 from narrator.games.additional_werewolf.setup import AWConfig, definition
+from narrator.games.steps import run_step
 
 YES_NO = ("yes", "no")
 
@@ -34,6 +36,19 @@ class AWState:
     strategists_resolved: int = 0
     winner: str | None = None
     lovers_lose: bool = False
+    # Digital cards only (cards.py); empty when the physical cards are on the table.
+    roles_of: tuple[str, ...] = ()
+    """Each seat's role card now, in the order of the config's names."""
+    extras_of: tuple[str, ...] = ()
+    """Each seat's additional card now."""
+    memos: tuple[dict[str, Any], ...] = ()
+    """What each player has learned privately: {"player", "kind", …facts}."""
+    lovers: tuple[tuple[str, str], ...] = ()
+    """The pairs of lovers who saw each other on the last night."""
+    picks: tuple[str, ...] = ()
+    """Choices made so far in a multi-part private action (phantom mage, strategist)."""
+    strategist_queue: tuple[str, ...] = ()
+    """Nominated strategists still to make their exchange, in seat order."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -42,6 +57,10 @@ class AWState:
     def from_dict(cls, data: dict[str, Any]) -> AWState:
         data = dict(data)
         data["nominations"] = tuple(tuple(n) for n in data.get("nominations", ()))
+        for key in ("roles_of", "extras_of", "picks", "strategist_queue"):
+            data[key] = tuple(data.get(key, ()))
+        data["memos"] = tuple(dict(m) for m in data.get("memos", ()))
+        data["lovers"] = tuple(tuple(p) for p in data.get("lovers", ()))
         return cls(**data)
 
     @property
@@ -78,14 +97,7 @@ def new_state() -> AWState:
 
 def advance(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWState, list[Cue]]:
     """Play one step: consume `event` and return the new state and the step's cues."""
-    if state.finished:
-        return state, []
-    handler = _STEPS.get(state.step)
-    if handler is None:
-        raise ValueError(f"unknown step {state.step!r}")
-    if state.step.startswith("ask_") and event.get("type") != "answer":
-        raise AnswerError(f"the game is waiting for an answer ({state.step[4:]}), not '{event.get('type')}'")
-    return handler(config, state, event)
+    return run_step(_STEPS, config, state, event)
 
 
 def recap(config: AWConfig, state: AWState) -> list[Cue]:
@@ -100,7 +112,15 @@ def recap(config: AWConfig, state: AWState) -> list[Cue]:
 # --- steps ---------------------------------------------------------------------------------
 
 def _start(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWState, list[Cue]]:
-    cues: list[Cue] = [
+    if config.digital_cards:
+        cues: list[Cue] = [
+            Say("setup.welcome", {"players": config.players, "days": config.days}),
+            Say("setup.deal_digital"),
+            Countdown(config.look),
+            Ask("setup.ready", ("done",)),
+        ]
+        return replace(digital.deal(config, state), step="ask_ready"), cues
+    cues = [
         Say("setup.welcome", {"players": config.players, "days": config.days}),
         Say("setup.deal"),
         Countdown(config.look),
@@ -130,16 +150,43 @@ def _night_call(config: AWConfig, state: AWState, event: dict[str, Any]) -> tupl
         cues.append(Say(f"{card}.wake_numbered", {"n": call.number}))
     else:
         cues.append(Say(f"{card}.wake"))
+    if config.digital_cards:
+        state, more, waiting = digital.night_call(config, state, card, call.number)
+        if waiting:
+            return replace(state, step=waiting), cues + more
+        state, after = _finish_call(config, state)
+        return state, cues + more + after
     if card == "medium" and _yesterdays_nominees(state):
         cues.append(Say("medium.act_names", {"names": list(_yesterdays_nominees(state))}))
     else:
         cues.append(Say(f"{card}.act"))
-    cues += [Countdown(config.countdown_for(card)), Say("night.sleep")]
+    cues.append(Countdown(config.countdown_for(card)))
+    state, after = _finish_call(config, state)
+    return state, cues + after
+
+
+def _finish_call(config: AWConfig, state: AWState) -> tuple[AWState, list[Cue]]:
+    """Sleep, the role check after a swap card (P-AW-1), then the next call or the morning."""
+    plan = night_plan(config, state.night)
+    card = plan[state.call_index].card
+    cues: list[Cue] = [Say("night.sleep")]
     if definition()["cards"][card].get("swaps"):
-        cues += [Say("night.check_role"), Countdown(config.check_role), Say("night.sleep")]
+        check = "night.check_phone" if config.digital_cards else "night.check_role"
+        cues += [Say(check), Countdown(config.check_role), Say("night.sleep")]
     index = state.call_index + 1
     step = "night_call" if index < len(plan) else "night_end"
     return replace(state, step=step, call_index=index), cues
+
+
+def _night_choice(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWState, list[Cue]]:
+    """A night card holder answered on their phone (digital cards)."""
+    call = night_plan(config, state.night)[state.call_index]
+    player = digital.holders(config, state, call.card)[call.number - 1]
+    state, cues, finished = digital.night_answer(config, state, player, event["value"])
+    if not finished:
+        return state, cues
+    state, after = _finish_call(config, state)
+    return state, cues + after
 
 
 def _yesterdays_nominees(state: AWState) -> tuple[str, ...]:
@@ -175,6 +222,8 @@ def _nomination(config: AWConfig, state: AWState, event: dict[str, Any]) -> tupl
 def _nominated(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWState, list[Cue]]:
     names = _names_answer(config, event["value"])
     state = replace(state, nominations=state.nominations + (names,), step="ask_werewolf")
+    if config.digital_cards:
+        return _judge_nominees(config, state, names)
     cues: list[Cue] = [
         Say("nomination.declare_names", {"names": list(names)}),
         Ask("nomination.werewolf_found", YES_NO),
@@ -190,6 +239,33 @@ def _werewolf_answer(config: AWConfig, state: AWState, event: dict[str, Any]) ->
     if config.in_play("strategist"):
         return replace(state, step="ask_strategist"), [Ask("strategist.question", YES_NO)]
     return _after_nomination(config, state)
+
+
+def _judge_nominees(config: AWConfig, state: AWState, names: tuple[str, ...]) -> tuple[AWState, list[Cue]]:
+    """Digital cards: the narrator knows the nominees' role cards and judges them itself."""
+    found = digital.werewolves_among(config, state, names)
+    if found:
+        state, end = _end(state, "citizens", lovers_lose=digital.lovers_lose(state, found))
+        return state, [Say("nomination.found_digital", {"names": found})] + end
+    cues: list[Cue] = [Say("nomination.none_digital", {"names": list(names)})]
+    queue = digital.strategists_among(config, state, names)
+    if queue:
+        state, more = digital.strategist_begin(config, replace(state, strategist_queue=queue))
+        return state, cues + more
+    state, more = _after_nomination(config, state)
+    return state, cues + more
+
+
+def _strategist_choice(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWState, list[Cue]]:
+    """One of a nominated strategist's private choices (digital cards)."""
+    state, cues, finished = digital.strategist_answer(config, state, event["value"])
+    if not finished:
+        return state, cues
+    if state.strategist_queue:
+        state, more = digital.strategist_begin(config, state)
+        return state, cues + more
+    state, more = _after_nomination(config, state)
+    return state, cues + more
 
 
 def _lovers_answer(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWState, list[Cue]]:
@@ -221,7 +297,11 @@ def _after_nomination(config: AWConfig, state: AWState) -> tuple[AWState, list[C
     if state.day >= config.days:
         state, cues = _end(state, "werewolves", lovers_lose=False)
         return state, [Say("end.no_werewolf", {"days": config.days})] + cues
-    cues: list[Cue] = [Say("redeal.collect"), Countdown(config.redeal), Say("redeal.look")]
+    if config.digital_cards:
+        state = digital.redeal(config, state)
+        cues: list[Cue] = [Say("redeal.digital"), Countdown(config.look)]
+    else:
+        cues = [Say("redeal.collect"), Countdown(config.redeal), Say("redeal.look")]
     state, night = _begin_night(config, state)
     return state, cues + night
 
@@ -258,4 +338,6 @@ _STEPS = {
     "ask_werewolf": _werewolf_answer,
     "ask_lovers": _lovers_answer,
     "ask_strategist": _strategist_answer,
+    **{f"ask_{card}": _night_choice for card in ("seer", "medium", "peddler", "phantom_1", "phantom_2")},
+    **{f"ask_strat_{part}": _strategist_choice for part in ("pick_1", "pick_2", "give_1", "give_2")},
 }

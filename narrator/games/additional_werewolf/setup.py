@@ -8,6 +8,7 @@ recommended setups come from `definition.toml`, not from constants in code.
 from __future__ import annotations
 
 import math
+import secrets
 import tomllib
 from dataclasses import dataclass
 from functools import cache
@@ -16,14 +17,19 @@ from typing import Any, Mapping
 
 from narrator.errors import SetupError
 from narrator.settings import (
-    TableSettings, integer, parse_counts, parse_list, parse_seconds_list,
+    TableSettings,
+    boolean,
+    integer,
+    parse_counts,
+    parse_list,
+    parse_seconds_list,
 )
 
 DEFINITION_FILE = Path(__file__).with_name("definition.toml")
 MIN_PLAYERS, MAX_PLAYERS = 4, 20
 OPTION_KEYS = (
     "roles", "cards", "days", "countdown", "countdowns", "check_role", "discussion",
-    "warnings", "night_order", "strategist", "redeal", "look",
+    "warnings", "night_order", "strategist", "redeal", "look", "digital_cards",
 )
 
 
@@ -52,6 +58,10 @@ class AWConfig:
     strategist: int
     redeal: int
     look: int
+    digital_cards: bool = False
+    """The app deals the cards to the phones and performs every look and swap (cards.py)."""
+    seed: int = 0
+    """Seeds the digital deal and redeals, so a replayed game deals the same cards."""
 
     def countdown_for(self, card: str) -> int:
         """A card's own countdown if the table set one, else the global one."""
@@ -68,6 +78,7 @@ class AWConfig:
             "discussion": self.discussion, "warnings": list(self.warnings),
             "night_order": list(self.night_order), "strategist": self.strategist,
             "redeal": self.redeal, "look": self.look,
+            "digital_cards": self.digital_cards, "seed": self.seed,
         }
 
 
@@ -124,6 +135,9 @@ def configure(settings: TableSettings) -> AWConfig:
     _check_known(countdowns, definition()["cards"], "card in countdowns", src)
     night_order = parse_list(options.get("night_order", defaults["night_order"]), "night_order", src)
     _check_night_order(night_order, cards, src)
+    digital = boolean(options.get("digital_cards", False), "digital_cards", src)
+    if digital and not settings.names:
+        raise SetupError(f"{src}: digital_cards deals the cards to named seats; give --names \"Aki,Ben,…\"")
     return AWConfig(
         players=players,
         names=settings.names,
@@ -139,6 +153,8 @@ def configure(settings: TableSettings) -> AWConfig:
         strategist=seconds("strategist"),
         redeal=seconds("redeal"),
         look=seconds("look"),
+        digital_cards=digital,
+        seed=settings.seed if settings.seed is not None else secrets.randbelow(2**31),
     )
 
 

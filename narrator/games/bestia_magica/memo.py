@@ -42,21 +42,29 @@ def night_collect(config: BMConfig, state: BMState) -> Collect:
             player.name, f"bm.memo.{action}", night_targets(config, state, player.name),
             {"night": state.night}, ability=True,
         ))
-    return Collect("night", state.night, tuple(requests))
+    return Collect("night", state.night, tuple(requests), closes_with_timer=_closes(config))
 
 
-def vote_collect(state: BMState, revote: bool) -> Collect:
+def _closes(config: BMConfig) -> bool:
+    """House rule `missing_answer`: does the timer's end close a round with answers missing?"""
+    return config.rules["missing_answer"] == "none"
+
+
+def vote_collect(config: BMConfig, state: BMState, revote: bool) -> Collect:
     tie = state.tie if revote else ()
     line = "bm.revote.prompt" if revote else "bm.vote.prompt"
     params = {"names": list(tie)} if revote else {}
     requests = tuple(
         Request(v, line, vote_choices(state, v, tie), params, key="vote") for v in voters(state, tie)
     )
-    return Collect("revote" if revote else "vote", state.day, requests)
+    return Collect("revote" if revote else "vote", state.day, requests, closes_with_timer=_closes(config))
 
 
 def check_answers(collect: Collect, value: Any) -> dict[str, dict[str, Any]]:
-    """Every requested player's answer, checked against its request; else one clear line."""
+    """Every requested player's answer, checked against its request; else one clear line.
+
+    A round that closes with its timer may lack answers: those players are left out (no
+    action, no "yes", no vote)."""
     where = f"{'night' if collect.phase == 'night' else 'day'} {collect.number}"
     what = "memo" if collect.phase == "night" else collect.phase
     if not isinstance(value, dict):
@@ -67,6 +75,8 @@ def check_answers(collect: Collect, value: Any) -> dict[str, dict[str, Any]]:
         raise AnswerError(f"{where}: {extra[0]} may not give a {what} now (dead, unknown, or tied in the revote)")
     out = {}
     for name, request in requested.items():
+        if name not in value and collect.closes_with_timer:
+            continue
         if name not in value:
             raise AnswerError(f"{where}: no {what} from {name}")
         try:

@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 from narrator.cues import Event, Private
 from narrator.games.bestia_magica.setup import BMConfig
-from narrator.games.bestia_magica.state import BMState, Curse, role_spec, rng
+from narrator.games.bestia_magica.state import BMState, Curse, rng, role_spec
 
 
 @dataclass
@@ -48,11 +48,13 @@ class Night:
 
     # --- helpers -----------------------------------------------------------------------------
 
-    def actors(self, role: str) -> list[str]:
-        """Players of `role` (at the night's start) who are alive and awake now, seat order."""
+    def actors(self, role: str, needs_memo: bool = True) -> list[str]:
+        """Players of `role` (at the night's start) who are alive and awake now, seat order;
+        a player whose memo is missing (the timer closed the round) does nothing."""
         return [
             p.name for p in self.state.players
             if self.start_roles.get(p.name) == role and p.alive and p.name not in self.asleep
+            and (p.name in self.memos or not needs_memo)
         ]
 
     def target(self, name: str) -> str:
@@ -197,7 +199,7 @@ def _results(night: Night) -> None:
         read = _reading(night.config, night.start_roles.get(target) or night.state.player(target).role)
         night.privates.append(Private(prophet, f"bm.private.prophet.{read}", {"target": [target]}))
         told.add(prophet)
-    undertakers = night.actors("undertaker")
+    undertakers = night.actors("undertaker", needs_memo=False)
     for undertaker in undertakers:
         for name, role in night.state.unreported:
             read = _reading(night.config, role)

@@ -15,24 +15,17 @@ from dataclasses import replace
 from typing import Any
 
 from narrator.cues import Countdown, Cue, End, Event, Private, Say, Timer
-from narrator.errors import AnswerError
 from narrator.games.bestia_magica import memo, vote
 from narrator.games.bestia_magica.night import resolve
 from narrator.games.bestia_magica.reveal import reveal
 from narrator.games.bestia_magica.setup import BMConfig
 from narrator.games.bestia_magica.state import BMState, new_state, rng, seat_players
+from narrator.games.steps import run_step
 
 
 def advance(config: BMConfig, state: BMState, event: dict[str, Any]) -> tuple[BMState, list[Cue]]:
     """Play one step: consume `event` and return the new state and the step's cues."""
-    if state.finished:
-        return state, []
-    handler = _STEPS.get(state.step)
-    if handler is None:
-        raise ValueError(f"unknown step {state.step!r}")
-    if state.step.startswith("ask_") and event.get("type") != "answer":
-        raise AnswerError(f"the game is waiting for private answers ({state.step[4:]}), not '{event.get('type')}'")
-    return handler(config, state, event)
+    return run_step(_STEPS, config, state, event, waiting_for="private answers")
 
 
 def recap(config: BMConfig, state: BMState) -> list[Cue]:
@@ -115,16 +108,18 @@ def _vote(config: BMConfig, state: BMState, event: dict[str, Any]) -> tuple[BMSt
     cues: list[Cue] = [
         Say(f"bm.vote.attribute.{state.attribute or 'none'}"),
         Say("bm.vote.begin"), Timer("vote", config.timers["vote"]),
-        memo.vote_collect(state, revote=False),
+        memo.vote_collect(config, state, revote=False),
     ]
     return replace(state, step="ask_votes"), cues
 
 
 def _votes(config: BMConfig, state: BMState, event: dict[str, Any]) -> tuple[BMState, list[Cue]]:
-    votes = vote.describe(memo.check_answers(memo.vote_collect(state, revote=False), event.get("value")))
+    votes = vote.describe(memo.check_answers(memo.vote_collect(config, state, revote=False), event.get("value")))
     scores = vote.weighted_tally(config, state, votes, state.attribute)
     leaders = vote.top(state, scores)
     state = _remember(state, "vote", votes)
+    if not leaders:  # nobody voted before the vote's timer ended (house rule missing_answer)
+        return replace(state, step="night"), [Say("bm.vote.nobody")]
     if len(leaders) == 1:
         return _execute(config, state, leaders[0], "vote", [])
     state = replace(state, tie=tuple(leaders))
@@ -132,17 +127,17 @@ def _votes(config: BMConfig, state: BMState, event: dict[str, Any]) -> tuple[BMS
     if not vote.voters(state, state.tie):
         return _random_execution(config, state, cues)
     cues += [Say("bm.revote.begin", {"names": leaders}), Timer("vote", config.timers["vote"]),
-             memo.vote_collect(state, revote=True)]
+             memo.vote_collect(config, state, revote=True)]
     return replace(state, step="ask_revote"), cues
 
 
 def _revotes(config: BMConfig, state: BMState, event: dict[str, Any]) -> tuple[BMState, list[Cue]]:
-    votes = vote.describe(memo.check_answers(memo.vote_collect(state, revote=True), event.get("value")))
+    votes = vote.describe(memo.check_answers(memo.vote_collect(config, state, revote=True), event.get("value")))
     leaders = vote.top(state, vote.weighted_tally(config, state, votes, None))  # rule 10: attributes off
     state = _remember(state, "revote", votes)
     if len(leaders) == 1:
         return _execute(config, state, leaders[0], "revote", [])
-    state = replace(state, tie=tuple(leaders))
+    state = replace(state, tie=tuple(leaders) or state.tie)  # no revotes at all: the tie stands
     return _random_execution(config, state, [Say("bm.revote.still_tied", {"names": leaders})])
 
 

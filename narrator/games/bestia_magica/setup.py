@@ -18,7 +18,13 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from narrator.errors import SetupError
-from narrator.settings import TableSettings, integer, parse_counts, parse_list, parse_seconds_list
+from narrator.settings import (
+    TableSettings,
+    integer,
+    parse_counts,
+    parse_list,
+    parse_seconds_list,
+)
 
 DEFINITION_FILE = Path(__file__).with_name("definition.toml")
 MIN_PLAYERS, MAX_PLAYERS = 4, 20
@@ -30,6 +36,7 @@ CHOICES = {
     "mese_effect": ("hidden", "double_vote"),
     "anima_pool": ("all_dead", "tonight_dead"),
     "evil_count": ("none", "beasts"),
+    "missing_answer": ("none", "wait"),
 }
 DEAL_KEYS = ("deal", "roles", "cards", "attributes")
 

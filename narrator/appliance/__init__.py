@@ -1,0 +1,8 @@
+"""The Raspberry Pi appliance: the default table file, the service and its start command.
+
+A Pi with a speaker in the middle of the table has no screen and often no keyboard. This
+package makes that the first-class way to run the narrator: `table` keeps the table file
+the service reads (`narrator config …`), `serve` is the service's start command
+(`narrator serve`: greet, resume or start a game, chosen by button or voice), `unit`
+writes and manages the systemd unit (`narrator service …`).
+"""

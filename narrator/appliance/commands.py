@@ -1,0 +1,138 @@
+"""The appliance's commands: `narrator serve`, `narrator config …`, `narrator service …`.
+
+Kept out of `narrator/cli.py` (which only calls `register`) so the shared CLI module stays
+small; each command is a thin layer over `serve`, `table` and `unit`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from narrator.appliance import table as table_file
+from narrator.appliance import unit
+
+SERVE_FLAGS = [
+    ("--lang", "lang", "Language of the narration: ja or en."),
+    ("--voice", "voice", "Voice pack name, or `text` to print the lines."),
+    ("--time-scale", "time_scale", "1 = real time, 0 = every wait instantly."),
+    ("--audio", "audio", "auto, null or device."),
+    ("--audio-device", "audio_device", "Audio output device name or index."),
+    ("--answers", "answers", "Scripted answers file (tests): every question, menus included."),
+    ("--transcript", "transcript", "Write every cue as JSON Lines to this file."),
+]
+
+
+def register(main: click.Group, friendly_errors: Any) -> None:
+    """Add the appliance's commands to the `narrator` group."""
+
+    @main.command()
+    @click.option("--table", "table", type=click.Path(path_type=Path), default=None,
+                  help="Table file (default: the app home's table.toml).")
+    @click.option("--once", is_flag=True, help="Stop after one game instead of offering another.")
+    @click.option("--keyboard/--no-keyboard", default=None, help="Read answers from the terminal (default: if it is one).")
+    @click.option("--no-buttons", is_flag=True, help="Do not use the GPIO buttons.")
+    @_serve_options
+    @friendly_errors
+    def serve(table: Path | None, once: bool, keyboard: bool | None, no_buttons: bool, **flags: Any) -> None:
+        """The appliance: greet, resume or choose a game by button or voice, play; run by the service."""
+        from narrator.appliance.serve import ServeOptions, serve as run_serve
+
+        overrides = {k: v for k, v in flags.items() if v is not None}
+        run_serve(ServeOptions(table=table, once=once, keyboard=keyboard, buttons=not no_buttons, overrides=overrides))
+
+    @main.group()
+    def config() -> None:
+        """The default table file the service plays (every change is checked before saving)."""
+
+    @config.command("show")
+    @friendly_errors
+    def config_show() -> None:
+        """Print the table file, and whether it is valid."""
+        path = table_file.ensure_table()
+        click.echo(f"# {path}")
+        click.echo(path.read_text(encoding="utf-8").rstrip("\n"))
+        settings, game_config, appliance = table_file.check_table(table_file.load_table(path), f"table file {path}")
+        click.echo(f"# valid: {settings.game} for {game_config.players} players, lang {settings.lang}, "
+                   f"buttons on {', '.join(map(str, appliance.pins)) or 'none'}", err=True)
+
+    @config.command("set")
+    @click.argument("key")
+    @click.argument("value")
+    @friendly_errors
+    def config_set(key: str, value: str) -> None:
+        """Set KEY (e.g. players, lang, appliance.button_pin) to VALUE, if the result is valid."""
+        path = table_file.ensure_table()
+        parsed = table_file.parse_value(value)
+        table_file.save_checked(path, table_file.set_key(path.read_text(encoding="utf-8"), key, parsed))
+        click.echo(f"{key} = {table_file.format_value(parsed)}  ({path})")
+
+    @config.command("unset")
+    @click.argument("key")
+    @friendly_errors
+    def config_unset(key: str) -> None:
+        """Remove KEY from the table file (its default applies again)."""
+        path = table_file.ensure_table()
+        table_file.save_checked(path, table_file.unset_key(path.read_text(encoding="utf-8"), key))
+        click.echo(f"{key} removed ({path})")
+
+    @config.command("edit")
+    @friendly_errors
+    def config_edit() -> None:
+        """Edit the table file in $EDITOR; it is saved only if it is valid."""
+        path = table_file.ensure_table()
+        table_file.edit(path)
+        click.echo(f"saved {path}")
+
+    @config.command("path")
+    def config_path() -> None:
+        """Print where the table file is."""
+        click.echo(str(table_file.table_path()))
+
+    @main.group()
+    def service() -> None:
+        """The systemd service that starts the narrator on boot (Raspberry Pi appliance)."""
+
+    @service.command("install")
+    @click.option("--user", default=None, help="Unprivileged user to run as (default: the sudo user, or you).")
+    @click.option("--home", "narrator_home", type=click.Path(path_type=Path), default=None,
+                  help="NARRATOR_HOME for the service (default: the user's ~/.local/share/narrator).")
+    @click.option("--root", type=click.Path(path_type=Path), default=None, help="Install into an image tree at ROOT.")
+    @click.option("--no-enable", is_flag=True, help="Only write the unit file.")
+    @click.option("--start", is_flag=True, help="Start it now as well.")
+    @click.option("--print", "print_only", is_flag=True, help="Print the unit file and change nothing.")
+    @friendly_errors
+    def service_install(user: str | None, narrator_home: Path | None, root: Path | None, no_enable: bool,
+                        start: bool, print_only: bool) -> None:
+        """Write and enable the unit: start on boot, restart on failure, log to the journal."""
+        spec = unit.make_spec(user, narrator_home.resolve() if narrator_home else None)
+        if print_only:
+            click.echo(unit.render_unit(spec), nl=False)
+            return
+        for line in unit.install(spec, root=root, enable=not no_enable, start=start):
+            click.echo(line)
+
+    @service.command("status")
+    @click.option("--root", type=click.Path(path_type=Path), default=None, help="Look in an image tree at ROOT.")
+    @friendly_errors
+    def service_status(root: Path | None) -> None:
+        """Installed? enabled? running? and its last log lines."""
+        for line in unit.status(root=root):
+            click.echo(line)
+
+    @service.command("uninstall")
+    @click.option("--root", type=click.Path(path_type=Path), default=None, help="Remove from an image tree at ROOT.")
+    @friendly_errors
+    def service_uninstall(root: Path | None) -> None:
+        """Stop, disable and remove the unit (saved games and the table file stay)."""
+        for line in unit.uninstall(root=root):
+            click.echo(line)
+
+
+def _serve_options(func: Any) -> Any:
+    for flag, key, help_text in reversed(SERVE_FLAGS):
+        func = click.option(flag, key, default=None, help=help_text)(func)
+    return func
+

@@ -1,0 +1,341 @@
+"""`narrator serve`: the appliance's start command, run by the systemd service on boot.
+
+It greets the table, then loops: if a game was left unfinished (a power cut, a crash) it
+asks by voice whether to resume it, and resumes when nobody answers in time; otherwise it
+offers the table file's game and player count, which the table accepts or changes with
+yes/no answers (one button is enough), plays the game, and offers another. Every answer
+comes through the normal `ListenerHub`: buttons, voice, phone page, keyboard or a script.
+
+Waiting costs nothing: every wait is an awaited future or event (asyncio), the buttons
+are edge callbacks, and a question's timeout is a sleep on the game clock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import tomllib
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any, Callable
+
+from narrator import home
+from narrator.clock import make_clock
+from narrator.cues import Ask, Say
+from narrator.errors import NarratorError, SetupError
+from narrator.games import game_names, get_game
+from narrator.listeners.button import ButtonListener, ButtonUnavailable
+from narrator.runner import play as play_loop
+from narrator.runner import resume_position, start_position
+from narrator.session import RunOptions, open_sitting
+from narrator.settings import COMMON_KEYS, TableSettings, build_settings
+from narrator.appliance.table import (
+    DEFAULT_TABLE, ApplianceConfig, check_table, ensure_table, load_table, save_checked, set_key,
+)
+from narrator.store import GameStore, saved_games
+
+YES_NO = ("yes", "no")
+MAX_PLAYERS = 20
+WAIT_SOURCE = "appliance"
+"""Held in the hub when no listener exists, so the appliance waits instead of giving up."""
+
+
+@dataclass
+class ServeOptions:
+    """How `narrator serve` was started; `overrides` are table keys given as flags."""
+
+    table: Path | None = None
+    once: bool = False
+    keyboard: bool | None = None
+    buttons: bool = True
+    overrides: dict[str, Any] = field(default_factory=dict)
+    listeners: list[Any] = field(default_factory=list)
+    """More listeners (anything with `start(hub, loop)`), e.g. a phone page."""
+
+
+def serve(options: ServeOptions, log: Callable[[str], None] | None = None) -> int:
+    """Run the appliance until stopped (or after one game with `once`); returns games played."""
+    log = log or (lambda message: print(f"appliance: {message}", file=sys.stderr, flush=True))
+    path = options.table or ensure_table()
+    check_table({}, "command line", options.overrides)  # a bad flag is the caller's to fix
+    table_error = None
+    try:
+        table = load_table(path)
+        settings, _, appliance = check_table(table, f"table file {path}", options.overrides)
+    except SetupError as err:
+        # Nobody reads a Pi's screen: say so, and play on the defaults rather than crash-loop.
+        table_error = str(err)
+        log(f"{err}; using the default table until it is fixed (`narrator config edit`)")
+        table = tomllib.loads(DEFAULT_TABLE)
+        settings, _, appliance = check_table(table, "default table", options.overrides)
+    keyboard = sys.stdin.isatty() if options.keyboard is None else options.keyboard
+    run = run_options(settings, keyboard)
+    sitting = open_sitting(run, warn=lambda message: log(f"warning: {message}"), names=settings.names)
+    buttons = _open_buttons(appliance, log) if options.buttons else None
+    if buttons is not None:
+        sitting.starters.append(lambda loop: buttons.start(sitting.hub, loop))
+    for listener in options.listeners:
+        sitting.starters.append(lambda loop, listener=listener: listener.start(sitting.hub, loop))
+    app = Appliance(sitting, run, path, table, options, appliance, log)
+    app.table_error = table_error
+    try:
+        return asyncio.run(app.run())
+    finally:
+        if buttons is not None:
+            buttons.close()
+        sitting.close()
+
+
+def run_options(settings: TableSettings, keyboard: bool) -> RunOptions:
+    """How to run, from the table: every `RunOptions` field that the settings also have."""
+    values = {f.name: getattr(settings, f.name) for f in fields(RunOptions) if hasattr(settings, f.name)}
+    for key in ("answers", "transcript"):
+        values[key] = str(Path(values[key]).resolve()) if values.get(key) else None
+    return RunOptions(**{**values, "keyboard": keyboard})
+
+
+def _open_buttons(appliance: ApplianceConfig, log: Callable[[str], None]) -> ButtonListener | None:
+    if not appliance.pins:
+        return None
+    buttons = ButtonListener(appliance.pins, hold_time=appliance.hold_time, window=appliance.multi_press, log=log)
+    try:
+        buttons.open()
+    except ButtonUnavailable as err:
+        log(f"buttons off: {err}")
+        return None
+    log(f"buttons on GPIO {', '.join(map(str, appliance.pins))}")
+    return buttons
+
+
+def latest_unfinished(root: Path) -> GameStore | None:
+    unfinished = [g for g in saved_games(root) if not g.meta.get("finished")]
+    return unfinished[-1] if unfinished else None
+
+
+class Appliance:
+    """The loop of a headless table: resume or choose, play, offer another game."""
+
+    def __init__(self, sitting: Any, run: RunOptions, path: Path, table: dict[str, Any],
+                 options: ServeOptions, appliance: ApplianceConfig, log: Callable[[str], None]):
+        self.sitting, self.run_options, self.path, self.table = sitting, run, path, table
+        self.options, self.appliance, self.log = options, appliance, log
+        self.scheduler, self.hub = sitting.scheduler, sitting.hub
+        self.pack = sitting.scheduler.voice.pack
+        self.table_error: str | None = None
+
+    async def run(self) -> int:
+        self.sitting.start_listeners(asyncio.get_running_loop())
+        if not self.hub.sources:
+            self.log("no button, microphone, phone or keyboard can answer; waiting anyway "
+                     "(set a button with `narrator config set appliance.button_pin 17`)")
+            self.hub.register(WAIT_SOURCE)
+            await self.say("appliance.no_listener")
+        if self.appliance.remind_after and self.run_options.time_scale > 0:
+            asyncio.get_running_loop().create_task(self._remind(self.appliance.remind_after))
+        await self.say("appliance.greeting")
+        if self.table_error:
+            await self.say("appliance.table_error")
+        played = 0
+        while True:
+            store = latest_unfinished(home.app_home())
+            if store is not None and await self.ask_resume():
+                await self.play_saved(store)
+            else:
+                if store is not None:
+                    store.mark_finished({"winner": None, "abandoned": True})
+                    self.log(f"game {store.id} set aside; starting a new one")
+                    await self.say("appliance.set_aside")
+                await self.play_new(await self.choose())
+            played += 1
+            if self.options.once:
+                return played
+            await self.ask(Ask("appliance.again", ("done",)))
+
+    # --- questions -------------------------------------------------------------------------
+
+    async def say(self, line: str, **params: Any) -> None:
+        await self.scheduler.play([Say(line, params)], {})
+
+    async def ask(self, ask: Ask, timeout: float | None = None, default: str | None = None) -> Any:
+        """Ask through the hub; with `timeout`, silence answers `default` (as source "timeout")."""
+        play = asyncio.ensure_future(self.scheduler.play([ask], {}))
+        timer = None
+        # A script answers every question at once; on an instant clock the timer must not beat it.
+        if timeout is not None and not (self.run_options.answers and self.run_options.time_scale == 0):
+            timer = asyncio.ensure_future(self._answer_after(timeout, default))
+        try:
+            heard = await play
+        finally:
+            if timer is not None:
+                timer.cancel()
+        self.log(f"{ask.line}: {heard.value} ({heard.source})")
+        return heard.value
+
+    async def _answer_after(self, timeout: float, default: str | None) -> None:
+        """Once the question is open, wait `timeout` game seconds after it was (last) said."""
+        await self.hub.next_ask(0)
+        clock = self.scheduler.clock
+        while clock.now() < self.scheduler.cursor + timeout:
+            await clock.sleep_until(self.scheduler.cursor + timeout)
+        self.hub.offer_text(default or "", "timeout")
+
+    async def _remind(self, after: float) -> None:
+        """Say the open question again after `after` silent seconds: it says what is awaited."""
+        serial = 0
+        while True:
+            serial, _ = await self.hub.next_ask(serial)
+            while self.hub.open_serial == serial:
+                due = self.scheduler.cursor + after
+                await self.scheduler.clock.sleep_until(due)
+                if self.hub.open_serial == serial and self.scheduler.clock.now() >= self.scheduler.cursor + after:
+                    self.hub.offer_text("repeat", "reminder")
+                    await asyncio.sleep(0.1)  # let the scheduler start the repeat (moves the cursor)
+
+    async def ask_resume(self) -> bool:
+        answer = await self.ask(Ask("appliance.resume_question", YES_NO,
+                                    {"seconds": int(self.appliance.resume_timeout)}),
+                                timeout=self.appliance.resume_timeout, default="yes")
+        return answer == "yes"
+
+    async def choose(self) -> TableSettings:
+        """The table's game and player count, changed by yes/no answers if the table wants."""
+        self._reload_table()
+        settings = self._settings(self.table)
+        if settings is None:
+            raise SetupError(f"table file {self.path}: no player count between 1 and {MAX_PLAYERS} fits it; "
+                             "fix it with `narrator config edit`")
+        while True:
+            await self.say_title(settings.game)
+            if await self.ask(Ask("appliance.offer", YES_NO, {"players": settings.players})) == "yes":
+                return settings
+            games = [g for g in game_names() if self._counts(g)]
+            if len(games) > 1:
+                await self.say("appliance.choose_game")
+                game = await self._pick(games, games.index(settings.game) if settings.game in games else 0,
+                                        lambda g: self.say_title(g), Ask("appliance.this_one", YES_NO))
+            else:
+                game = games[0]
+            counts = self._counts(game)
+            current = settings.players if settings.game == game else None
+            start = next((i for i, (n, _) in enumerate(counts) if n == current), 0)
+            if len(counts) > 1:
+                await self.say("appliance.choose_players")
+                players = await self._pick([n for n, _ in counts], start, None, None)
+            else:
+                players = counts[0][0]
+            settings = dict(counts)[players]
+            self._save_choice(game, players)
+
+    async def _pick(self, items: list[Any], start: int, intro: Callable[[Any], Any] | None,
+                    ask: Ask | None) -> Any:
+        """Offer items one by one (from `start`, round and round) until one gets a yes."""
+        i = start
+        while True:
+            item = items[i % len(items)]
+            if intro is not None:
+                await intro(item)
+            question = ask or Ask("appliance.players_option", YES_NO, {"players": item})
+            if await self.ask(question) == "yes":
+                return item
+            i += 1
+
+    async def say_title(self, game: str) -> None:
+        line = "title." + game.replace("-", "_")
+        if self.pack.has(line):
+            await self.say(line)
+        else:
+            await self.say("appliance.game_unnamed", n=game_names().index(game) + 1)
+
+    # --- games -----------------------------------------------------------------------------
+
+    async def play_saved(self, store: GameStore) -> None:
+        meta = store.meta
+        rules = get_game(meta["game"])
+        config = rules.config_from_dict(meta["config"])
+        store.update_run(self.run_options.to_dict())
+        position = resume_position(rules, config, store)
+        self.log(f"resuming game {store.id}")
+        self._restart_clock(position.t)
+        state = await self._play(rules, config, store, position, recap=True)
+        self.log(f"game {store.id} over: {state.winner} win")
+
+    async def play_new(self, settings: TableSettings) -> None:
+        rules = get_game(settings.game)
+        config = rules.configure(settings)
+        if getattr(config, "digital_cards", False) and not self.run_options.phones and not self.run_options.answers:
+            raise NarratorError("digital cards are shown on the players' phones; "
+                                "turn them on with `narrator config set phones true`")
+        store = GameStore.create(home.app_home(), rules.name, config.to_dict(), self.run_options.to_dict())
+        self.log(f"game {store.id} ({rules.name}, {settings.players} players) saved in {store.folder}")
+        position = start_position(rules, config, store)
+        self._restart_clock(0.0)
+        state = await self._play(rules, config, store, position, recap=False)
+        self.log(f"game {store.id} over: {state.winner} win")
+
+    async def _play(self, rules: Any, config: Any, store: GameStore, position: Any, recap: bool) -> Any:
+        """The game loop, with the phone page beside it when the table turned it on."""
+        server = None
+        if self.run_options.phones:
+            from narrator.phones.table import check_game, make_server, open_phones
+
+            try:
+                check_game(rules)
+            except NarratorError as err:
+                self.log(f"no phone page for this game: {err}")
+            else:
+                server = make_server(rules, config, store, self.hub, self.run_options.lang)
+                await open_phones(server, self.scheduler, self.run_options.host, self.run_options.port)
+        try:
+            return await play_loop(rules, config, store, self.scheduler, position, recap=recap,
+                                   on_state=server.set_state if server else None)
+        finally:
+            if server is not None:
+                await server.stop()
+
+    def _restart_clock(self, start_at: float) -> None:
+        """A game keeps its own clock (continued across a resume), as `narrator resume` does."""
+        self.scheduler.clock = make_clock(self.run_options.time_scale, start_at)
+        self.scheduler.cursor = self.scheduler.clock.now()
+
+    # --- the table file --------------------------------------------------------------------
+
+    def _settings(self, table: dict[str, Any], **changes: Any) -> TableSettings | None:
+        """Validated settings for the table with `changes`, or None if the game refuses them."""
+        try:
+            settings = build_settings(table, {**self.options.overrides, **changes}, f"table file {self.path}")
+            get_game(settings.game).configure(settings)
+        except NarratorError:
+            return None
+        if settings.players is None:
+            settings = replace(settings, players=get_game(settings.game).configure(settings).players)
+        return settings
+
+    def _counts(self, game: str) -> list[tuple[int, TableSettings]]:
+        """Player counts the game accepts with this table (its own options dropped if they misfit)."""
+        for table in (self.table, {k: v for k, v in self.table.items() if k in COMMON_KEYS}):
+            table = {k: v for k, v in table.items() if k not in ("players",)}
+            found = [(n, s) for n in range(1, MAX_PLAYERS + 1)
+                     if (s := self._settings(table, game=game, players=n)) is not None]
+            if found:
+                return found
+        return []
+
+    def _reload_table(self) -> None:
+        """Pick up `narrator config set` changes made while the service runs (if valid)."""
+        if self.table_error:
+            return
+        try:
+            table = load_table(self.path)
+            check_table(table, f"table file {self.path}", self.options.overrides)
+        except NarratorError as err:
+            self.log(f"keeping the table as it was at start: {err}")
+            return
+        self.table = table
+
+    def _save_choice(self, game: str, players: int) -> None:
+        try:
+            text = set_key(set_key(self.path.read_text(encoding="utf-8"), "game", game), "players", players)
+            self.table = save_checked(self.path, text)
+            self.log(f"table file {self.path}: game = {game}, players = {players}")
+        except NarratorError as err:
+            self.log(f"playing {game} for {players} without saving it: {err}")

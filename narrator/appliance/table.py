@@ -1,0 +1,286 @@
+"""The default table file in the app's home: what the service plays, checked on every save.
+
+`narrator serve` reads `<app home>/table.toml` (created with commented defaults on first
+use). `narrator config set KEY VALUE`, `unset KEY` and `edit` change it through
+`save_checked`: the new text is parsed and validated with the same `build_settings` and
+game `configure` that `narrator play --table` uses, plus the `[appliance]` section's own
+checks, and only then replaces the file atomically. A bad value is refused with the usual
+one-line error and the file is left exactly as it was. `set` edits the line in place, so
+the file's comments survive.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import tempfile
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+from narrator import home
+from narrator.errors import SetupError
+from narrator.games import get_game
+from narrator.settings import TableSettings, build_settings
+
+TABLE_NAME = "table.toml"
+DEFAULT_TABLE = """\
+# The table file of the narrator appliance (`narrator serve`, the systemd service).
+# Change it with `narrator config set KEY VALUE` or `narrator config edit`: every change is
+# checked before it is saved. Any `narrator play` flag is a key here (--time-scale = time_scale).
+game = "additional-werewolf"
+players = 5
+lang = "ja"
+# names = ["Aki", "Ben", "Chika", "Dai", "Emi"]
+
+[appliance]
+# GPIO (BCM) pin of the main button, wired to ground: short press = done / next / yes,
+# long press = repeat, double press = pause, triple press = no. "none" turns it off.
+button_pin = 17
+# An optional second button: short press = no. "none" = no second button.
+button2_pin = "none"
+# Seconds a press must last to count as long; seconds to wait for a second press.
+hold_time = 1.0
+multi_press = 0.4
+# Seconds the narrator waits for an answer to "resume the unfinished game?" before resuming.
+resume_timeout = 15
+# Seconds of silence after which the narrator says the open question again (0 = never).
+remind_after = 60
+"""
+
+
+@dataclass(frozen=True)
+class ApplianceConfig:
+    """The `[appliance]` section: how the headless device is controlled."""
+
+    button_pin: int | str | None = 17
+    """BCM number (or a gpiozero pin name such as "GPIO17" or "BOARD11"); None = no button."""
+    button2_pin: int | str | None = None
+    """A second button answering `no`; None = one button (triple press answers no)."""
+    hold_time: float = 1.0
+    """Seconds held for a long press (repeat)."""
+    multi_press: float = 0.4
+    """Seconds after a release in which another press makes it a double (pause) or triple (no)."""
+    resume_timeout: float = 15.0
+    """Seconds to wait for yes/no to "resume?" after asking; silence resumes."""
+    remind_after: float | None = 60.0
+    """Seconds of silence after which an open question is said again; None = never."""
+
+    @property
+    def pins(self) -> list[int | str]:
+        return [p for p in (self.button_pin, self.button2_pin) if p is not None]
+
+
+APPLIANCE_KEYS = tuple(ApplianceConfig.__dataclass_fields__)
+_PIN_NAME = re.compile(r"^(GPIO|BCM|BOARD|WPI|J8:|P1:)?\d{1,2}$", re.IGNORECASE)
+
+
+def table_path() -> Path:
+    return home.app_home() / TABLE_NAME
+
+
+def ensure_table() -> Path:
+    """The default table file, written with commented defaults if there is none yet."""
+    path = table_path()
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _write_atomic(path, DEFAULT_TABLE)
+    return path
+
+
+def parse_appliance(section: Any, source: str) -> ApplianceConfig:
+    """Check the `[appliance]` section; one line naming the key and the fix on any problem."""
+    if not isinstance(section, Mapping):
+        raise SetupError(f"{source}: appliance must be a table ([appliance])")
+    unknown = sorted(set(section) - set(APPLIANCE_KEYS))
+    if unknown:
+        raise SetupError(f"{source}: unknown appliance key '{unknown[0]}'; known: {', '.join(APPLIANCE_KEYS)}")
+    values: dict[str, Any] = {}
+    for key in ("button_pin", "button2_pin"):
+        if key in section:
+            values[key] = _pin(section[key], f"appliance.{key}", source)
+    for key in ("hold_time", "multi_press", "resume_timeout"):
+        if key in section:
+            values[key] = _seconds(section[key], f"appliance.{key}", source)
+    if "remind_after" in section:
+        off = section["remind_after"] in (0, False) or str(section["remind_after"]).lower() == "none"
+        values["remind_after"] = None if off else _seconds(section["remind_after"], "appliance.remind_after", source)
+    config = ApplianceConfig(**values)
+    if config.button_pin is not None and config.button_pin == config.button2_pin:
+        raise SetupError(f"{source}: button_pin and button2_pin are both {config.button_pin}; use two pins")
+    return config
+
+
+def check_table(table: Mapping[str, Any], source: str,
+                overrides: Mapping[str, Any] | None = None) -> tuple[TableSettings, Any, ApplianceConfig]:
+    """Validate a whole table file: settings, the game's own options, and the appliance."""
+    settings = build_settings(table, dict(overrides or {}), source)
+    config = get_game(settings.game).configure(settings)
+    appliance = parse_appliance(table.get("appliance", {}), source)
+    return settings, config, appliance
+
+
+def load_table(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SetupError(f"table file {path} not found; `narrator config show` creates it") from None
+    except tomllib.TOMLDecodeError as err:
+        raise SetupError(f"table file {path} is not valid TOML: {err}; fix it with `narrator config edit`") from None
+
+
+def save_checked(path: Path, text: str) -> dict[str, Any]:
+    """Replace the table file by `text` only if it parses and validates; returns the table."""
+    try:
+        table = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise SetupError(f"table file {path} would not be valid TOML ({err}); nothing was changed") from None
+    check_table(table, f"table file {path}")
+    _write_atomic(path, text)
+    return table
+
+
+def parse_value(raw: str) -> Any:
+    """A command-line value as TOML (17, 1.5, true, ["a", "b"]), else as a plain string."""
+    try:
+        value = tomllib.loads(f"v = {raw}")["v"]
+    except tomllib.TOMLDecodeError:
+        return raw
+    return value if isinstance(value, (bool, int, float, str, list, dict)) else raw
+
+
+def format_value(value: Any) -> str:
+    """A value written back as TOML (strings quoted, lists and tables inline)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return '"' + "".join(_escape(c) for c in value) + '"'
+    if isinstance(value, list):
+        return "[" + ", ".join(format_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{_key(k)} = {format_value(v)}" for k, v in value.items()) + " }"
+    raise SetupError(f"cannot write a {type(value).__name__} into the table file")
+
+
+def set_key(text: str, dotted: str, value: Any) -> str:
+    """`text` with `KEY = value` set: the line replaced in place, or added to its section."""
+    section, key = _split(dotted)
+    lines = text.splitlines()
+    start, end = _section_range(lines, section)
+    new_line = f"{_key(key)} = {format_value(value)}"
+    if start is None:
+        return text.rstrip("\n") + f"\n\n[{section}]\n{new_line}\n"
+    for i in range(start, end):
+        if _defines(lines[i], key):
+            lines[i] = new_line
+            return "\n".join(lines) + "\n"
+    insert_at = end
+    while insert_at > start and not lines[insert_at - 1].strip():
+        insert_at -= 1
+    lines.insert(insert_at, new_line)
+    return "\n".join(lines) + "\n"
+
+
+def unset_key(text: str, dotted: str) -> str:
+    """`text` without the line that sets `dotted`; an unknown key is one line saying so."""
+    section, key = _split(dotted)
+    lines = text.splitlines()
+    start, end = _section_range(lines, section)
+    if start is not None:
+        for i in range(start, end):
+            if _defines(lines[i], key):
+                del lines[i]
+                return "\n".join(lines) + "\n"
+    raise SetupError(f"the table file does not set '{dotted}'; see `narrator config show`")
+
+
+def edit(path: Path, editor: str | None = None) -> dict[str, Any]:
+    """Open a copy in the editor; save it back only if it validates (else the file is unchanged)."""
+    editor = editor or os.environ.get("VISUAL") or os.environ.get("EDITOR") or "nano"
+    fd, name = tempfile.mkstemp(prefix="table-", suffix=".toml", dir=path.parent)
+    os.close(fd)
+    draft = Path(name)
+    try:
+        draft.write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+        try:
+            status = subprocess.call([*shlex.split(editor), str(draft)])
+        except FileNotFoundError:
+            raise SetupError(f"editor '{editor}' not found; set EDITOR, or use `narrator config set KEY VALUE`") from None
+        if status != 0:
+            raise SetupError(f"the editor exited with status {status}; the table file is unchanged")
+        return save_checked(path, draft.read_text(encoding="utf-8"))
+    finally:
+        draft.unlink(missing_ok=True)
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+def _pin(value: Any, key: str, source: str) -> int | str | None:
+    if value is False or (isinstance(value, str) and value.strip().lower() in ("none", "off", "")):
+        return None
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 53:
+        return value
+    if isinstance(value, str) and _PIN_NAME.match(value.strip()):
+        text = value.strip()
+        return int(text) if text.isdigit() else text
+    raise SetupError(f"{source}: {key} must be a GPIO number such as 17, a pin name such as \"BOARD11\", "
+                     f"or \"none\", not '{value}'")
+
+
+def _seconds(value: Any, key: str, source: str) -> float:
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError):
+        raise SetupError(f"{source}: {key} must be a number of seconds, not '{value}'") from None
+    if isinstance(value, bool) or not 0 < seconds <= 3600:
+        raise SetupError(f"{source}: {key} must be more than 0 and at most 3600 seconds, not {value}")
+    return seconds
+
+
+def _split(dotted: str) -> tuple[str | None, str]:
+    parts = dotted.replace("-", "_").split(".")
+    if len(parts) > 2 or not all(re.fullmatch(r"[A-Za-z0-9_]+", p) for p in parts):
+        raise SetupError(f"'{dotted}' is not a table-file key; use KEY or SECTION.KEY, e.g. appliance.button_pin")
+    return (parts[0], parts[1]) if len(parts) == 2 else (None, parts[0])
+
+
+def _section_range(lines: list[str], section: str | None) -> tuple[int | None, int]:
+    """Line range [start, end) of a section's body (None: the top level before any header)."""
+    headers = [i for i, line in enumerate(lines) if re.match(r"^\s*\[", line)]
+    if section is None:
+        return 0, headers[0] if headers else len(lines)
+    for n, i in enumerate(headers):
+        if re.match(rf"^\s*\[\s*{re.escape(section)}\s*\]\s*(#.*)?$", lines[i]):
+            return i + 1, headers[n + 1] if n + 1 < len(headers) else len(lines)
+    return None, 0
+
+
+def _defines(line: str, key: str) -> bool:
+    return re.match(rf"^\s*{re.escape(key)}\s*=", line) is not None
+
+
+def _key(key: str) -> str:
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else format_value(key)
+
+
+def _escape(char: str) -> str:
+    """One character of a TOML basic string: quotes, backslashes and control characters escaped."""
+    if char in '"\\':
+        return "\\" + char
+    if ord(char) < 0x20 or ord(char) == 0x7F:
+        return f"\\u{ord(char):04x}"
+    return char
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    with tmp.open("w", encoding="utf-8") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)

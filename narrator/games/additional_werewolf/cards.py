@@ -1,0 +1,222 @@
+"""Additional Werewolf with digital cards: the app holds the cards and performs every ability.
+
+With `digital_cards`, a table without the physical cards plays on phones: the engine deals
+role and additional cards to the named seats, asks each night card's holder privately
+(an `Ask` with `player`) whom to look at or swap, keeps what each player has learned
+(their memos), redeals the additional cards after each nomination, and knows by itself
+whether a nominee holds the werewolf card. Everything lives in `AWState`, so a resumed
+game has the same cards; randomness comes only from `random.Random` seeded by the
+config's seed and the day, so a replay deals the same cards. Still pure: no I/O.
+
+`rules.py` calls in here at the points where the physical game would ask the table.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any
+
+from narrator.cues import Ask, Countdown, Cue, Say
+from narrator.errors import AnswerError
+from narrator.games.additional_werewolf.setup import definition
+
+CHOICE_CARDS = ("seer", "medium", "peddler", "phantom_mage")
+"""Night cards whose holder chooses on the phone (the lovers only look at each other)."""
+
+
+# --- dealing -------------------------------------------------------------------------------
+
+def _pile(counts: Any) -> list[str]:
+    return [card for card, n in sorted(counts.items()) for _ in range(n)]
+
+
+def deal(config: Any, state: Any) -> Any:
+    """Shuffle and deal one role card and one additional card to each seat."""
+    rng = random.Random(f"{config.seed}:deal")
+    roles, extras = _pile(config.roles), _pile(config.cards)
+    rng.shuffle(roles)
+    rng.shuffle(extras)
+    return replace(state, roles_of=tuple(roles), extras_of=tuple(extras))
+
+
+def redeal(config: Any, state: Any) -> Any:
+    """Collect the additional cards, shuffle them and deal them again (after a nomination)."""
+    rng = random.Random(f"{config.seed}:redeal:{state.day}")
+    extras = list(state.extras_of)
+    rng.shuffle(extras)
+    return replace(state, extras_of=tuple(extras))
+
+
+def role(config: Any, state: Any, name: str) -> str:
+    return state.roles_of[config.names.index(name)]
+
+
+def holders(config: Any, state: Any, card: str) -> list[str]:
+    """The players holding additional card `card`, in seat order."""
+    return [n for n, c in zip(config.names, state.extras_of) if c == card]
+
+
+def _memo(state: Any, player: str, kind: str, **facts: Any) -> Any:
+    return replace(state, memos=state.memos + ({"player": player, "kind": kind, **facts},))
+
+
+def _swap(config: Any, state: Any, a: str, b: str) -> Any:
+    roles = list(state.roles_of)
+    i, j = config.names.index(a), config.names.index(b)
+    roles[i], roles[j] = roles[j], roles[i]
+    return replace(state, roles_of=tuple(roles))
+
+
+# --- night ---------------------------------------------------------------------------------
+
+def night_call(config: Any, state: Any, card: str, number: int) -> tuple[Any, list[Cue], str | None]:
+    """The phone part of one night call: (state, cues, the private step waiting, if any)."""
+    holder = holders(config, state, card)
+    if card == "lovers":
+        pair = holder[2 * (number - 1): 2 * number]
+        if len(pair) == 2:
+            a, b = pair
+            lovers = state.lovers if number > 1 else ()
+            state = replace(state, lovers=lovers + ((a, b),))
+            state = _memo(state, a, "lovers", night=state.night, partner=b)
+            state = _memo(state, b, "lovers", night=state.night, partner=a)
+        return state, [Say("lovers.act_phone"), Countdown(config.countdown_for(card))], None
+    player = holder[number - 1]
+    choices = _medium_choices(state) if card == "medium" else tuple(config.names)
+    step = "ask_phantom_1" if card == "phantom_mage" else f"ask_{card}"
+    return replace(state, picks=()), [Ask(f"{card}.act_phone", choices, player=player)], step
+
+
+def _medium_choices(state: Any) -> tuple[str, ...]:
+    day = state.night - 1
+    return state.nominations[day - 1] if 1 <= day <= len(state.nominations) else ()
+
+
+def night_answer(config: Any, state: Any, player: str, value: Any) -> tuple[Any, list[Cue], bool]:
+    """Apply a night card holder's private choice: (state, cues, the call is finished)."""
+    target = _one_name(config, value)
+    step = state.step
+    if step in ("ask_seer", "ask_medium"):
+        if step == "ask_medium" and target not in _medium_choices(state):
+            raise AnswerError(f"the medium looks at one of yesterday's nominees, not '{target}'")
+        kind = step[4:]
+        state = _memo(state, player, kind, night=state.night, target=target, role=role(config, state, target))
+        return state, [], True
+    if step == "ask_peddler":
+        return _swap(config, state, player, target), [], True
+    if step == "ask_phantom_1":
+        cue = Ask("phantom_mage.act_phone_second", tuple(config.names), player=player)
+        return replace(state, picks=(target,), step="ask_phantom_2"), [cue], False
+    if step == "ask_phantom_2":
+        return replace(_swap(config, state, state.picks[0], target), picks=()), [], True
+    raise ValueError(f"no night choice at step {step!r}")
+
+
+# --- day -----------------------------------------------------------------------------------
+
+def werewolves_among(config: Any, state: Any, names: tuple[str, ...]) -> list[str]:
+    return [n for n in names if role(config, state, n) == "werewolf"]
+
+
+def lovers_lose(state: Any, found: list[str]) -> bool:
+    """P-AW-4: the lovers lose when a found werewolf is one of last night's lovers."""
+    return any(n in pair for pair in state.lovers for n in found)
+
+
+def strategists_among(config: Any, state: Any, names: tuple[str, ...]) -> tuple[str, ...]:
+    """Nominated strategists, in seat order (P-AW-3)."""
+    return tuple(n for n in config.names if n in names and n in holders(config, state, "strategist"))
+
+
+def strategist_begin(config: Any, state: Any) -> tuple[Any, list[Cue]]:
+    """The first waiting strategist reveals the card and picks two players on the phone."""
+    name = state.strategist_queue[0]
+    others = tuple(n for n in config.names if n != name)
+    cues: list[Cue] = [Say("strategist.reveal_name", {"name": name}),
+                       Ask("strategist.pick_phone", others, player=name)]
+    return replace(state, step="ask_strat_pick_1", picks=()), cues
+
+
+def strategist_answer(config: Any, state: Any, value: Any) -> tuple[Any, list[Cue], bool]:
+    """Apply one of the strategist's four private choices: (state, cues, exchange finished)."""
+    name = state.strategist_queue[0]
+    others = tuple(n for n in config.names if n != name)
+    types = tuple(config.roles)
+    step = state.step
+    if step in ("ask_strat_pick_1", "ask_strat_pick_2"):
+        target = _one_name(config, value)
+        if target == name or target in state.picks:
+            raise AnswerError(f"the strategist takes the cards of two other players, not '{target}'")
+        picks = state.picks + (target,)
+        if step == "ask_strat_pick_1":
+            return replace(state, picks=picks, step="ask_strat_pick_2"), [
+                Ask("strategist.pick_second", others, player=name)], False
+        seen = {n: role(config, state, n) for n in (name, *picks)}
+        state = _memo(state, name, "strategist", day=state.day, cards=seen)
+        return replace(state, picks=picks, step="ask_strat_give_1"), [
+            Ask("strategist.give_phone", types, {"name": picks[0]}, player=name)], False
+    pile = strategist_pile(config, state)
+    if value not in pile:
+        raise AnswerError(f"'{value}' is not among the strategist's three cards: {', '.join(pile)}")
+    a, b = state.picks[:2]
+    if step == "ask_strat_give_1":
+        state = replace(state, picks=(a, b, value), step="ask_strat_give_2")
+        return state, [Ask("strategist.give_phone", types, {"name": b}, player=name)], False
+    pile.remove(value)
+    given = {a: state.picks[2], b: value, name: pile[0]}
+    roles = list(state.roles_of)
+    for n, r in given.items():
+        roles[config.names.index(n)] = r
+    state = replace(state, roles_of=tuple(roles), picks=(), strategist_queue=state.strategist_queue[1:])
+    return state, [Say("strategist.check_phone"), Countdown(config.check_role), Say("strategist.done")], True
+
+
+def strategist_pile(config: Any, state: Any) -> list[str]:
+    """The role cards in the strategist's hand not yet handed back."""
+    name = state.strategist_queue[0]
+    pile = [role(config, state, n) for n in (name, *state.picks[:2])]
+    for given in state.picks[2:]:
+        pile.remove(given)
+    return pile
+
+
+def _one_name(config: Any, value: Any) -> str:
+    name = value[0] if isinstance(value, (list, tuple)) and len(value) == 1 else value
+    if name not in config.names:
+        raise AnswerError(f"unknown player '{name}'; players: {', '.join(config.names)}")
+    return name
+
+
+# --- what one phone may show -----------------------------------------------------------------
+
+def private_view(config: Any, state: Any, name: str) -> dict[str, Any]:
+    """What player `name` alone may see: their cards now and what they have learned."""
+    if name not in config.names or not state.roles_of:
+        return {}
+    seat = config.names.index(name)
+    view: dict[str, Any] = {
+        "role": state.roles_of[seat],
+        "card": state.extras_of[seat],
+        "memos": [{k: v for k, v in m.items() if k != "player"} for m in state.memos if m["player"] == name],
+    }
+    if state.step in ("ask_strat_give_1", "ask_strat_give_2") and state.strategist_queue[:1] == (name,):
+        view["hand"] = strategist_pile(config, state)
+    if state.winner:
+        lover = state.lovers_lose and any(name in pair for pair in state.lovers)
+        view["won"] = not lover and definition()["roles"][view["role"]]["team"] == state.winner
+    return view
+
+
+def private_choices(config: Any, state: Any, name: str, choices: tuple[str, ...]) -> tuple[str, ...]:
+    """Of an open private question's public choices, those `name` may really pick now."""
+    if state.step in ("ask_strat_give_1", "ask_strat_give_2"):
+        pile = strategist_pile(config, state)
+        return tuple(c for c in choices if c in pile)
+    if state.step in ("ask_strat_pick_1", "ask_strat_pick_2"):
+        return tuple(c for c in choices if c not in state.picks)
+    if state.step == "ask_phantom_2":
+        return tuple(c for c in choices if c not in state.picks)
+    if state.step in ("ask_seer", "ask_peddler"):
+        return tuple(c for c in choices if c != name)
+    return choices

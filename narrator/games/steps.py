@@ -1,0 +1,28 @@
+"""The step dispatch every game's `advance` shares.
+
+A game is a table of named steps; `advance` runs the one the state points at. Steps
+named `ask_*` wait for an answer, so any other event there is a caller's bug reported
+in one line rather than a silent misstep.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from narrator.cues import Cue
+from narrator.errors import AnswerError
+
+Step = Callable[[Any, Any, dict[str, Any]], tuple[Any, list[Cue]]]
+
+
+def run_step(steps: Mapping[str, Step], config: Any, state: Any, event: dict[str, Any],
+             waiting_for: str = "an answer") -> tuple[Any, list[Cue]]:
+    """Run the step `state.step` names; a finished game takes no more steps."""
+    if state.finished:
+        return state, []
+    handler = steps.get(state.step)
+    if handler is None:
+        raise ValueError(f"unknown step {state.step!r}")
+    if state.step.startswith("ask_") and event.get("type") != "answer":
+        raise AnswerError(f"the game is waiting for {waiting_for} ({state.step[4:]}), not '{event.get('type')}'")
+    return handler(config, state, event)

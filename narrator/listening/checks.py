@@ -1,0 +1,109 @@
+"""What `narrator doctor` reports about listening: engine, models, vocabulary, microphone.
+
+The checks return findings in the doctor's shape (area, ok, what, fix, optional) and are
+registered with `narrator.doctor` when that module exists; until it does, `commands`
+adds a small `narrator doctor` that runs only these. Listening is optional: a table
+without a microphone or model plays by keyboard, so nothing here fails the doctor.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+try:
+    from narrator.doctor import Finding
+except ImportError:  # the doctor is not merged yet: the same shape, kept here
+    @dataclass(frozen=True)
+    class Finding:  # type: ignore[no-redef]
+        area: str
+        ok: bool
+        what: str
+        fix: str = ""
+        optional: bool = False
+
+AREA = "listening"
+
+
+def check_listening() -> list[Finding]:
+    findings = check_engine()
+    if findings and findings[0].ok:
+        findings += check_models()
+    return findings + check_microphone()
+
+
+def check_engine() -> list[Finding]:
+    from narrator.speech import stt_engine_names
+
+    if "vosk" not in stt_engine_names():
+        return [Finding(AREA, False, "vosk engine: not installed", ".venv/bin/pip install -e engines/vosk", optional=True)]
+    try:
+        import vosk  # noqa: F401
+    except (ImportError, OSError) as err:
+        return [Finding(AREA, False, f"vosk engine: cannot load vosk ({err})",
+                        ".venv/bin/pip install --force-reinstall vosk", optional=True)]
+    return [Finding(AREA, True, "vosk engine: installed")]
+
+
+def check_models(load: bool = True) -> list[Finding]:
+    """Each language's model: installed or not; installed ones are loaded and their words checked."""
+    from narrator.listening.grammar import PhraseBook
+    from narrator.listening.models import ModelError, find_model, model_index
+    from narrator.speech import EngineUnavailable, load_stt
+    from narrator.voicepack import load_pack
+
+    findings = []
+    for lang, spec in model_index().items():
+        try:
+            folder = find_model(lang)
+        except ModelError:
+            findings.append(Finding(AREA, False, f"model for {lang}: not installed ({spec.name})",
+                                    f".venv/bin/narrator models install {lang}", optional=True))
+            continue
+        if not load:
+            findings.append(Finding(AREA, True, f"model for {lang}: {folder}"))
+            continue
+        try:
+            engine = load_stt("vosk", folder)
+            pack = load_pack(lang)
+            missing = engine.missing_words(PhraseBook.from_pack(pack).every_phrase())
+        except (EngineUnavailable, ModelError) as err:
+            findings.append(Finding(AREA, False, f"model for {lang}: {err}",
+                                    f"rm -r {folder} && .venv/bin/narrator models install {lang}", optional=True))
+            continue
+        except Exception as err:  # a pack that does not load is reported by the pack checks
+            findings.append(Finding(AREA, False, f"model for {lang}: cannot check its words ({err})", optional=True))
+            continue
+        if missing:
+            findings.append(Finding(AREA, False, f"model for {lang}: lacks {', '.join(missing)}",
+                                    f"change [listening.phrases] in {pack.path / 'voice.toml'}", optional=True))
+        else:
+            findings.append(Finding(AREA, True, f"model for {lang}: {folder.name}, knows every listening word"))
+    return findings
+
+
+def check_microphone() -> list[Finding]:
+    devices = input_devices()
+    if isinstance(devices, str):
+        return [Finding(AREA, False, f"microphone: {devices}", "sudo apt-get install libportaudio2", optional=True)]
+    if not devices:
+        return [Finding(AREA, False, "microphone: no input device",
+                        "connect a USB microphone, then test it with `narrator listen`", optional=True)]
+    return [Finding(AREA, True, f"microphone: {d}") for d in devices]
+
+
+def input_devices() -> list[str] | str:
+    """Input devices as 'index: name (default)', or why none can be listed."""
+    try:
+        import sounddevice
+    except OSError:
+        return "PortAudio is missing"
+    except ImportError:
+        return "sounddevice is not installed"
+    try:
+        devices: Any = sounddevice.query_devices()
+        default = sounddevice.default.device[0]
+    except sounddevice.PortAudioError as err:
+        return f"cannot list devices ({err})"
+    return [f"{i}: {d['name']}{' (default)' if i == default else ''}"
+            for i, d in enumerate(devices) if d.get("max_input_channels", 0) > 0]

@@ -1,0 +1,44 @@
+"""Repeat a heard answer back and let the table confirm it before it counts.
+
+A small grammar forces any speech onto one of its words, often with confidence 1.0, so
+an answer that ends or changes the game (a werewolf found, a name) is said back —
+「Akiさんですね？」 — and only a はい makes it count; いいえ (or `undo`) reopens the question.
+The confirmation is an ordinary `Ask` played by the scheduler, so the transcript shows it
+(`ask confirm.name`, then `answer yes`) and every listener, the keyboard too, can answer it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from narrator.cues import Ask, Say
+from narrator.listeners import Heard
+
+YES_NO = ("yes", "no")
+
+
+def confirmation(heard: Heard, vocabulary: Mapping[str, Any] | None = None) -> Ask:
+    """The question that repeats `heard` back: yes/no, a game's own answer word, or names."""
+    if heard.value in ("yes", "no"):
+        return Ask(f"confirm.{heard.value}", YES_NO)
+    words = (vocabulary or {}).get(heard.value) if isinstance(heard.value, str) else None
+    if words:  # a game's own answer (innocent, witch …): said back in the pack's first word for it
+        return Ask("confirm.answer", YES_NO, params={"answer": words if isinstance(words, str) else words[0]})
+    names = list(heard.value) if isinstance(heard.value, (list, tuple)) else [heard.value]
+    return Ask("confirm.name", YES_NO, params={"names": names})
+
+
+class Confirmer:
+    """The hub's `confirmer`: plays the confirmation through the scheduler."""
+
+    def __init__(self, scheduler: Any):
+        self.scheduler = scheduler
+
+    async def __call__(self, ask: Ask, heard: Heard) -> bool:
+        context = dict(self.scheduler.context)
+        vocabulary = getattr(getattr(self.scheduler.voice, "pack", None), "vocabulary", None)
+        reply = await self.scheduler.play([confirmation(heard, vocabulary)], context)
+        if reply is not None and reply.value == "yes":
+            return True
+        await self.scheduler.play([Say("confirm.again")], context)
+        return False

@@ -1,0 +1,152 @@
+"""Listening at the table: the table-file keys, and wiring a voice into a sitting.
+
+`listen = "auto"` (the default) listens when a recognition engine, a model and a
+microphone are all there; a missing model or microphone is one warning line naming the
+fix, and the game goes on with the keyboard. `listen = "on"` makes them errors, `"off"`
+never listens. A grammar word the model lacks is always an error naming the word: a
+voice that silently cannot hear "はい" is worse than none. Models are only looked up here,
+never downloaded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from dataclasses import asdict, dataclass
+from typing import Any, Callable, Mapping, Sequence
+
+from narrator.errors import NarratorError, SetupError
+from narrator.listening.confirm import Confirmer
+from narrator.listening.grammar import PhraseBook
+from narrator.listening.models import ModelError, find_model
+from narrator.listening.sources import InputUnavailable, Microphone
+from narrator.listening.voice import VoiceListener, describe
+from narrator.speech import EngineUnavailable, load_stt, stt_engine_names
+
+LISTEN_KEYS = ("listen", "model", "input_device", "confidence", "mute_tail", "answer_timeout", "confirm",
+               "stt_engine", "name_readings")
+
+
+@dataclass(frozen=True)
+class ListenOptions:
+    """The table's listening keys (each is also a `narrator play` flag)."""
+
+    listen: str = "auto"
+    """auto (voice when engine, model and microphone are there), on (required) or off."""
+    model: str | None = None
+    """A model folder; default: the installed model for the table's language."""
+    input_device: str | None = None
+    """Microphone name or index (see `narrator doctor`); default: the system's."""
+    confidence: float = 0.7
+    """Results less sure than this (0–1) are ignored."""
+    mute_tail: float = 0.3
+    """Seconds the microphone stays muted after the narrator's last sound."""
+    answer_timeout: float = 0.0
+    """Seconds a 'say done when ready' step waits before going on by itself; 0 waits."""
+    confirm: bool = True
+    """Repeat heard answers back (「〇〇さんですね？」) before they count."""
+    stt_engine: str = "vosk"
+    name_readings: Mapping[str, Any] | None = None
+    """How each player's name is spoken, in the model's words: {Aki = "あき"}."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in asdict(self).items() if v is not None}
+
+
+def listen_options(raw: Mapping[str, Any], source: str = "table file") -> ListenOptions:
+    """Validate the listening keys into options; a bad value is one line naming the key."""
+    values = dict(raw)
+    listen = str(values.get("listen", "auto"))
+    if listen not in ("auto", "on", "off"):
+        raise SetupError(f"{source}: listen must be auto, on or off, not '{listen}'")
+    numbers = {}
+    for key, low, high in (("confidence", 0.0, 1.0), ("mute_tail", 0.0, 10.0), ("answer_timeout", 0.0, 86400.0)):
+        if key in values:
+            try:
+                number = float(values[key])
+            except (TypeError, ValueError):
+                raise SetupError(f"{source}: {key} must be a number, not '{values[key]}'") from None
+            if not low <= number <= high:
+                raise SetupError(f"{source}: {key} must be between {low:g} and {high:g}, not {number:g}")
+            numbers[key] = number
+    confirm = values.get("confirm", True)
+    if isinstance(confirm, str):
+        if confirm.lower() not in ("true", "false", "yes", "no", "1", "0"):
+            raise SetupError(f"{source}: confirm must be true or false, not '{confirm}'")
+        confirm = confirm.lower() in ("true", "yes", "1")
+    readings = values.get("name_readings")
+    if readings is not None and not isinstance(readings, Mapping):
+        raise SetupError(f"{source}: name_readings must be a table such as {{Aki = \"あき\"}}")
+    return ListenOptions(
+        listen=listen, model=_opt(values.get("model")), input_device=_opt(values.get("input_device")),
+        confirm=bool(confirm), stt_engine=str(values.get("stt_engine", "vosk")), name_readings=readings, **numbers,
+    )
+
+
+def _opt(value: Any) -> str | None:
+    return None if value in (None, "") else str(value)
+
+
+def attach_listening(sitting: Any, options: ListenOptions, pack: Any, names: Sequence[str],
+                     warn: Callable[[str], None], source: Any = None, engine: Any = None) -> VoiceListener | None:
+    """Add the voice (and the answer timeout) to `sitting`; None when not listening."""
+    if options.answer_timeout > 0:
+        timeout = TimeoutListener(sitting.scheduler.clock, options.answer_timeout)
+        sitting.starters.append(lambda loop: timeout.start(sitting.hub, loop))
+    if options.listen == "off":
+        return None
+    try:
+        if engine is None:
+            if options.stt_engine not in stt_engine_names() and options.listen == "auto":
+                return None  # no recognition engine installed: this table plays by keyboard
+            model = find_model(pack.lang, options.model)
+            if source is None:
+                source = Microphone(16000, options.input_device)
+            engine = load_stt(options.stt_engine, model)
+    except (ModelError, InputUnavailable, EngineUnavailable) as err:
+        if options.listen == "on":
+            raise
+        warn(f"{err}; answering by keyboard only")
+        return None
+    phrases = PhraseBook.from_pack(pack, names, options.name_readings)
+    check_vocabulary(engine, phrases, pack)
+    listener = VoiceListener(engine, source, phrases, options.confidence, options.mute_tail,
+                             report=lambda hearing: print(f"  {describe(hearing)}", file=sys.stderr, flush=True))
+    if options.confirm:
+        sitting.hub.confirmer = Confirmer(sitting.scheduler)
+    sitting.starters.append(lambda loop: listener.start(sitting.hub, loop))
+    return listener
+
+
+def check_vocabulary(engine: Any, phrases: PhraseBook, pack: Any) -> None:
+    """Every word any grammar of this game may use must be known to the model."""
+    missing = engine.missing_words(phrases.every_phrase())
+    if missing:
+        raise NarratorError(
+            f"the speech model lacks the word{'s' if len(missing) > 1 else ''} {', '.join(missing)}; change "
+            f"[listening.phrases] in {pack.path / 'voice.toml'} or set name_readings in the table file"
+        )
+
+
+class TimeoutListener:
+    """Answers `done` for a step that waits for done, when nobody has after `seconds`."""
+
+    SOURCE = "timeout"
+
+    def __init__(self, clock: Any, seconds: float):
+        self.clock, self.seconds = clock, seconds
+
+    def start(self, hub: Any, loop: asyncio.AbstractEventLoop) -> asyncio.Task:
+        return loop.create_task(self._run(hub))
+
+    async def _run(self, hub: Any) -> None:
+        serial, ask = await hub.next_ask(0)
+        while True:
+            newer = asyncio.ensure_future(hub.next_ask(serial))
+            if ask.choices == ("done",):
+                sleeper = asyncio.ensure_future(self.clock.sleep_until(self.clock.now() + self.seconds))
+                await asyncio.wait({sleeper, newer}, return_when=asyncio.FIRST_COMPLETED)
+                if sleeper.done() and not newer.done() and hub.current_ask is ask:
+                    hub.offer_text("done", self.SOURCE)
+                sleeper.cancel()
+            serial, ask = await newer

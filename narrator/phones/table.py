@@ -1,0 +1,46 @@
+"""Bring the phone page to the table: start the server, announce it, stop it at the end.
+
+Kept apart from the CLI so `play` and `resume` share it: the seats file lives in the game
+folder, so a resumed game keeps every phone seated with the same cookie.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from narrator.cues import Say
+from narrator.phones.network import bind_host, join_url, show_qr, spoken_address
+from narrator.phones.private import PrivateLines
+from narrator.phones.seats import Seats
+from narrator.phones.server import PhoneServer
+from narrator.errors import SetupError
+from narrator.phones.views import GAME_HOOKS, seats_of
+from narrator.voicepack import load_pack
+
+PAGE_LANGUAGES = ("ja", "en")
+
+
+def check_game(rules: Any) -> None:
+    """Refuse --phones for a game the page has no views for, before anything is saved."""
+    if rules.name not in GAME_HOOKS:
+        raise SetupError(f"the phone page serves {', '.join(GAME_HOOKS)}, not {rules.name}; drop --phones")
+
+
+def make_server(rules: Any, config: Any, store: Any, hub: Any, lang: str) -> PhoneServer:
+    check_game(rules)
+    packs = {lang_: load_pack(lang_) for lang_ in PAGE_LANGUAGES}
+    seats = Seats(seats_of(config), store.folder / "phones.json")
+    lines = PrivateLines(store.folder / "phones-private.json")
+    return PhoneServer(rules.name, config, hub, seats, f"narrator_{store.id}", lang, packs, lines)
+
+
+async def open_phones(server: PhoneServer, scheduler: Any, host: str | None, port: int) -> str:
+    """Start listening, print the address (and a QR code on a terminal), say how to join."""
+    host = bind_host(host)
+    port = await server.start(host, port)
+    url = join_url(host, port)
+    server.allowed_hosts.add(urlsplit(url).netloc.lower())
+    show_qr(url)
+    await scheduler.play([Say("phones.join", {"address": spoken_address(url)})], {})
+    return url

@@ -1,0 +1,136 @@
+"""A real table in-process for the phone tests: the game loop, the store and the phone server.
+
+The narration runs on the instant clock with the text voice; the phone server listens on
+127.0.0.1 on a free port; each test phone is an aiohttp client with its own cookie jar
+(one player, one browser). The test may look at `table.state` to choose its moves, as
+the players would by looking at their own phones.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import aiohttp
+
+from narrator import home
+from narrator.games import get_game
+from narrator.phones.table import make_server
+from narrator.runner import play as play_loop
+from narrator.runner import start_position
+from narrator.session import RunOptions, open_sitting
+from narrator.settings import build_settings
+from narrator.store import GameStore
+
+NAMES5 = "Aki,Ben,Chika,Dai,Emi"
+
+
+@dataclass
+class Table:
+    rules: Any
+    config: Any
+    store: GameStore
+    sitting: Any
+    server: Any
+    base: str
+    task: asyncio.Task
+
+    @property
+    def state(self) -> Any:
+        return self.server.state
+
+    def events(self) -> list[dict[str, Any]]:
+        return self.store.events()
+
+    async def close(self) -> None:
+        if not self.task.done():
+            self.task.cancel()
+            try:
+                await self.task
+            except (asyncio.CancelledError, Exception):
+                pass
+        await self.server.stop()
+        self.sitting.close()
+
+
+async def open_table(names: str | None = NAMES5, seed: int = 7, transcript: str | None = None, lang: str = "en",
+                     game: str = "additional-werewolf", **options: Any) -> Table:
+    if game == "additional-werewolf":
+        options = {"digital_cards": "true", **options}
+    if names:
+        options = {"names": names, **options}
+    settings = build_settings({}, {"game": game, "seed": seed, **options}, "test")
+    rules = get_game(settings.game)
+    config = rules.configure(settings)
+    run = RunOptions(lang=lang, voice="text", time_scale=0, keyboard=False, phones=True, transcript=transcript)
+    sitting = open_sitting(run)
+    store = GameStore.create(home.app_home(), rules.name, config.to_dict(), run.to_dict())
+    server = make_server(rules, config, store, sitting.hub, lang)
+    port = await server.start("127.0.0.1", 0)
+    position = start_position(rules, config, store)
+    task = asyncio.create_task(play_loop(rules, config, store, sitting.scheduler, position,
+                                         on_state=server.set_state))
+    await asyncio.sleep(0)
+    return Table(rules, config, store, sitting, server, f"http://127.0.0.1:{port}", task)
+
+
+class Phone:
+    """One player's phone: its own cookie jar, so its own token."""
+
+    def __init__(self, base: str, name: str):
+        self.base, self.name = base, name
+        self.session = aiohttp.ClientSession(base_url=base, cookie_jar=aiohttp.CookieJar(unsafe=True))
+
+    async def join(self, seat: str | None = None) -> int:
+        async with self.session.post("/api/join", json={"seat": seat or self.name}) as r:
+            return r.status
+
+    async def view(self) -> tuple[int, Any]:
+        async with self.session.get("/api/view") as r:
+            return r.status, await r.json()
+
+    async def private(self, serial: Any, answer: Any) -> tuple[int, Any]:
+        async with self.session.post("/api/private", json={"serial": serial, "answer": answer}) as r:
+            return r.status, await r.json()
+
+    async def answer(self, serial: Any, value: Any) -> tuple[int, Any]:
+        async with self.session.post("/api/answer", json={"serial": serial, "value": value}) as r:
+            return r.status, await r.json()
+
+    async def post_raw(self, path: str, data: bytes, content_type: str = "application/json") -> int:
+        async with self.session.post(path, data=data, headers={"Content-Type": content_type}) as r:
+            return r.status
+
+    async def reconnect(self) -> None:
+        """A dropped connection: a new session that keeps only the cookie (a reload)."""
+        jar = aiohttp.CookieJar(unsafe=True)
+        jar.update_cookies({c.key: c.value for c in self.session.cookie_jar})
+        await self.session.close()
+        self.session = aiohttp.ClientSession(base_url=self.base, cookie_jar=jar)
+
+    async def first_event(self) -> dict[str, Any]:
+        """The first view the server pushes on the events stream."""
+        async with self.session.get("/api/events") as r:
+            assert r.status == 200, r.status
+            async for raw in r.content:
+                line = raw.decode().strip()
+                if line.startswith("data: "):
+                    return json.loads(line[6:])
+        raise AssertionError("the stream ended without a view")
+
+    async def close(self) -> None:
+        await self.session.close()
+
+
+async def wait_for(predicate, timeout: float = 10.0, every: float = 0.01) -> Any:
+    """Poll an async predicate until it returns something truthy."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while loop.time() < end:
+        result = await predicate()
+        if result:
+            return result
+        await asyncio.sleep(every)
+    raise AssertionError("timed out waiting")

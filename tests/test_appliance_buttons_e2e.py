@@ -1,0 +1,124 @@
+"""A whole headless game by one button: `narrator serve` with gpiozero's mock pins.
+
+Real gpiozero code reads simulated presses on GPIO17; the presses go through the button
+listener and the hub into the appliance and the game: short = yes/done, long = repeat,
+double = pause (inside the discussion timer), short again = go on, short = end the timer.
+"""
+
+import threading
+import time
+
+import pytest
+
+gpiozero = pytest.importorskip("gpiozero")
+from gpiozero import Device  # noqa: E402
+from gpiozero.pins.mock import MockFactory  # noqa: E402
+
+from narrator.appliance.serve import ServeOptions, serve  # noqa: E402
+from narrator.store import saved_games  # noqa: E402
+from narrator.transcript import read_transcript  # noqa: E402
+
+HOLD, WINDOW = 0.3, 0.15
+
+
+@pytest.fixture
+def mock_pins():
+    Device.pin_factory = MockFactory()
+    yield Device.pin_factory
+    Device.pin_factory.reset()
+    Device.pin_factory = None
+
+
+class Spy:
+    """Keeps the hub so the test's table knows when a question is open (registers nothing)."""
+
+    hub = None
+
+    def start(self, hub, loop):
+        self.hub = hub
+
+
+def records(path):
+    try:
+        return read_transcript(path)
+    except (FileNotFoundError, ValueError):
+        return []
+
+
+def press(pin, seconds=0.03):
+    pin.drive_low()
+    time.sleep(seconds)
+    pin.drive_high()
+
+
+class Table(threading.Thread):
+    """The players, with one button: they answer every question with a short press, but
+    first ask for the ready question again (long press), and pause the discussion."""
+
+    def __init__(self, pin, spy, transcript):
+        super().__init__(daemon=True)
+        self.pin, self.spy, self.transcript = pin, spy, transcript
+        self.stop = threading.Event()
+        self.paused_records_still = None
+
+    def run(self):
+        answered, repeated, paused_done = set(), False, False
+        while not self.stop.is_set():
+            seen = records(self.transcript)
+            lines = [r["line"] for r in seen]
+            serial = self.spy.hub.open_serial if self.spy.hub else None
+            if serial is not None and serial not in answered:
+                if lines and lines[-1] == "setup.ready" and not repeated:
+                    repeated = True
+                    press(self.pin, HOLD + 0.2)            # long press: say it again
+                    time.sleep(0.3)
+                    continue
+                answered.add(serial)
+                press(self.pin)                            # short press: done / yes
+            elif "discussion" in lines and not paused_done:
+                paused_done = True
+                press(self.pin), time.sleep(0.04), press(self.pin)   # double press: pause
+                while "control.paused" not in [r["line"] for r in records(self.transcript)]:
+                    time.sleep(0.01)
+                count = len(records(self.transcript))
+                time.sleep(0.6)                            # 30 game seconds: nothing may happen
+                self.paused_records_still = len(records(self.transcript)) == count
+                press(self.pin)                            # short press: go on
+                while "control.resumed" not in [r["line"] for r in records(self.transcript)]:
+                    time.sleep(0.01)
+                time.sleep(WINDOW * 2)
+                press(self.pin)                            # short press: end the discussion
+            time.sleep(0.02)
+
+
+def test_a_whole_game_by_one_button(narrator_home, tmp_path, mock_pins):
+    table_file = tmp_path / "table.toml"
+    table_file.write_text(f'lang = "en"\n[appliance]\nbutton_pin = 17\nhold_time = {HOLD}\n'
+                          f"multi_press = {WINDOW}\nremind_after = 0\n")
+    transcript = tmp_path / "t.jsonl"
+    spy = Spy()
+    table = Table(mock_pins.pin(17), spy, transcript)
+    options = ServeOptions(table=table_file, once=True, keyboard=False, listeners=[spy],
+                           overrides={"voice": "text", "time_scale": "0.02", "transcript": str(transcript)})
+    table.start()
+    try:
+        assert serve(options, log=lambda m: None) == 1
+    finally:
+        table.stop.set()
+        table.join(timeout=5)
+    seen = read_transcript(transcript)
+    answers = [(r["line"], r["value"], r["source"]) for r in seen if r["kind"] == "answer"]
+    assert answers == [("appliance.offer", "yes", "button"), ("setup.ready", "done", "button"),
+                       ("nomination.werewolf_found", "yes", "button")]
+    ready = [r for r in seen if r["kind"] == "ask" and r["line"] == "setup.ready"]
+    assert [r.get("repeat", False) for r in ready] == [False, True]
+    lines = [r["line"] for r in seen]
+    assert lines.index("discussion") < lines.index("control.paused") < lines.index("control.resumed")
+    assert table.paused_records_still is True
+    # the short press ended the 3-minute discussion early (at scale 0.02 it would take 3.6 s)
+    discussion = next(r for r in seen if r["line"] == "discussion")
+    after = next(r for r in seen if r["t"] > discussion["t"] and r["kind"] == "say" and r["line"] != "control.resumed"
+                 and r["line"] != "control.paused")
+    assert after["t"] - discussion["t"] < 180
+    [game] = saved_games(narrator_home)
+    assert game.meta["outcome"]["winner"] == "citizens"

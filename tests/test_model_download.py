@@ -1,0 +1,181 @@
+"""`narrator models install` against a real HTTP server on 127.0.0.1 serving a zipped model.
+
+The official host cannot be reached from CI, so the model index (URL, checksum) points at
+a local server that can drop a connection half-way or ignore Range requests, to show that
+a partial download is resumed or restarted, a wrong checksum is refused, and no
+half-unpacked model is ever left where a game would look for it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import http.server
+import os
+import threading
+import zipfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from narrator.cli import main
+from narrator.listening.models import ModelError, find_model, install, installed_models, models_dir
+
+NAME = "vosk-model-test-0.1"
+
+
+class ModelServer:
+    """Serves one archive; can cut the first response short or ignore Range headers."""
+
+    def __init__(self, payload: bytes, cut_first_at: int | None = None, honour_range: bool = True):
+        self.payload, self.cut_first_at, self.honour_range = payload, cut_first_at, honour_range
+        self.requests: list[str | None] = []
+        server = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                rng = self.headers.get("Range")
+                server.requests.append(rng)
+                start = int(rng.split("=")[1].split("-")[0]) if rng and server.honour_range else 0
+                if start >= len(server.payload):
+                    self.send_response(416)
+                    self.end_headers()
+                    return
+                body = server.payload[start:]
+                self.send_response(206 if start else 200)
+                if start:
+                    self.send_header("Content-Range", f"bytes {start}-{len(server.payload) - 1}/{len(server.payload)}")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                if server.cut_first_at is not None and len(server.requests) == 1:
+                    self.wfile.write(body[:server.cut_first_at])
+                    self.wfile.flush()
+                    self.connection.shutdown(2)
+                    return
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/{NAME}.zip"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def model_zip(tmp_path: Path, with_model: bool = True) -> bytes:
+    """A zipped model folder like the official ones (a top folder holding am/, conf/, graph/)."""
+    archive = tmp_path / "model.zip"
+    rng = os.urandom
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_STORED) as z:
+        if with_model:
+            z.writestr(f"{NAME}/am/final.mdl", rng(300_000))
+            z.writestr(f"{NAME}/conf/model.conf", "--sample-frequency=16000\n")
+        z.writestr(f"{NAME}/graph/HCLr.fst", rng(100_000))
+        z.writestr(f"{NAME}/README", "test model\n")
+    return archive.read_bytes()
+
+
+@pytest.fixture
+def serve(tmp_path, monkeypatch):
+    servers = []
+
+    def start(payload: bytes, sha256: str | None = None, **kwargs) -> ModelServer:
+        server = ModelServer(payload, **kwargs)
+        servers.append(server)
+        digest = hashlib.sha256(payload).hexdigest() if sha256 is None else sha256
+        index = tmp_path / "models.toml"
+        index.write_text(f'[test]\nname = "{NAME}"\nurl = "{server.url}"\nsha256 = "{digest}"\n', encoding="utf-8")
+        monkeypatch.setenv("NARRATOR_MODEL_INDEX", str(index))
+        return server
+
+    yield start
+    for server in servers:
+        server.close()
+
+
+def leftovers() -> list[str]:
+    """Anything in the models folder besides whole models."""
+    return sorted(p.name for p in models_dir().iterdir() if p.name != NAME) if models_dir().exists() else []
+
+
+def test_install_downloads_with_progress_verifies_and_unpacks(serve, tmp_path):
+    payload = model_zip(tmp_path)
+    serve(payload)
+    seen = []
+    folder = install("test", progress=lambda done, total: seen.append((done, total)))
+    assert folder == models_dir() / NAME and (folder / "am" / "final.mdl").stat().st_size == 300_000
+    assert seen[-1] == (len(payload), len(payload)) and len(seen) > 3
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+    assert leftovers() == []
+    assert find_model("test") == folder and installed_models() == [folder]
+
+
+def test_a_checksum_mismatch_is_refused_and_nothing_is_left(serve, tmp_path):
+    serve(model_zip(tmp_path), sha256="0" * 64)
+    with pytest.raises(ModelError, match="expected 0000"):
+        install("test")
+    assert not (models_dir() / NAME).exists() and leftovers() == []
+
+
+def test_a_dropped_download_is_resumed_with_a_range_request(serve, tmp_path):
+    payload = model_zip(tmp_path)
+    server = serve(payload, cut_first_at=150_000)
+    with pytest.raises(ModelError, match="run the install again"):
+        install("test")
+    part = models_dir() / f"{NAME}.zip.part"
+    assert part.stat().st_size == 150_000 and not (models_dir() / NAME).exists()
+    folder = install("test")
+    assert server.requests == [None, "bytes=150000-"]
+    assert (folder / "graph" / "HCLr.fst").is_file() and leftovers() == []
+
+
+def test_a_server_that_ignores_range_makes_the_download_start_over(serve, tmp_path):
+    payload = model_zip(tmp_path)
+    server = serve(payload, cut_first_at=150_000, honour_range=False)
+    with pytest.raises(ModelError):
+        install("test")
+    folder = install("test")
+    assert server.requests == [None, "bytes=150000-"]  # asked to resume, got the whole file: restarted
+    assert (folder / "am" / "final.mdl").stat().st_size == 300_000 and leftovers() == []
+
+
+def test_an_archive_without_a_model_is_not_unpacked(serve, tmp_path):
+    serve(model_zip(tmp_path, with_model=False))
+    with pytest.raises(ModelError, match="does not contain a vosk model"):
+        install("test")
+    assert not (models_dir() / NAME).exists()
+    assert [p for p in leftovers() if not p.endswith(".zip.part")] == []  # no staging folder left
+
+
+def test_no_configured_checksum_needs_one_given(serve, tmp_path):
+    payload = model_zip(tmp_path)
+    serve(payload, sha256="")
+    with pytest.raises(ModelError, match="--sha256"):
+        install("test")
+    assert install("test", sha256=hashlib.sha256(payload).hexdigest()).is_dir()
+
+
+def test_cli_install_and_list(serve, tmp_path):
+    serve(model_zip(tmp_path))
+    runner = CliRunner()
+    before = runner.invoke(main, ["models", "list"])
+    assert f"available  {NAME}  (narrator models install test)" in before.output
+    result = runner.invoke(main, ["models", "install", "test"])
+    assert result.exit_code == 0, result.output
+    assert f"model for test ready in {models_dir() / NAME}" in result.output
+    assert "downloading" in result.stderr
+    after = runner.invoke(main, ["models", "list"])
+    assert f"installed  {NAME}" in after.output
+
+
+def test_cli_unreachable_host_is_one_line(monkeypatch, tmp_path):
+    index = tmp_path / "models.toml"
+    index.write_text(f'[test]\nname = "{NAME}"\nurl = "http://127.0.0.1:9/x.zip"\nsha256 = "{"a" * 64}"\n')
+    monkeypatch.setenv("NARRATOR_MODEL_INDEX", str(index))
+    result = CliRunner().invoke(main, ["models", "install", "test"])
+    assert result.exit_code == 1
+    assert result.stderr.startswith("error: cannot download http://127.0.0.1:9/x.zip") and result.stderr.count("\n") == 1
