@@ -111,6 +111,8 @@ class Scheduler:
         self._record(kind, clip.spoken.line, clip.spoken.text, start, **extra)
         self._last = clip
         self.cursor = start + clip.duration
+        await self.clock.sleep_until(start)
+        self.hub.speaking(clip.duration, clip.wav)  # listeners mute while the narrator talks
         await self.clock.sleep_until(self.cursor)
 
     async def _countdown(self, cue: Countdown) -> None:
@@ -319,9 +321,6 @@ class Scheduler:
         handle = self.output.start(clip.pcm, at) if clip.pcm is not None else None
         if show:
             self._show(clip)
-            # listeners mute while the narrator talks: from now (it is handed over up to LEAD
-            # early) to the clip's end
-            self.hub.speaking(max(0.0, at + clip.duration - self.clock.now()), clip.wav)
         return handle
 
     def _show(self, clip: Clip) -> None:
