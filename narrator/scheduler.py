@@ -111,8 +111,7 @@ class Scheduler:
         self._record(kind, clip.spoken.line, clip.spoken.text, start, **extra)
         self._last = clip
         self.cursor = start + clip.duration
-        await self.clock.sleep_until(start)
-        self.hub.speaking(clip.duration, clip.wav)  # listeners mute while the narrator talks
+        self._speaking_at(start, clip)
         await self.clock.sleep_until(self.cursor)
 
     async def _countdown(self, cue: Countdown) -> None:
@@ -322,6 +321,16 @@ class Scheduler:
         if show:
             self._show(clip)
         return handle
+
+    def _speaking_at(self, start: float, clip: Clip) -> None:
+        """Tell listeners (to mute) when the clip is heard, not when it is handed over ahead."""
+        if clip.wav is None:
+            return
+        delay = (start - self.clock.now()) * getattr(self.clock, "scale", 0.0)
+        if delay > 0:
+            asyncio.get_running_loop().call_later(delay, self.hub.speaking, clip.duration, clip.wav)
+        else:
+            self.hub.speaking(clip.duration, clip.wav)
 
     def _show(self, clip: Clip) -> None:
         if clip.spoken.line == "tick":

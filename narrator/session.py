@@ -144,9 +144,9 @@ def prepare_voice(voice: Any, game: Any, config: Any) -> int:
     """Render ahead every line `game` can say with `config`; a progress bar if it takes a while."""
     from narrator.render import game_requests
 
-    requests = game_requests(game, config)
-    if not hasattr(voice, "is_cached"):
+    if not hasattr(voice, "is_cached"):  # text: nothing to render
         return 0
+    requests = game_requests(game, config)
     todo = [r for r in requests if not voice.is_cached(voice.pack.speak(r[0], r[1]))]
     if not todo:
         return voice.prepare(requests)
