@@ -149,7 +149,7 @@ class Scheduler:
                 self.cursor = max(self.clock.now(), self.cursor)
                 return
             self._show(clip)
-            self.hub.speaking(clip.duration, clip.wav)  # listeners mute while the narrator talks
+            self._speaking_at(t0 + off, clip)  # listeners mute while the narrator talks
             if kind == "tick":
                 self._record("tick", "tick", clip.spoken.text, t0 + off, n=len(timed) - 1 - k)
             else:
