@@ -42,8 +42,8 @@ def ms(values: list[float]) -> tuple[float, float]:
 
 
 def en_voice():
-    from narrator.speech.voice import EngineVoice, open_engine
-    from narrator.voicepack import load_pack
+    from narrator.sound.voice import EngineVoice, open_engine
+    from narrator.sound.voicepack import load_pack
 
     pack = load_pack("en")
     return EngineVoice(pack, open_engine(pack))

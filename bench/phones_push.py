@@ -23,11 +23,11 @@ import aiohttp
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from narrator.games import get_game  # noqa: E402
-from narrator.listeners import ListenerHub  # noqa: E402
+from narrator.inputs.hub import ListenerHub  # noqa: E402
 from narrator.phones.seats import Seats  # noqa: E402
 from narrator.phones.server import PhoneServer  # noqa: E402
 from narrator.settings import build_settings  # noqa: E402
-from narrator.voicepack import load_pack  # noqa: E402
+from narrator.sound.voicepack import load_pack  # noqa: E402
 
 NAMES = [f"P{n:02d}" for n in range(1, 21)]
 POLL_EVERY = 0.5

@@ -3,7 +3,7 @@
 `narrator play --lang ja --audio null` (Open JTalk where installed) is launched as a
 process. The transcript's first record appears when the first clip is handed to the
 clocked null sink, scheduled for the earliest moment it can be heard: now plus the sink's
-0.2 s output buffer (`narrator.audio.BUFFER`). So: first sample = record appears + BUFFER. Peak RSS is the process's VmHWM read from /proc
+0.2 s output buffer (`narrator.sound.outputs.BUFFER`). So: first sample = record appears + BUFFER. Peak RSS is the process's VmHWM read from /proc
 a few seconds into the game. Two cases: the pack's cache already rendered (`narrator
 voices render ja` was run), and a cold pack (a copy without a cache: every line the game
 can say is rendered before the first word).
@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 NARRATOR = ROOT / ".venv" / "bin" / "narrator"
 RUNS = 3
 sys.path.insert(0, str(ROOT))
-from narrator.audio import BUFFER  # noqa: E402
+from narrator.sound.outputs import BUFFER  # noqa: E402
 
 
 def once(voice: str) -> tuple[float, float]:

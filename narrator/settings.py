@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from narrator.errors import SetupError
-from narrator.listening.setup import LISTEN_KEYS
 
 LANGUAGES = ("ja", "en")
 DEFAULT_GAME = "additional-werewolf"
@@ -24,6 +23,12 @@ COMMON_KEYS = (
     "audio_out", "volume", "speech_rate", "night_done", "ambience",
     "answers", "transcript", "audio", "audio_device", "phones", "host", "port",
 )
+LISTEN_KEYS = ("listen", "model", "input_device", "confidence", "mute_tail", "answer_timeout", "confirm",
+               "stt_engine", "name_readings")
+"""Listening keys: kept raw in `TableSettings.listening`, validated by `narrator.inputs.voice.setup`."""
+RUN_KEYS = ("lang", "voice", "time_scale", "audio", "audio_device", "answers", "transcript", "audio_out",
+            "volume", "speech_rate", "night_done", "ambience", "phones", "host", "port", "listening")
+"""The `TableSettings` fields that say how a game is run, not what is played (`table.session.RunOptions`)."""
 DEVICE_SECTIONS = ("appliance",)
 """Table-file sections about the device, not the game (checked by `narrator.appliance.table`)."""
 
@@ -67,7 +72,7 @@ class TableSettings:
     source: str = "defaults"
     """Where the settings came from, for error messages."""
     listening: Mapping[str, Any] = field(default_factory=dict)
-    """The raw listening keys (listen, model, confidence …), validated by narrator.listening."""
+    """The raw listening keys (listen, model, confidence …), validated by narrator.inputs.voice."""
 
 
 def read_table_file(path: Path) -> dict[str, Any]:

@@ -7,7 +7,7 @@ import math
 import wave
 from pathlib import Path
 
-from narrator.clips import RATE
+from narrator.sound.clips import RATE
 
 
 def tone(seconds: float, freq: float = 440.0, amp: float = 0.3, rate: int = RATE) -> array.array:

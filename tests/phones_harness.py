@@ -18,11 +18,11 @@ import aiohttp
 from narrator import home
 from narrator.games import get_game
 from narrator.phones.table import make_server
-from narrator.runner import play as play_loop
-from narrator.runner import start_position
-from narrator.session import RunOptions, open_sitting
+from narrator.table.runner import play as play_loop
+from narrator.table.runner import start_position
+from narrator.table.session import RunOptions, open_sitting
 from narrator.settings import build_settings
-from narrator.store import GameStore
+from narrator.table.store import GameStore
 
 NAMES5 = "Aki,Ben,Chika,Dai,Emi"
 

@@ -15,8 +15,8 @@ from gpiozero import Device  # noqa: E402
 from gpiozero.pins.mock import MockFactory  # noqa: E402
 
 from narrator.appliance.serve import ServeOptions, serve  # noqa: E402
-from narrator.store import saved_games  # noqa: E402
-from narrator.transcript import read_transcript  # noqa: E402
+from narrator.table.store import saved_games  # noqa: E402
+from narrator.table.transcript import read_transcript  # noqa: E402
 
 HOLD, WINDOW = 0.3, 0.15
 

@@ -19,9 +19,9 @@ import pytest
 
 from narrator.appliance import unit
 from narrator.appliance.serve import ServeOptions, serve
-from narrator.listeners import ListenerHub
-from narrator.store import saved_games
-from narrator.transcript import read_transcript
+from narrator.inputs.hub import ListenerHub
+from narrator.table.store import saved_games
+from narrator.table.transcript import read_transcript
 
 REPO = Path(__file__).resolve().parent.parent
 TEXT_RUN = {"voice": "text", "lang": "en", "time_scale": "0"}

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from narrator.transcript import read_transcript
+from narrator.table.transcript import read_transcript
 from tests.bm_driver import answers_jsonl, configure, play
 
 pytestmark = pytest.mark.slow

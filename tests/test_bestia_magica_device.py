@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from narrator.transcript import read_transcript
+from narrator.table.transcript import read_transcript
 
 pty = pytest.importorskip("pty")
 pytestmark = pytest.mark.slow

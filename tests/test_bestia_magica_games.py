@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from narrator.cues import Collect, End, Event, Say
 from narrator.games.bestia_magica.setup import NIGHT_STEPS, definition
 from narrator.games.bestia_magica.vote import counts
-from narrator.voicepack import load_pack
+from narrator.sound.voicepack import load_pack
 from tests.bm_driver import RULES, configure, play, random_policy
 
 

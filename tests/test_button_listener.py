@@ -9,8 +9,8 @@ gpiozero = pytest.importorskip("gpiozero")
 from gpiozero.pins.mock import MockFactory  # noqa: E402
 
 from narrator.cues import Ask  # noqa: E402
-from narrator.listeners import ListenerHub  # noqa: E402
-from narrator.listeners.button import ButtonListener, ButtonUnavailable, PressDecoder  # noqa: E402
+from narrator.inputs.hub import ListenerHub  # noqa: E402
+from narrator.inputs.button import ButtonListener, ButtonUnavailable, PressDecoder  # noqa: E402
 
 HOLD, WINDOW = 0.3, 0.15
 

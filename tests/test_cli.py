@@ -6,8 +6,8 @@ import pytest
 from click.testing import CliRunner
 
 from narrator.cli import main
-from narrator.store import saved_games
-from narrator.transcript import read_transcript
+from narrator.table.store import saved_games
+from narrator.table.transcript import read_transcript
 
 NAMES = "Aki,Ben,Chika,Dai,Emi"
 

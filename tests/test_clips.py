@@ -1,6 +1,6 @@
 """Clip processing, checked by measuring the result: padding trimmed, loudness normalized."""
 
-from narrator.clips import RATE, TARGET_DBFS, measure, process
+from narrator.sound.clips import RATE, TARGET_DBFS, measure, process
 from tests.audio_helpers import silence, tone, write_wav
 
 

@@ -4,10 +4,10 @@ import shutil
 
 import pytest
 
-from narrator.clips import measure, process
-from narrator.speech import VoiceSettings, load_tts
-from narrator.speech.voice import EngineVoice
-from narrator.voicepack import load_pack
+from narrator.sound.clips import measure, process
+from narrator.sound.engines import VoiceSettings, load_tts
+from narrator.sound.voice import EngineVoice
+from narrator.sound.voicepack import load_pack
 
 pytestmark = pytest.mark.slow
 needs_openjtalk = pytest.mark.skipif(shutil.which("open_jtalk") is None,

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from narrator.voicepack import REPO_VOICES
+from narrator.sound.voicepack import REPO_VOICES
 
 pytestmark = pytest.mark.slow
 

@@ -8,12 +8,12 @@ import pytest
 
 from narrator import home
 from narrator.games import get_game
-from narrator.runner import play as play_loop
-from narrator.runner import start_position
-from narrator.session import RunOptions, open_sitting
+from narrator.table.runner import play as play_loop
+from narrator.table.runner import start_position
+from narrator.table.session import RunOptions, open_sitting
 from narrator.settings import build_settings
-from narrator.store import GameStore
-from narrator.transcript import read_transcript
+from narrator.table.store import GameStore
+from narrator.table.transcript import read_transcript
 from tests.audio_helpers import first_sound, read_wav, rms_dbfs
 
 pytestmark = pytest.mark.slow
@@ -46,8 +46,8 @@ def find_clip(samples, clip, around: int, reach: int) -> int | None:
 def test_countdown_onsets_in_the_wav_fall_on_whole_seconds(tmp_path, lang):
     import array
 
-    from narrator.speech.voice import EngineVoice, open_engine
-    from narrator.voicepack import load_pack
+    from narrator.sound.voice import EngineVoice, open_engine
+    from narrator.sound.voicepack import load_pack
 
     records, samples, rate = play_cli(tmp_path, "--ambience", "false", lang=lang)
     pack = load_pack(lang)

@@ -6,8 +6,8 @@ import pytest
 
 from narrator.cues import Ask
 from narrator.errors import AnswerError, NoMoreAnswers
-from narrator.listeners import ListenerHub, Vocabulary, parse_answer
-from narrator.voicepack import load_pack
+from narrator.inputs.hub import ListenerHub, Vocabulary, parse_answer
+from narrator.sound.voicepack import load_pack
 
 YES_NO = Ask("q", ("yes", "no"))
 NAMES = Ask("who", ("Aki", "Ben", "Chika"), multiple=True)

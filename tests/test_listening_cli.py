@@ -10,12 +10,12 @@ from click.testing import CliRunner
 
 from narrator.cli import main
 from narrator.errors import NarratorError
-from narrator.listening.models import models_dir
-from narrator.listening.setup import ListenOptions, TimeoutListener, attach_listening
-from narrator.listening.sources import QueueSource
-from narrator.session import RunOptions, open_sitting
-from narrator.transcript import read_transcript
-from narrator.voicepack import load_pack
+from narrator.inputs.voice.models import models_dir
+from narrator.inputs.voice.setup import ListenOptions, TimeoutListener, attach_listening
+from narrator.inputs.voice.microphone import QueueSource
+from narrator.table.session import RunOptions, open_sitting
+from narrator.table.transcript import read_transcript
+from narrator.sound.voicepack import load_pack
 
 ANSWERS = "done\nChika\nno\nno\nAki, Ben\nyes\n"
 NAMES = "Aki,Ben,Chika,Dai,Emi"
@@ -32,7 +32,7 @@ def play(tmp_path, *args, table=None):
 
 
 def vosk_installed():
-    from narrator.speech import stt_engine_names
+    from narrator.sound.engines import stt_engine_names
 
     if "vosk" not in stt_engine_names():
         pytest.skip("the vosk engine is not installed")
@@ -84,9 +84,9 @@ def test_the_model_must_know_every_word_when_the_game_starts(narrator_home):
 
 
 def test_a_silent_ready_step_goes_on_after_the_answer_timeout(tmp_path):
-    from narrator.clock import ScaledClock
+    from narrator.table.clock import ScaledClock
     from narrator.cues import Ask
-    from narrator.listeners import ListenerHub, Vocabulary
+    from narrator.inputs.hub import ListenerHub, Vocabulary
 
     async def scene():
         hub = ListenerHub(Vocabulary())
@@ -120,7 +120,7 @@ def test_doctor_checks_an_installed_models_words(tmp_path):
 
     models_dir().mkdir(parents=True)
     (models_dir() / "vosk-model-small-ja-0.22").symlink_to(ko_model_path())  # a model that lacks Japanese
-    from narrator.listening.checks import check_models
+    from narrator.inputs.voice.checks import check_models
 
     ja = [f for f in check_models() if "model for ja" in f.what][0]
     assert not ja.ok and ja.what.startswith("model for ja: lacks はい") and "voices/ja/voice.toml" in ja.fix

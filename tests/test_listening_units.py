@@ -12,13 +12,13 @@ import pytest
 
 from narrator.cues import Ask
 from narrator.errors import NarratorError, SetupError
-from narrator.listeners import Heard, ListenerHub, Vocabulary
-from narrator.listening.grammar import Grammar, PhraseBook
-from narrator.listening.setup import check_vocabulary, listen_options
-from narrator.listening.sources import QueueSource
-from narrator.listening.voice import VoiceListener
-from narrator.speech import Recognition
-from narrator.voicepack import load_pack
+from narrator.inputs.hub import Heard, ListenerHub, Vocabulary
+from narrator.inputs.voice.grammar import Grammar, PhraseBook
+from narrator.inputs.voice.setup import check_vocabulary, listen_options
+from narrator.inputs.voice.microphone import QueueSource
+from narrator.inputs.voice.listener import VoiceListener
+from narrator.sound.engines import Recognition
+from narrator.sound.voicepack import load_pack
 
 BOOK = PhraseBook(
     {"yes": ["はい"], "no": ["いいえ"], "done": ["おわり", "つぎ"], "repeat": ["もういちど"], "pause": ["まって"],
@@ -228,7 +228,7 @@ def test_a_games_own_answer_words_join_the_grammar_and_unknown_ones_are_reported
 
 
 def test_what_is_said_back_for_each_kind_of_answer():
-    from narrator.listening.confirm import confirmation
+    from narrator.inputs.voice.confirm import confirmation
 
     vocabulary = load_pack("ja").vocabulary
     assert confirmation(Heard("answer", "yes", "voice", True), vocabulary).line == "confirm.yes"
@@ -281,7 +281,7 @@ def test_the_mute_lasts_to_the_clips_last_sound_plus_the_tail(tmp_path):
     import time
     import wave
 
-    from narrator.listening.sources import audible_seconds
+    from narrator.inputs.voice.microphone import audible_seconds
 
     clip = tmp_path / "tick.wav"
     tone = array.array("h", [8000, -8000] * 2400)  # 0.3 s of sound at 16 kHz …
@@ -301,7 +301,7 @@ def test_the_pure_python_resampler_matches_audioops_length_and_level():
     """Python 3.13 has no audioop: the fallback must give the same shape of audio."""
     import array
 
-    from narrator.listening.sources import _to_mono16_python, to_mono16
+    from narrator.inputs.voice.microphone import _to_mono16_python, to_mono16
 
     stereo_22k = array.array("h", [1000, 3000] * 22050).tobytes()  # 1 s, L=1000 R=3000
     fast = to_mono16(stereo_22k, 2, 2, 22050, 16000)

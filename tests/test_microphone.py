@@ -37,7 +37,7 @@ def run(env, *args, code=None, timeout=60):
 
 def test_the_microphone_streams_16khz_chunks(null_alsa_home):
     code = (
-        "from narrator.listening.sources import Microphone\n"
+        "from narrator.inputs.voice.microphone import Microphone\n"
         "mic = Microphone(16000)\n"
         "sizes = []\n"
         "for chunk in mic.chunks():\n"
@@ -54,7 +54,7 @@ def test_the_microphone_streams_16khz_chunks(null_alsa_home):
 
 def test_a_missing_input_device_is_one_line(null_alsa_home):
     code = (
-        "from narrator.listening.sources import Microphone, InputUnavailable\n"
+        "from narrator.inputs.voice.microphone import Microphone, InputUnavailable\n"
         "try:\n"
         "    Microphone(16000, 'no-such-microphone')\n"
         "except InputUnavailable as err:\n"
@@ -88,7 +88,7 @@ def test_listen_on_the_microphone_stops_after_its_seconds(null_alsa_home):
 def test_a_microphone_that_records_only_at_its_own_rate_is_resampled(null_alsa_home):
     """ALSA's null device takes 16 kHz; asking for a rate it refuses shows the fallback path."""
     code = (
-        "from narrator.listening.sources import Microphone\n"
+        "from narrator.inputs.voice.microphone import Microphone\n"
         "import sounddevice\n"
         "real = sounddevice.check_input_settings\n"
         "def only_48k(**kw):\n"

@@ -2,8 +2,8 @@
 
 import array
 
-from narrator.clips import RATE
-from narrator.mixer import DUCK_GAIN, Mixer
+from narrator.sound.clips import RATE
+from narrator.sound.mixer import DUCK_GAIN, Mixer
 from tests.audio_helpers import rms_dbfs, tone
 
 

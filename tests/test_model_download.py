@@ -19,7 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 from narrator.cli import main
-from narrator.listening.models import ModelError, find_model, install, installed_models, models_dir
+from narrator.inputs.voice.models import ModelError, find_model, install, installed_models, models_dir
 
 NAME = "vosk-model-test-0.1"
 

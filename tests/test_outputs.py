@@ -4,9 +4,9 @@ import array
 import time
 from types import SimpleNamespace
 
-from narrator.audio import LiveOutput, Recorder, SpeakerOutput, Tee
-from narrator.clips import RATE
-from narrator.clock import ScaledClock
+from narrator.sound.outputs import LiveOutput, Recorder, SpeakerOutput, Tee
+from narrator.sound.clips import RATE
+from narrator.table.clock import ScaledClock
 from tests.audio_helpers import read_wav
 
 

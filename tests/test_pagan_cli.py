@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from narrator.transcript import read_transcript
+from narrator.table.transcript import read_transcript
 from tests.pagan_script import ENDINGS, SETUP, turn
 
 pytestmark = pytest.mark.slow

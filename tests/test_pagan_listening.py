@@ -5,18 +5,18 @@ import asyncio
 
 import pytest
 
-from narrator.audio import NullOutput
-from narrator.clock import InstantClock, ScaledClock
+from narrator.sound.outputs import NullOutput
+from narrator.table.clock import InstantClock, ScaledClock
 from narrator.cues import Ask, TurnClock
-from narrator.display import ConsoleDisplay
+from narrator.table.display import ConsoleDisplay
 from narrator.errors import AnswerError
-from narrator.listeners import ListenerHub, Vocabulary, parse_answer
-from narrator.listeners.scripted import ScriptedListener
-from narrator.scheduler import Scheduler
-from narrator.speech.voice import TextVoice
-from narrator.transcript import Transcript, read_transcript
-from narrator.turnclock import TurnClockState
-from narrator.voicepack import load_pack
+from narrator.inputs.hub import ListenerHub, Vocabulary, parse_answer
+from narrator.inputs.scripted import ScriptedListener
+from narrator.table.scheduler import Scheduler
+from narrator.sound.voice import TextVoice
+from narrator.table.transcript import Transcript, read_transcript
+from narrator.table.turn_clock import TurnClockState
+from narrator.sound.voicepack import load_pack
 
 HUNTER_ACTION = Ask("pagan.action.hunter", ("done", "innocent", "exonerated", "witch"), {"left": 3, "total": 3},
                     help=("pagan.help.general", "pagan.help.hunter_board"))

@@ -7,8 +7,8 @@ import pytest
 from narrator.cues import Ask, End, Say, TurnClock, spoken_lines
 from narrator.errors import AnswerError, SetupError
 from narrator.games import get_game
-from narrator.runner import rebuild
-from narrator.voicepack import load_pack
+from narrator.table.runner import rebuild
+from narrator.sound.voicepack import load_pack
 from tests.engine_driver import configure
 from tests.pagan_script import ENDINGS, SETUP, game, turn
 

@@ -5,9 +5,9 @@ import wave
 
 import pytest
 
-from narrator.speech import load_tts
-from narrator.speech.voice import EngineVoice
-from narrator.voicepack import load_pack
+from narrator.sound.engines import load_tts
+from narrator.sound.voice import EngineVoice
+from narrator.sound.voicepack import load_pack
 
 pytestmark = pytest.mark.slow
 SAMPLE = {"turn": 3, "left": 2, "total": 3, "count": 2, "to_win": 8, "seconds": 30}

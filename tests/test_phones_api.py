@@ -132,8 +132,8 @@ async def _asked(phone):
 
 def test_resumed_game_keeps_seats_tokens_and_cards():
     from narrator.phones.table import make_server
-    from narrator.runner import play as play_loop
-    from narrator.runner import resume_position
+    from narrator.table.runner import play as play_loop
+    from narrator.table.runner import resume_position
 
     async def main():
         table = await open_table(NAMES5, seed=9)

@@ -6,19 +6,19 @@ import io
 import pytest
 from click.testing import CliRunner
 
-from narrator.audio import NullOutput
-from narrator.clock import InstantClock
+from narrator.sound.outputs import NullOutput
+from narrator.table.clock import InstantClock
 from narrator.cli import main
 from narrator.cues import Ask
-from narrator.display import ConsoleDisplay
+from narrator.table.display import ConsoleDisplay
 from narrator.errors import SetupError
-from narrator.listeners import ListenerHub
+from narrator.inputs.hub import ListenerHub
 from narrator.phones import network
-from narrator.scheduler import Scheduler
+from narrator.table.scheduler import Scheduler
 from narrator.settings import build_settings
-from narrator.speech.voice import TextVoice
-from narrator.transcript import Transcript, read_transcript
-from narrator.voicepack import load_pack
+from narrator.sound.voice import TextVoice
+from narrator.table.transcript import Transcript, read_transcript
+from narrator.sound.voicepack import load_pack
 
 NAMES = "Aki,Ben,Chika,Dai,Emi"
 
@@ -122,7 +122,7 @@ def test_qr_code_is_drawn_on_a_terminal_only():
 
 
 def _round_scheduler(path):
-    from narrator.clock import ScaledClock
+    from narrator.table.clock import ScaledClock
 
     hub = ListenerHub()
     hub.register("phone")
@@ -185,7 +185,7 @@ def test_phones_refused_for_a_game_without_a_phone_page():
     result = CliRunner().invoke(main, ["play", "pagan", "--voice", "text", "--time-scale", "0", "--no-keyboard",
                                        "--phones", "--host", "127.0.0.1", "--port", "0"])
     assert result.exit_code != 0 and "the phone page serves additional-werewolf, bestia-magica" in result.output
-    from narrator.store import saved_games
+    from narrator.table.store import saved_games
     from narrator import home
 
     assert saved_games(home.app_home()) == []  # refused before anything was saved

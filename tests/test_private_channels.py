@@ -7,17 +7,17 @@ import re
 
 import pytest
 
-from narrator.audio import NullOutput
-from narrator.clock import InstantClock
+from narrator.sound.outputs import NullOutput
+from narrator.table.clock import InstantClock
 from narrator.cues import Collect, Event, Private, Request, Say, cue_from_dict
-from narrator.display import ConsoleDisplay
+from narrator.table.display import ConsoleDisplay
 from narrator.errors import AnswerError, SetupError
-from narrator.listeners import ListenerHub, Vocabulary
-from narrator.listeners.private_script import PrivateScriptListener, is_json_lines
-from narrator.scheduler import Scheduler
-from narrator.speech.voice import TextVoice
-from narrator.transcript import Transcript, read_transcript
-from narrator.voicepack import load_pack
+from narrator.inputs.hub import ListenerHub, Vocabulary
+from narrator.inputs.private_script import PrivateScriptListener, is_json_lines
+from narrator.table.scheduler import Scheduler
+from narrator.sound.voice import TextVoice
+from narrator.table.transcript import Transcript, read_transcript
+from narrator.sound.voicepack import load_pack
 
 ROUND = Collect("night", 1, (
     Request("Aki", "bm.memo.protect", ("Ben", "Chika"), {"night": 1}, ability=True),
@@ -175,7 +175,7 @@ def test_undo_during_a_private_round_returns_the_command(tmp_path):
 
 def test_undo_after_a_round_asks_that_round_again():
     from narrator.games import get_game
-    from narrator.runner import rebuild
+    from narrator.table.runner import rebuild
     from tests.bm_driver import configure
 
     game = get_game("bestia-magica")

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from narrator.transcript import read_transcript
+from narrator.table.transcript import read_transcript
 
 NAMES = "Aki,Ben,Chika,Dai,Emi,Fumi"
 ANSWERS = "done\nBen,Dai\nno\nno\nEmi\nno\nno\nFumi\nyes\n"

@@ -6,9 +6,9 @@ import wave
 
 import pytest
 
-from narrator.speech import load_tts
-from narrator.speech.voice import EngineVoice, wav_duration
-from narrator.voicepack import load_pack
+from narrator.sound.engines import load_tts
+from narrator.sound.voice import EngineVoice, wav_duration
+from narrator.sound.voicepack import load_pack
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +59,7 @@ def test_rendered_lines_are_cached_and_a_changed_line_renders_anew(tmp_path, eng
 
 
 def test_a_missing_engine_is_one_line_naming_the_fix():
-    from narrator.speech import EngineUnavailable
+    from narrator.sound.engines import EngineUnavailable
 
     with pytest.raises(EngineUnavailable, match="pip install -e engines/nosuch"):
         load_tts("nosuch")

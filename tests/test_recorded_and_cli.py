@@ -8,12 +8,12 @@ import pytest
 from click.testing import CliRunner
 
 from narrator.cli import main
-from narrator.clips import measure
-from narrator.doctor import Finding, register, run_checks, CHECKS
-from narrator.speech import load_tts
-from narrator.speech.voice import EngineVoice
-from narrator.transcript import read_transcript
-from narrator.voicepack import REPO_VOICES, load_pack
+from narrator.sound.clips import measure
+from narrator.sound.doctor import Finding, register, run_checks, CHECKS
+from narrator.sound.engines import load_tts
+from narrator.sound.voice import EngineVoice
+from narrator.table.transcript import read_transcript
+from narrator.sound.voicepack import REPO_VOICES, load_pack
 from tests.audio_helpers import first_sound, read_wav, silence, tone, write_wav
 
 pytestmark = pytest.mark.slow
@@ -105,7 +105,7 @@ def test_doctor_reports_findings_with_fixes_and_takes_new_checks(monkeypatch):
     def check_microphone():
         return [Finding("microphone", False, "no microphone", "plug in a USB microphone")]
 
-    monkeypatch.setattr("narrator.doctor.CHECKS", [*CHECKS])
+    monkeypatch.setattr("narrator.sound.doctor.CHECKS", [*CHECKS])
     register(check_microphone)
     result = CliRunner().invoke(main, ["doctor"])
     assert result.exit_code == 1

@@ -4,10 +4,10 @@ import shutil
 
 import pytest
 
-from narrator.render import game_requests, pack_requests
-from narrator.speech import load_tts
-from narrator.speech.voice import EngineVoice
-from narrator.voicepack import REPO_VOICES, load_pack
+from narrator.sound.render_ahead import game_requests, pack_requests
+from narrator.sound.engines import load_tts
+from narrator.sound.voice import EngineVoice
+from narrator.sound.voicepack import REPO_VOICES, load_pack
 from tests.engine_driver import configure
 
 pytestmark = pytest.mark.slow
@@ -50,7 +50,7 @@ def test_variants_are_rendered_and_said_in_turn(tmp_path):
 
 def test_game_requests_cover_every_line_a_game_says(tmp_path):
     from tests.engine_driver import run_game
-    from narrator.render import cue_requests
+    from narrator.sound.render_ahead import cue_requests
 
     rules, config = configure(names="Aki,Ben,Chie,Dai,Emi", cards="seer=1,medium=1,strategist=1,lovers=2")
     wanted = {(l, repr(sorted(p.items()))) for l, p in game_requests(rules, config)}

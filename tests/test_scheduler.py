@@ -4,15 +4,15 @@ import asyncio
 
 import pytest
 
-from narrator.audio import NullOutput
-from narrator.clock import InstantClock, ScaledClock
+from narrator.sound.outputs import NullOutput
+from narrator.table.clock import InstantClock, ScaledClock
 from narrator.cues import Ask, Countdown, Say, Timer
-from narrator.display import ConsoleDisplay
-from narrator.listeners import ListenerHub
-from narrator.scheduler import Scheduler
-from narrator.speech.voice import TextVoice
-from narrator.transcript import Transcript, read_transcript
-from narrator.voicepack import load_pack
+from narrator.table.display import ConsoleDisplay
+from narrator.inputs.hub import ListenerHub
+from narrator.table.scheduler import Scheduler
+from narrator.sound.voice import TextVoice
+from narrator.table.transcript import Transcript, read_transcript
+from narrator.sound.voicepack import load_pack
 
 
 @pytest.fixture

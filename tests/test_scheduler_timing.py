@@ -2,14 +2,14 @@
 
 import asyncio
 
-from narrator.clock import InstantClock
+from narrator.table.clock import InstantClock
 from narrator.cues import Countdown, Say, Timer
-from narrator.display import ConsoleDisplay
-from narrator.listeners import ListenerHub
-from narrator.scheduler import NightOptions, Scheduler
-from narrator.speech.voice import Clip
-from narrator.transcript import Transcript
-from narrator.voicepack import Spoken
+from narrator.table.display import ConsoleDisplay
+from narrator.inputs.hub import ListenerHub
+from narrator.table.scheduler import NightOptions, Scheduler
+from narrator.sound.voice import Clip
+from narrator.table.transcript import Transcript
+from narrator.sound.voicepack import Spoken
 
 CLIP_S = 0.4
 

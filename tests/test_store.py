@@ -3,9 +3,9 @@
 import json
 
 from narrator.games import get_game
-from narrator.runner import effective_events, resume_position, start_position
+from narrator.table.runner import effective_events, resume_position, start_position
 from narrator.settings import build_settings
-from narrator.store import GameStore, Snapshot, find_game
+from narrator.table.store import GameStore, Snapshot, find_game
 
 import pytest
 

@@ -14,26 +14,26 @@ from pathlib import Path
 
 import pytest
 
-from narrator.audio import NullOutput
-from narrator.clock import ScaledClock
+from narrator.sound.outputs import NullOutput
+from narrator.table.clock import ScaledClock
 from narrator.cues import Ask, Say
-from narrator.display import ConsoleDisplay
+from narrator.table.display import ConsoleDisplay
 from narrator.games import get_game
-from narrator.listeners import ListenerHub, Vocabulary
-from narrator.listening.grammar import PhraseBook
-from narrator.listening.setup import ListenOptions, attach_listening
-from narrator.listening.sources import QueueSource
-from narrator.listening.voice import VoiceListener
-from narrator.runner import play as play_loop
-from narrator.runner import start_position
-from narrator.scheduler import Scheduler
-from narrator.session import RunOptions, open_sitting
+from narrator.inputs.hub import ListenerHub, Vocabulary
+from narrator.inputs.voice.grammar import PhraseBook
+from narrator.inputs.voice.setup import ListenOptions, attach_listening
+from narrator.inputs.voice.microphone import QueueSource
+from narrator.inputs.voice.listener import VoiceListener
+from narrator.table.runner import play as play_loop
+from narrator.table.runner import start_position
+from narrator.table.scheduler import Scheduler
+from narrator.table.session import RunOptions, open_sitting
 from narrator.settings import build_settings
-from narrator.speech import EngineUnavailable, load_tts
-from narrator.speech.voice import EngineVoice
-from narrator.store import GameStore
-from narrator.transcript import Transcript, read_transcript
-from narrator.voicepack import load_pack
+from narrator.sound.engines import EngineUnavailable, load_tts
+from narrator.sound.voice import EngineVoice
+from narrator.table.store import GameStore
+from narrator.table.transcript import Transcript, read_transcript
+from narrator.sound.voicepack import load_pack
 from tests.voice_support import NAMES, ko_engine, make_ko_pack, say_wav
 
 pytestmark = pytest.mark.slow

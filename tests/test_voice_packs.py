@@ -6,7 +6,7 @@ from collections import deque
 import pytest
 
 from narrator.cues import Ask, End, Say
-from narrator.voicepack import list_packs, load_pack
+from narrator.sound.voicepack import list_packs, load_pack
 from tests.engine_driver import configure
 
 KANJI = re.compile(r"[\u4e00-\u9fff]")

@@ -13,11 +13,11 @@ from click.testing import CliRunner
 
 from narrator.cli import main
 from narrator.errors import NarratorError
-from narrator.listening.commands import listen_grammar, run_listen
-from narrator.listening.grammar import PhraseBook
-from narrator.listening.setup import check_vocabulary
-from narrator.listening.sources import WavSource
-from narrator.voicepack import load_pack
+from narrator.cli.listen import listen_grammar, run_listen
+from narrator.inputs.voice.grammar import PhraseBook
+from narrator.inputs.voice.setup import check_vocabulary
+from narrator.inputs.voice.microphone import WavSource
+from narrator.sound.voicepack import load_pack
 from tests.voice_support import VOCABULARY, ko_engine, ko_model_path, make_ko_pack, say_wav
 
 pytestmark = pytest.mark.slow
@@ -84,9 +84,9 @@ def _heard_while_open(endpoint):
     """Push 네 and 0.5 s of silence, keep the microphone open: is it heard yet?"""
     import asyncio
 
-    from narrator.listening.commands import EchoHub, FixedPhrases
-    from narrator.listening.sources import QueueSource
-    from narrator.listening.voice import VoiceListener
+    from narrator.cli.listen import EchoHub, FixedPhrases
+    from narrator.inputs.voice.microphone import QueueSource
+    from narrator.inputs.voice.listener import VoiceListener
 
     engine = ko_engine()
     source = QueueSource(engine.sample_rate)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from narrator.voicepack import REPO_VOICES
+from narrator.sound.voicepack import REPO_VOICES
 
 VARIANT = "ko+f2"  # the espeak-ng variant every test word below was recognized with here
 VOCABULARY = {"yes": "네", "no": "아니요", "done": "다음", "repeat": "다시", "pause": "잠깐",
@@ -34,7 +34,7 @@ def ko_model_path() -> Path:
 
 @lru_cache(maxsize=1)
 def _engine(path: str):
-    from narrator.speech import load_stt
+    from narrator.sound.engines import load_stt
 
     return load_stt("vosk", Path(path))
 

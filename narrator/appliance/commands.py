@@ -1,6 +1,6 @@
 """The appliance's commands: `narrator serve`, `narrator config …`, `narrator service …`.
 
-Kept out of `narrator/cli.py` (which only calls `register`) so the shared CLI module stays
+Kept beside the appliance (`narrator/cli/__init__.py` only calls `register`) so the CLI modules stay
 small; each command is a thin layer over `serve`, `table` and `unit`.
 """
 

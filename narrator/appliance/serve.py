@@ -15,24 +15,24 @@ from __future__ import annotations
 import asyncio
 import sys
 import tomllib
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
 from narrator import home
-from narrator.clock import make_clock
+from narrator.table.clock import make_clock
 from narrator.cues import Ask, Say
 from narrator.errors import NarratorError, SetupError
 from narrator.games import game_names, get_game
-from narrator.listeners.button import ButtonListener, ButtonUnavailable
-from narrator.runner import play as play_loop
-from narrator.runner import resume_position, start_position
-from narrator.session import RunOptions, open_sitting
+from narrator.inputs.button import ButtonListener, ButtonUnavailable
+from narrator.table.runner import play as play_loop
+from narrator.table.runner import resume_position, start_position
+from narrator.table.session import RunOptions, open_sitting
 from narrator.settings import COMMON_KEYS, TableSettings, build_settings
 from narrator.appliance.table import (
     DEFAULT_TABLE, ApplianceConfig, check_table, ensure_table, load_table, save_checked, set_key,
 )
-from narrator.store import GameStore, saved_games
+from narrator.table.store import GameStore, saved_games
 
 YES_NO = ("yes", "no")
 MAX_PLAYERS = 20
@@ -87,11 +87,8 @@ def serve(options: ServeOptions, log: Callable[[str], None] | None = None) -> in
 
 
 def run_options(settings: TableSettings, keyboard: bool) -> RunOptions:
-    """How to run, from the table: every `RunOptions` field that the settings also have."""
-    values = {f.name: getattr(settings, f.name) for f in fields(RunOptions) if hasattr(settings, f.name)}
-    for key in ("answers", "transcript"):
-        values[key] = str(Path(values[key]).resolve()) if values.get(key) else None
-    return RunOptions(**{**values, "keyboard": keyboard})
+    """How to run, from the table."""
+    return RunOptions.from_settings(settings, keyboard=keyboard)
 
 
 def _open_buttons(appliance: ApplianceConfig, log: Callable[[str], None]) -> ButtonListener | None:

@@ -7,23 +7,10 @@ to say on resume), and how its config and state round-trip through JSON for the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Callable
 
 from narrator.errors import SetupError
-
-
-@dataclass(frozen=True)
-class Game:
-    """One game's rules engine and the functions the runner needs around it."""
-
-    name: str
-    configure: Callable[[Any], Any]
-    config_from_dict: Callable[[dict[str, Any]], Any]
-    new_state: Callable[[], Any]
-    state_from_dict: Callable[[dict[str, Any]], Any]
-    advance: Callable[[Any, Any, dict[str, Any]], tuple[Any, list]]
-    recap: Callable[[Any, Any], list]
+from narrator.games.contract import Game
 
 
 def _additional_werewolf() -> Game:

@@ -22,7 +22,7 @@ from typing import Any
 from aiohttp import web
 
 from narrator.cues import Ask
-from narrator.listeners import ListenerHub
+from narrator.inputs.hub import ListenerHub
 from narrator.phones.private import PrivateLines, check_private_answer, request_view
 from narrator.phones.seats import Seats, SeatTaken
 from narrator.phones.views import build_view, may_answer, valid_choices

@@ -16,7 +16,7 @@ from narrator.phones.seats import Seats
 from narrator.phones.server import PhoneServer
 from narrator.errors import SetupError
 from narrator.phones.views import GAME_HOOKS, seats_of
-from narrator.voicepack import load_pack
+from narrator.sound.voicepack import load_pack
 
 PAGE_LANGUAGES = ("ja", "en")
 

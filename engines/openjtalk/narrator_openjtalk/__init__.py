@@ -15,7 +15,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from narrator.speech import EngineUnavailable, VoiceSettings
+from narrator.sound.engines import EngineUnavailable, VoiceSettings
 
 DICTIONARY = Path(os.environ.get("OPEN_JTALK_DICT_DIR", "/var/lib/mecab/dic/open-jtalk/naist-jdic"))
 VOICE_DIR = Path("/usr/share/hts-voice")

@@ -14,7 +14,7 @@ import io
 import threading
 from pathlib import Path
 
-from narrator.speech import EngineUnavailable, VoiceSettings
+from narrator.sound.engines import EngineUnavailable, VoiceSettings
 
 
 DEFAULT_RATE = 200

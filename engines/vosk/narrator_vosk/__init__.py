@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any, Sequence
 
-from narrator.speech import EngineUnavailable, Recognition
+from narrator.sound.engines import EngineUnavailable, Recognition
 
 UNKNOWN = "[unk]"
 

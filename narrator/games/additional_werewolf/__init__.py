@@ -1,6 +1,6 @@
 """Additional Werewolf (アディショナル人狼): config, rules engine, and the game contract."""
 
-from narrator.games import Game
+from narrator.games.contract import Game
 from narrator.games.additional_werewolf.rules import AWState, advance, new_state, recap
 from narrator.games.additional_werewolf.setup import AWConfig, configure
 

@@ -1,6 +1,6 @@
 """Bestia Magica (ベスティアマギカ): config and deal, rules engine, and the game contract."""
 
-from narrator.games import Game
+from narrator.games.contract import Game
 from narrator.games.bestia_magica.rules import advance, recap
 from narrator.games.bestia_magica.setup import BMConfig, configure
 from narrator.games.bestia_magica.state import BMState, new_state

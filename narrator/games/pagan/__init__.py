@@ -1,6 +1,6 @@
 """Pagan: Fate of Roanoke (witch and hunter): config, turn-guide engine, and the game contract."""
 
-from narrator.games import Game
+from narrator.games.contract import Game
 from narrator.games.pagan.rules import PaganState, advance, new_state, recap
 from narrator.games.pagan.setup import PaganConfig, configure
 

@@ -21,7 +21,7 @@ import warnings
 from typing import Any, Callable, Sequence
 
 from narrator.errors import NarratorError
-from narrator.listeners import ListenerHub
+from narrator.inputs.hub import ListenerHub
 
 SOURCE = "button"
 MAIN_BUTTON = {"short": ("done", "yes"), "long": ("repeat",), "double": ("pause",), "triple": ("no",)}

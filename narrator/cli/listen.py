@@ -14,12 +14,13 @@ from typing import Any
 
 import click
 
+from narrator.cli.common import friendly_errors
 from narrator.errors import NarratorError
-from narrator.listening.grammar import Grammar, PhraseBook, _norm
-from narrator.listening.models import find_model, install, installed_models, model_index, models_dir
-from narrator.listening.sources import Microphone, WavSource
-from narrator.listening.voice import Hearing, VoiceListener, describe
-from narrator.speech import load_stt
+from narrator.inputs.voice.grammar import Grammar, PhraseBook, _norm
+from narrator.inputs.voice.models import find_model, install, installed_models, model_index, models_dir
+from narrator.inputs.voice.microphone import Microphone, WavSource
+from narrator.inputs.voice.listener import Hearing, VoiceListener, describe
+from narrator.sound.engines import load_stt
 
 
 class FixedPhrases:
@@ -58,7 +59,7 @@ def listen_grammar(grammar: str | None, lang: str, pack_name: str | None = None)
         if not phrases:
             raise NarratorError("--grammar needs words separated by commas, such as 'yes,no,done'")
         return Grammar({_norm(p): p for p in phrases}, frozenset(phrases))  # a run of words reads as a list
-    from narrator.voicepack import load_pack
+    from narrator.sound.voicepack import load_pack
 
     book = PhraseBook.from_pack(load_pack(pack_name or lang))
     return Grammar({**book.grammar(None).meanings, **{_norm(p): m for m in ("yes", "no")
@@ -88,10 +89,10 @@ def run_listen(engine: Any, source: Any, grammar: Grammar, confidence: float, se
 
 def register(main: click.Group) -> None:
     """Add `listen` and `models` to the `narrator` command group, and the doctor's checks."""
-    from narrator.listening.checks import check_listening
+    from narrator.inputs.voice.checks import check_listening
 
     try:
-        from narrator import doctor
+        from narrator.sound import doctor
     except ImportError:  # no shared doctor yet: a minimal one with the listening checks
         _add_minimal_doctor(main, check_listening)
     else:
@@ -110,7 +111,6 @@ def register(main: click.Group) -> None:
     def listen(grammar: str | None, wav: Path | None, model: str | None, lang: str, input_device: str | None,
                confidence: float, seconds: float | None, engine_name: str) -> None:
         """Print what the narrator hears, with confidence (test a microphone or a recording)."""
-        from narrator.cli import friendly_errors
 
         @friendly_errors
         def go() -> None:
@@ -136,7 +136,6 @@ def register(main: click.Group) -> None:
     @click.option("--url", default=None, help="Download from this URL instead (a mirror).")
     def models_install(lang: str, sha256: str | None, no_checksum: bool, url: str | None) -> None:
         """Download, verify and unpack the small model for LANG (ja, the default, or en)."""
-        from narrator.cli import friendly_errors
 
         @friendly_errors
         def go() -> None:

@@ -26,10 +26,10 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from narrator.cues import Ask
-from narrator.listeners import ListenerHub
-from narrator.listening.grammar import Grammar, PhraseBook
-from narrator.listening.sources import audible_seconds, loudness
-from narrator.speech import Recognition, SpeechToText
+from narrator.inputs.hub import ListenerHub
+from narrator.inputs.voice.grammar import Grammar, PhraseBook
+from narrator.inputs.voice.microphone import audible_seconds, loudness
+from narrator.sound.engines import Recognition, SpeechToText
 
 SOURCE = "voice"
 

@@ -1,30 +1,26 @@
-"""The `narrator` command: play, resume, games, voices, say.
+"""The game commands: `play`, `resume`, `games`.
 
 A thin layer: it reads the table file and flags into settings, asks the game to
-validate them, opens a sitting (voice, audio, listeners) and runs the loop. Any
-`NarratorError` becomes one line `error: …` and its exit status.
+validate them, opens a sitting (voice, audio, listeners) and runs the loop.
 """
 
 from __future__ import annotations
 
 import asyncio
-import sys
-from functools import wraps
 from pathlib import Path
 from typing import Any, Callable
 
 import click
 
 from narrator import home
+from narrator.cli.common import friendly_errors
 from narrator.errors import NarratorError
 from narrator.games import game_names, get_game
-from narrator.listening.commands import register as register_listening_commands
-from narrator.runner import play as play_loop
-from narrator.runner import resume_position, start_position
-from narrator.listening.setup import listen_options
-from narrator.session import RunOptions, open_sitting
 from narrator.settings import build_settings, read_table_file
-from narrator.store import GameStore, find_game, saved_games
+from narrator.table.runner import play as play_loop
+from narrator.table.runner import resume_position, start_position
+from narrator.table.session import RunOptions, open_sitting
+from narrator.table.store import GameStore, find_game, saved_games
 
 # Flags that name a table-file key: (flag, key, help).
 TABLE_FLAGS: list[tuple[str, str, str]] = [
@@ -67,30 +63,6 @@ TABLE_FLAGS: list[tuple[str, str, str]] = [
     ("--answer-timeout", "answer_timeout", "Seconds a 'done when ready' step waits before going on; 0 waits."),
     ("--confirm", "confirm", "Repeat heard answers back before they count: true or false."),
 ]
-RUN_KEYS = ("lang", "voice", "time_scale", "audio", "audio_device", "answers", "transcript")
-
-
-def friendly_errors(func: Callable[..., Any]) -> Callable[..., Any]:
-    """Turn a NarratorError into `error: …` and its exit status; Ctrl-C into a resume hint."""
-
-    @wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return func(*args, **kwargs)
-        except NarratorError as err:
-            click.echo(f"error: {err}", err=True)
-            sys.exit(err.exit_code)
-        except KeyboardInterrupt:
-            click.echo("\nstopped: the game is saved; continue it with `narrator resume`", err=True)
-            sys.exit(130)
-
-    return wrapper
-
-
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="narrator")
-def main() -> None:
-    """A voice-narrated game master for social-deduction party games."""
 
 
 def _table_options(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -99,7 +71,7 @@ def _table_options(func: Callable[..., Any]) -> Callable[..., Any]:
     return func
 
 
-@main.command()
+@click.command()
 @click.argument("game", required=False)
 @click.option("--table", "table_file", type=click.Path(path_type=Path), help="TOML table file.")
 @click.option("--no-keyboard", is_flag=True, help="Do not read answers from the terminal.")
@@ -115,17 +87,7 @@ def play(game: str | None, table_file: Path | None, no_keyboard: bool, **flags: 
     settings = build_settings(table, {**flags, "game": game}, source)
     rules = get_game(settings.game)
     config = rules.configure(settings)
-    run = RunOptions(
-        lang=settings.lang, voice=settings.voice, time_scale=settings.time_scale, audio=settings.audio,
-        audio_device=settings.audio_device, keyboard=not no_keyboard,
-        answers=str(settings.answers.resolve()) if settings.answers else None,
-        transcript=str(settings.transcript.resolve()) if settings.transcript else None,
-        audio_out=str(settings.audio_out.resolve()) if settings.audio_out else None,
-        volume=settings.volume, speech_rate=settings.speech_rate,
-        night_done=settings.night_done, ambience=settings.ambience,
-        phones=settings.phones, host=settings.host, port=settings.port,
-        listening=listen_options(settings.listening, source).to_dict(),
-    )
+    run = RunOptions.from_settings(settings, keyboard=not no_keyboard)
     if run.phones:
         from narrator.phones.table import check_game
 
@@ -139,7 +101,7 @@ def play(game: str | None, table_file: Path | None, no_keyboard: bool, **flags: 
     _run(rules, config, store, sitting, position, recap=False)
 
 
-@main.command()
+@click.command()
 @click.argument("game_id", required=False)
 @click.option("--voice", default=None, help="Voice pack name or `text`.")
 @click.option("--answers", type=click.Path(path_type=Path), default=None, help="Scripted answers file.")
@@ -198,7 +160,7 @@ def _run(rules: Any, config: Any, store: GameStore, sitting: Any, position: Any,
     click.echo(f"game over: {state.winner} win", err=True)
 
 
-@main.command()
+@click.command()
 def games() -> None:
     """List the games the narrator runs, and the saved games."""
     click.echo("games: " + ", ".join(game_names()))
@@ -208,32 +170,7 @@ def games() -> None:
         click.echo(f"{store.id}  {meta['game']}  {status}")
 
 
-@main.group()
-def voices() -> None:
-    """Voice packs."""
-
-
-@voices.command("list")
-def voices_list() -> None:
-    """List the voice packs found."""
-    from narrator.voicepack import list_packs, load_pack
-
-    for name in list_packs():
-        pack = load_pack(name)
-        click.echo(f"{name}  lang={pack.lang}  engine={pack.engine}  lines={len(pack.lines)}  ({pack.path})")
-
-
-register_listening_commands(main)
-
-# The Raspberry Pi appliance: `narrator serve`, `narrator config …`, `narrator service …`.
-from narrator.appliance.commands import register as _register_appliance  # noqa: E402
-
-_register_appliance(main, friendly_errors)
-
-from narrator import cli_audio  # noqa: E402  (registers say, doctor, voices render/check)
-
-cli_audio.register(main, voices)
-
-
-if __name__ == "__main__":
-    main()
+def register(main: click.Group) -> None:
+    """Add `play`, `resume` and `games` to the `narrator` group."""
+    for command in (play, resume, games):
+        main.add_command(command)

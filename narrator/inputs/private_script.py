@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from narrator.errors import AnswerError, SetupError
-from narrator.listeners import ListenerHub
+from narrator.inputs.hub import ListenerHub
 
 SOURCE = "script"
 KEYS = {"night": {"night", "player", "target", "ability"}, "vote": {"day", "player", "vote"},

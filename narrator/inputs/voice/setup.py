@@ -16,15 +16,13 @@ from dataclasses import asdict, dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 from narrator.errors import NarratorError, SetupError
-from narrator.listening.confirm import Confirmer
-from narrator.listening.grammar import PhraseBook
-from narrator.listening.models import ModelError, find_model
-from narrator.listening.sources import InputUnavailable, Microphone
-from narrator.listening.voice import VoiceListener, describe
-from narrator.speech import EngineUnavailable, load_stt, stt_engine_names
+from narrator.inputs.voice.confirm import Confirmer
+from narrator.inputs.voice.grammar import PhraseBook
+from narrator.inputs.voice.models import ModelError, find_model
+from narrator.inputs.voice.microphone import InputUnavailable, Microphone
+from narrator.inputs.voice.listener import VoiceListener, describe
+from narrator.sound.engines import EngineUnavailable, load_stt, stt_engine_names
 
-LISTEN_KEYS = ("listen", "model", "input_device", "confidence", "mute_tail", "answer_timeout", "confirm",
-               "stt_engine", "name_readings")
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from narrator.cues import Ask, Say
-from narrator.listeners import Heard
+from narrator.inputs.hub import Heard
 
 YES_NO = ("yes", "no")
 

@@ -14,7 +14,7 @@ from typing import Any, Awaitable, Callable, Protocol
 
 from narrator.cues import Ask, Collect, Request
 from narrator.errors import AnswerError, NoMoreAnswers
-from narrator.listeners.words import (  # noqa: F401  (re-exported: the hub's words)
+from narrator.inputs.words import (  # noqa: F401  (re-exported: the hub's words)
     ASCII_VOCABULARY, COMMANDS, Vocabulary, _parse_names, parse_answer,
 )
 

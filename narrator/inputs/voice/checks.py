@@ -1,7 +1,7 @@
 """What `narrator doctor` reports about listening: engine, models, vocabulary, microphone.
 
 The checks return findings in the doctor's shape (area, ok, what, fix, optional) and are
-registered with `narrator.doctor` when that module exists; until it does, `commands`
+registered with `narrator.sound.doctor` when that module exists; until it does, `commands`
 adds a small `narrator doctor` that runs only these. Listening is optional: a table
 without a microphone or model plays by keyboard, so nothing here fails the doctor.
 """
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 try:
-    from narrator.doctor import Finding
+    from narrator.sound.doctor import Finding
 except ImportError:  # the doctor is not merged yet: the same shape, kept here
     @dataclass(frozen=True)
     class Finding:  # type: ignore[no-redef]
@@ -33,7 +33,7 @@ def check_listening() -> list[Finding]:
 
 
 def check_engine() -> list[Finding]:
-    from narrator.speech import stt_engine_names
+    from narrator.sound.engines import stt_engine_names
 
     if "vosk" not in stt_engine_names():
         return [Finding(AREA, False, "vosk engine: not installed", ".venv/bin/pip install -e engines/vosk", optional=True)]
@@ -47,10 +47,10 @@ def check_engine() -> list[Finding]:
 
 def check_models(load: bool = True) -> list[Finding]:
     """Each language's model: installed or not; installed ones are loaded and their words checked."""
-    from narrator.listening.grammar import PhraseBook
-    from narrator.listening.models import ModelError, find_model, model_index
-    from narrator.speech import EngineUnavailable, load_stt
-    from narrator.voicepack import load_pack
+    from narrator.inputs.voice.grammar import PhraseBook
+    from narrator.inputs.voice.models import ModelError, find_model, model_index
+    from narrator.sound.engines import EngineUnavailable, load_stt
+    from narrator.sound.voicepack import load_pack
 
     findings = []
     for lang, spec in model_index().items():

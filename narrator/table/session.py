@@ -9,50 +9,71 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, make_dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from narrator.audio import AudioOutput, AudioUnavailable, NullOutput, open_output
-from narrator.clock import Clock, make_clock
-from narrator.display import ConsoleDisplay
-from narrator.errors import NarratorError
-from narrator.listeners import ListenerHub, Vocabulary
-from narrator.listeners.keyboard import KeyboardListener
-from narrator.listeners.private_script import PrivateScriptListener, is_json_lines
-from narrator.listeners.scripted import ScriptedListener
-from narrator.listening.setup import attach_listening, listen_options
-from narrator.scheduler import NightOptions, Scheduler
-from narrator.speech.voice import EngineVoice, TextVoice, open_engine
-from narrator.transcript import Transcript
-from narrator.voicepack import load_pack
+from narrator.sound.outputs import AudioOutput, AudioUnavailable, NullOutput, open_output
+from narrator.table.clock import Clock, make_clock
+from narrator.table.display import ConsoleDisplay
+from narrator.inputs.hub import ListenerHub, Vocabulary
+from narrator.inputs.keyboard import KeyboardListener
+from narrator.inputs.private_script import PrivateScriptListener, is_json_lines
+from narrator.inputs.scripted import ScriptedListener
+from narrator.inputs.voice.setup import attach_listening, listen_options
+from narrator.settings import RUN_KEYS, TableSettings
+from narrator.table.scheduler import NightOptions, Scheduler
+from narrator.sound.voice import EngineVoice, TextVoice, open_engine
+from narrator.table.transcript import Transcript
+from narrator.sound.voicepack import load_pack
 
 
-@dataclass
-class RunOptions:
-    """How a game is run (not what is played): kept with the saved game for resume."""
+PATH_KEYS = ("answers", "transcript", "audio_out")
+"""Run settings that are paths: kept as absolute strings, so a resume from another folder finds them."""
 
-    lang: str = "ja"
-    voice: str = "auto"
-    time_scale: float = 1.0
-    audio: str = "auto"
-    audio_device: str | None = None
-    answers: str | None = None
-    transcript: str | None = None
-    keyboard: bool = True
-    audio_out: str | None = None
-    volume: float = 1.0
-    speech_rate: float = 1.0
-    night_done: bool = False
-    ambience: bool = True
-    phones: bool = False
-    host: str | None = None
-    port: int = 8080
-    listening: dict[str, Any] = field(default_factory=dict)
-    """Validated listening keys (narrator.listening.setup.ListenOptions)."""
 
-    def to_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+def _run_fields() -> list[tuple[str, Any, Any]]:
+    """`RunOptions`' fields: the `TableSettings` fields named in `RUN_KEYS`, JSON-able, plus `keyboard`."""
+    out: list[tuple[str, Any, Any]] = []
+    for f in fields(TableSettings):
+        if f.name not in RUN_KEYS:
+            continue
+        if f.name in PATH_KEYS:
+            out.append((f.name, "str | None", field(default=None)))
+        elif f.name == "listening":
+            out.append((f.name, "dict[str, Any]", field(default_factory=dict)))
+        else:
+            out.append((f.name, f.type, field(default=f.default)))
+    return out + [("keyboard", "bool", field(default=True))]
+
+
+def _to_dict(self: Any) -> dict[str, Any]:
+    return dict(self.__dict__)
+
+
+def _from_settings(cls: type, settings: TableSettings, keyboard: bool) -> Any:
+    """How to run, from the table's settings: paths made absolute, listening keys validated."""
+    values: dict[str, Any] = {}
+    for f in fields(cls):
+        if f.name == "keyboard":
+            continue
+        value = getattr(settings, f.name)
+        if f.name in PATH_KEYS:
+            value = str(Path(value).resolve()) if value else None
+        elif f.name == "listening":
+            value = listen_options(value, settings.source).to_dict()
+        values[f.name] = value
+    return cls(keyboard=keyboard, **values)
+
+
+RunOptions = make_dataclass(
+    "RunOptions", _run_fields(),
+    namespace={"to_dict": _to_dict, "from_settings": classmethod(_from_settings),
+               "__doc__": "How a game is run (not what is played): kept with the saved game for resume.\n\n"
+                          "Derived from `TableSettings` (the fields in `settings.RUN_KEYS`), so the two "
+                          "never drift apart; `keyboard` is the only field of its own."},
+)
+RunOptions.__module__ = __name__
 
 
 @dataclass
@@ -78,7 +99,7 @@ def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
     """Build the scheduler and listeners for `run`; `answers_used` skips scripted answers.
 
     With `game` and `config`, every line the game can say is rendered before the clock
-    starts (`narrator.render`), so nothing is synthesized while the table waits.
+    starts (`narrator.sound.render_ahead`), so nothing is synthesized while the table waits.
     """
     warn = warn or (lambda message: print(f"warning: {message}", file=sys.stderr, flush=True))
     voice = _voice(run, warn)
@@ -142,7 +163,7 @@ def _output(run: RunOptions, voice: Any, clock: Clock, warn: Callable[[str], Non
 
 def prepare_voice(voice: Any, game: Any, config: Any) -> int:
     """Render ahead every line `game` can say with `config`; a progress bar if it takes a while."""
-    from narrator.render import game_requests
+    from narrator.sound.render_ahead import game_requests
 
     if not hasattr(voice, "is_cached"):  # text: nothing to render
         return 0

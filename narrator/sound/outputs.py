@@ -20,9 +20,9 @@ import wave
 from pathlib import Path
 from typing import Any, Protocol
 
-from narrator.clips import RATE, WIDTH
+from narrator.sound.clips import RATE, WIDTH
 from narrator.errors import NarratorError
-from narrator.mixer import Mixer, seconds_to_frame
+from narrator.sound.mixer import Mixer, seconds_to_frame
 
 BLOCK = 240
 """Frames per block a live output renders (10 ms at 24 kHz)."""

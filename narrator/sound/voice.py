@@ -3,7 +3,7 @@
 The scheduler asks a voice for a `Clip` (words, audio, duration) before it plays it, so
 timing is known ahead. Clips are rendered *ahead* (`prepare`, `narrator voices render`)
 into the pack's git-ignored cache: each is synthesized once, trimmed of the engine's
-padding, loudness-normalized and resampled (`narrator.clips`), then kept in memory for the
+padding, loudness-normalized and resampled (`narrator.sound.clips`), then kept in memory for the
 game. A line that a person recorded (`recorded/` in the pack) is used instead of the
 engine. `synthesized` counts engine runs, so a test and a benchmark can see that a game
 synthesized nothing on its critical path.
@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from narrator import home
-from narrator.clips import RATE, WIDTH, process, read_pcm
-from narrator.speech import EngineUnavailable, TextToSpeech
-from narrator.voicepack import Spoken, VoicePack
+from narrator.sound.clips import RATE, WIDTH, process, read_pcm
+from narrator.sound.engines import EngineUnavailable, TextToSpeech
+from narrator.sound.voicepack import Spoken, VoicePack
 
 PROCESSING = "trim-norm-v2"
 """Part of every cache key: change it when clip processing changes, and the cache renews."""
@@ -180,7 +180,7 @@ class EngineVoice:
 
 def open_engine(pack: VoicePack, warn: Any = None, names: Iterable[str] | None = None) -> TextToSpeech | None:
     """The first of the pack's engines that runs here; one warning if a preferred one does not."""
-    from narrator.speech import load_tts
+    from narrator.sound.engines import load_tts
 
     problems = []
     for name in names or pack.engines:

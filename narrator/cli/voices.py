@@ -1,8 +1,4 @@
-"""The audio commands: `say`, `doctor`, `voices render`, `voices check`.
-
-Kept apart from `cli.py` so the main command file stays small; `register` adds these
-commands to the `narrator` group and its `voices` subgroup.
-"""
+"""The sound commands: `say`, `doctor`, and the `voices` group (`list`, `render`, `check`)."""
 
 from __future__ import annotations
 
@@ -12,26 +8,42 @@ from typing import Any
 
 import click
 
+from narrator.cli.common import friendly_errors
 from narrator.errors import NarratorError
 
 
-def register(main: click.Group, voices: click.Group) -> None:
-    from narrator.cli import friendly_errors
+def register(main: click.Group) -> None:
+    """Add `say`, `doctor` and `voices …` to the `narrator` group."""
+    main.add_command(_with_friendly_errors(say))
+    main.add_command(_with_friendly_errors(doctor))
+    voices.add_command(_with_friendly_errors(render))
+    voices.add_command(_with_friendly_errors(check))
+    main.add_command(voices)
 
-    main.add_command(friendly_errors_cmd(say, friendly_errors))
-    main.add_command(friendly_errors_cmd(doctor, friendly_errors))
-    voices.add_command(friendly_errors_cmd(render, friendly_errors))
-    voices.add_command(friendly_errors_cmd(check, friendly_errors))
 
-
-def friendly_errors_cmd(cmd: click.Command, wrap: Any) -> click.Command:
-    cmd.callback = wrap(cmd.callback)
+def _with_friendly_errors(cmd: click.Command) -> click.Command:
+    cmd.callback = friendly_errors(cmd.callback)
     return cmd
 
 
+@click.group()
+def voices() -> None:
+    """Voice packs."""
+
+
+@voices.command("list")
+def voices_list() -> None:
+    """List the voice packs found."""
+    from narrator.sound.voicepack import list_packs, load_pack
+
+    for name in list_packs():
+        pack = load_pack(name)
+        click.echo(f"{name}  lang={pack.lang}  engine={pack.engine}  lines={len(pack.lines)}  ({pack.path})")
+
+
 def _engine_voice(pack_name: str, engine_name: str | None = None, speed: float = 1.0) -> Any:
-    from narrator.speech.voice import EngineVoice, open_engine
-    from narrator.voicepack import load_pack
+    from narrator.sound.voice import EngineVoice, open_engine
+    from narrator.sound.voicepack import load_pack
 
     pack = load_pack(pack_name)
     warnings: list[str] = []
@@ -55,9 +67,9 @@ def say(text: str, lang: str, engine: str | None, audio: str, audio_device: str 
     import time
     from dataclasses import replace
 
-    from narrator.audio import AudioUnavailable, open_output
-    from narrator.clock import ScaledClock
-    from narrator.voicepack import Line
+    from narrator.sound.outputs import AudioUnavailable, open_output
+    from narrator.table.clock import ScaledClock
+    from narrator.sound.voicepack import Line
 
     voice = _engine_voice(lang, engine)
     voice.pack = replace(voice.pack, lines={**voice.pack.lines, "_say": Line("_say", text)})
@@ -81,7 +93,7 @@ def say(text: str, lang: str, engine: str | None, audio: str, audio_device: str 
 @click.command("doctor")
 def doctor() -> None:
     """What is installed and working here, and the exact command that fixes each missing piece."""
-    from narrator.doctor import run_checks
+    from narrator.sound.doctor import run_checks
 
     findings = run_checks()
     for f in findings:
@@ -102,8 +114,8 @@ def doctor() -> None:
 @click.option("--engine", default=None, help="Render for this engine instead of the pack's first working one.")
 def render(pack: str | None, table_file: Path | None, engine: str | None) -> None:
     """Render every fixed line and countdown number of PACK (default: all packs) into its cache."""
-    from narrator.render import game_requests, pack_requests
-    from narrator.voicepack import list_packs
+    from narrator.sound.render_ahead import game_requests, pack_requests
+    from narrator.sound.voicepack import list_packs
 
     names = [pack] if pack else list_packs()
     for name in names:
@@ -138,8 +150,8 @@ def _games_to_render(table_file: Path | None, lang: str) -> list[tuple[Any, Any]
 @click.option("--against", default=None, help="Reference pack whose lines PACK must have (default: the other bundled packs).")
 def check(pack: str, against: str | None) -> None:
     """List what PACK lacks: lines other packs have, recordings, rendered clips."""
-    from narrator.render import pack_requests
-    from narrator.voicepack import list_packs, load_pack
+    from narrator.sound.render_ahead import pack_requests
+    from narrator.sound.voicepack import list_packs, load_pack
 
     target = load_pack(pack)
     others = [against] if against else [p for p in list_packs() if p != target.name]

@@ -12,7 +12,7 @@ import sys
 import threading
 from typing import TextIO
 
-from narrator.listeners import ListenerHub
+from narrator.inputs.hub import ListenerHub
 
 SOURCE = "keyboard"
 

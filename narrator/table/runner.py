@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from narrator.cues import Ask, Collect, Cue, Say, cue_from_dict
-from narrator.games import Game
-from narrator.scheduler import Scheduler
-from narrator.store import GameStore, Snapshot
+from narrator.games.contract import Game
+from narrator.table.scheduler import Scheduler
+from narrator.table.store import GameStore, Snapshot
 
 
 @dataclass

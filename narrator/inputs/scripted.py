@@ -16,7 +16,7 @@ import asyncio
 from pathlib import Path
 
 from narrator.errors import AnswerError, SetupError
-from narrator.listeners import ListenerHub
+from narrator.inputs.hub import ListenerHub
 
 SOURCE = "script"
 SAME_QUESTION = ("repeat", "help", "pause")

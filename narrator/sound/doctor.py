@@ -49,7 +49,7 @@ def run_checks(checks: list[Check] | None = None) -> list[Finding]:
 
 @register
 def check_engines() -> list[Finding]:
-    from narrator.speech import EngineUnavailable, load_tts, tts_engine_names
+    from narrator.sound.engines import EngineUnavailable, load_tts, tts_engine_names
 
     fixes = {
         "pyttsx3": "sudo apt-get install espeak-ng libespeak-ng1 && .venv/bin/pip install -e engines/pyttsx3",
@@ -71,7 +71,7 @@ def check_engines() -> list[Finding]:
 
 @register
 def check_audio() -> list[Finding]:
-    from narrator.audio import AudioUnavailable, import_sounddevice, output_devices
+    from narrator.sound.outputs import AudioUnavailable, import_sounddevice, output_devices
 
     try:
         import_sounddevice()
@@ -90,10 +90,10 @@ def check_audio() -> list[Finding]:
 
 @register
 def check_packs() -> list[Finding]:
-    from narrator.render import pack_requests
-    from narrator.speech import EngineUnavailable
-    from narrator.speech.voice import EngineVoice, open_engine
-    from narrator.voicepack import list_packs, load_pack
+    from narrator.sound.render_ahead import pack_requests
+    from narrator.sound.engines import EngineUnavailable
+    from narrator.sound.voice import EngineVoice, open_engine
+    from narrator.sound.voicepack import list_packs, load_pack
 
     findings = []
     for name in list_packs():

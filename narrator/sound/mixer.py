@@ -17,7 +17,7 @@ import threading
 import warnings
 from dataclasses import dataclass, field
 
-from narrator.clips import RATE, WIDTH
+from narrator.sound.clips import RATE, WIDTH
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)  # audioop: audioop-lts on Python ≥ 3.13

@@ -21,8 +21,9 @@ from typing import Any, Mapping
 
 from narrator import home
 from narrator.errors import NarratorError
+from narrator.sound.engines import VoiceSettings
 
-REPO_VOICES = Path(__file__).resolve().parent.parent / "voices"
+REPO_VOICES = Path(__file__).resolve().parents[2] / "voices"
 
 
 @dataclass(frozen=True)
@@ -75,9 +76,8 @@ class VoicePack:
     sounds: Mapping[str, str] = field(default_factory=dict)
     """Sound names (chime, tick, gong, ambience …) → file names in `sounds/`."""
 
-    def settings_for(self, engine: str, speed: float = 1.0) -> "VoiceSettings":
+    def settings_for(self, engine: str, speed: float = 1.0) -> VoiceSettings:
         """The voice settings for `engine`: `[engines.<engine>]` over the pack's top-level ones."""
-        from narrator.speech import VoiceSettings
 
         own = dict(self.engine_options.get(engine, {}))
         base = self.engine_options and engine != self.engine

@@ -1,0 +1,32 @@
+"""What every command module shares: one line and an exit status for a `NarratorError`.
+
+Kept in its own module so that the command modules and the group that registers them
+(`narrator/cli/__init__.py`) never import each other.
+"""
+
+from __future__ import annotations
+
+import sys
+from functools import wraps
+from typing import Any, Callable
+
+import click
+
+from narrator.errors import NarratorError
+
+
+def friendly_errors(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Turn a NarratorError into `error: …` and its exit status; Ctrl-C into a resume hint."""
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except NarratorError as err:
+            click.echo(f"error: {err}", err=True)
+            sys.exit(err.exit_code)
+        except KeyboardInterrupt:
+            click.echo("\nstopped: the game is saved; continue it with `narrator resume`", err=True)
+            sys.exit(130)
+
+    return wrapper

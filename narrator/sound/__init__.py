@@ -1,0 +1,13 @@
+"""Sound: everything between a cue's line name and the air.
+
+- `voicepack`: loads voice packs (the words, readings and sounds of every line);
+- `engines`: the TTS/STT engine contract and the entry-point registry of engines;
+- `voice`: clips from an engine, a recording or text, and the render cache;
+- `render_ahead`: which (line, params) a game can say, so they are rendered before play;
+- `clips`: trim, loudness-normalize, resample;
+- `mixer`: one timeline, every clip on its sample, ambience ducked under speech;
+- `outputs`: the speaker (sounddevice), the clocked null sink, the WAV recorder;
+- `doctor`: what `narrator doctor` checks about engines, packs and the speaker.
+
+Sound knows nothing of games, the game loop, phones or the CLI.
+"""

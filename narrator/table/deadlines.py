@@ -1,0 +1,105 @@
+"""Cues that run on deadlines: countdowns and timers, each clip on its own second.
+
+A mixin of `Scheduler` (kept apart so that file stays small): every tick or warning is
+handed to the output at once with its start time, and `done`, `pause` or an early end
+move or take back the ones not yet heard.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from narrator.cues import Countdown, Timer
+from narrator.sound.clips import RATE, WIDTH
+from narrator.sound.voice import Clip
+
+
+class DeadlineCues:
+    """Countdowns and timers for `Scheduler` (uses its clock, output, hub and timeline)."""
+
+    async def _countdown(self, cue: Countdown) -> None:
+        clips = [self.voice.clip("tick", {"n": n}) for n in range(cue.seconds, -1, -1)]
+        await self._on_deadlines([(k, clip) for k, clip in enumerate(clips)], end=None, kind="tick")
+
+    async def _timer(self, cue: Timer, until: asyncio.Future | None = None) -> None:
+        warnings = [(cue.seconds - w, self.voice.clip("timer.warning", {"seconds": w}))
+                    for w in cue.warnings if w < cue.seconds]
+        self._record("timer", cue.line, "", self._slot(), seconds=cue.seconds)
+        await self._on_deadlines(warnings, end=cue.seconds, kind="timer", until=until)
+        self.cursor += self._play_sound("timer_end", self.cursor)
+
+    async def _on_deadlines(self, timed: list[tuple[float, Clip]], end: float | None, kind: str,
+                            until: asyncio.Future | None = None) -> None:
+        """Play clips at t0 + offset each, all handed to the output at once; `done` (or the
+        future `until`) ends early.
+
+        The transcript and the display follow each deadline as it passes; a pause takes
+        back the clips not yet heard and hands them over again, later by the pause's length.
+        """
+        self.hub.drain_commands()
+        t0 = self._slot()
+        pending = {k: self._start_clip(clip, t0 + off, show=False) for k, (off, clip) in enumerate(timed)}
+        for k, (off, clip) in enumerate(timed):
+            outcome, shift = await self._wait_or_done(t0 + off, until,
+                                                      pending=[pending[j] for j in range(k, len(timed))])
+            if shift:
+                t0 += shift
+                for j in range(k, len(timed)):
+                    pending[j] = self._start_clip(timed[j][1], t0 + timed[j][0], show=False)
+            if outcome == "done":
+                for j in range(k, len(timed)):
+                    self.output.cancel(pending[j])
+                self.cursor = max(self.clock.now(), self.cursor)
+                return
+            self._show(clip)
+            self._speaking_at(t0 + off, clip)  # listeners mute while the narrator talks
+            if kind == "tick":
+                self._record("tick", "tick", clip.spoken.text, t0 + off, n=len(timed) - 1 - k)
+            else:
+                self._record("timer", clip.spoken.line, clip.spoken.text, t0 + off, seconds_left=(end or 0) - off)
+            self.cursor = t0 + off + clip.duration
+        if end is None:
+            await self.clock.sleep_until(self.cursor)
+            return
+        outcome, shift = await self._wait_or_done(t0 + end, until)
+        self.cursor = self.clock.now() if outcome == "done" else t0 + shift + end
+
+    async def _wait_or_done(self, deadline: float, until: asyncio.Future | None = None,
+                            pending: list[Any] = ()) -> tuple[str, float]:
+        """Sleep to `deadline` unless `done` (or the future `until`) comes first; a pause shifts it.
+
+        At night a `done` is ignored unless `night_done` is set. On a pause the clips in
+        `pending` are taken back (the caller hands them over again, shifted).
+        """
+        shift = 0.0
+        while True:
+            sleeper = asyncio.ensure_future(self.clock.sleep_until(deadline + shift))
+            command = asyncio.ensure_future(self.hub.command())
+            waiting = {sleeper, command} | ({until} if until is not None else set())
+            await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+            if until is not None and until.done() and not command.done():
+                sleeper.cancel()
+                command.cancel()
+                return "done", shift
+            if sleeper.done() and not command.done():
+                command.cancel()
+                return "elapsed", shift
+            sleeper.cancel()
+            heard = command.result()
+            if heard.value == "done" and (self.night.night_done or not self._at_night()):
+                return "done", shift
+            if heard.value == "pause":
+                for handle in pending:
+                    if handle is not None:
+                        self.output.cancel(handle)
+                pending = []
+                shift += await self._pause()
+
+    def _play_sound(self, name: str, at: float) -> float:
+        """Play the pack's sound for `name` (if it maps one) at `at`; returns its length."""
+        pcm = self.voice.sound(name)
+        if pcm is None:
+            return 0.0
+        self.output.start(pcm, at, speech=False)
+        return len(pcm) / (WIDTH * RATE)
