@@ -121,7 +121,7 @@ def resume(game_id: str | None, no_keyboard: bool, cut_log: bool, **flags: Any) 
     Every flag is checked, and the voice, transcript and audio opened, before the
     changed options are saved: a bad flag never breaks a later plain `narrator resume`.
     """
-    store = find_game(home.app_home(), game_id).open("narrator resume")
+    store = find_game(home.app_home(), game_id, damaged_too=cut_log).open("narrator resume")
     try:
         _resume(store, no_keyboard, cut_log, flags)
     finally:

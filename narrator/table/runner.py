@@ -7,6 +7,7 @@ playing, and an answer already recorded is never asked again.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -60,6 +61,8 @@ def resume_position(game: Game, config: Any, store: GameStore) -> Position:
         try:
             state = game.state_from_dict(snapshot.state)
             cues = [cue_from_dict(c) for c in snapshot.cues]
+            if json.loads(json.dumps(state.to_dict())) != snapshot.state:
+                raise ValueError("its state does not read back the same")
         except Exception as err:  # noqa: BLE001 - a snapshot edited or from another version
             snapshot, problem = None, f"{store.folder / SNAPSHOT_FILE} does not fit the game ({_reason(err)})"
         else:

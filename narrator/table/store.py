@@ -336,8 +336,10 @@ def saved_games(root: Path) -> list[GameStore]:
         raise SaveError(f"cannot list {folder} ({err.strerror}); check NARRATOR_HOME and its permissions") from None
 
 
-def find_game(root: Path, game_id: str | None, warn: Callable[[str], None] | None = None) -> GameStore:
-    """The game `game_id`, or the most recent unfinished sound one (damaged ones are named and skipped)."""
+def find_game(root: Path, game_id: str | None, warn: Callable[[str], None] | None = None,
+              damaged_too: bool = False) -> GameStore:
+    """The game `game_id`, or the most recent unfinished sound one (damaged ones are named and
+    skipped; with `damaged_too`, an unfinished game whose log is damaged counts, for --cut-log)."""
     games = saved_games(root)
     if game_id:
         for store in games:
@@ -345,13 +347,27 @@ def find_game(root: Path, game_id: str | None, warn: Callable[[str], None] | Non
                 return store
         raise NarratorError(f"no saved game '{game_id}' in {root / 'games'}; see `narrator games`")
     warn = warn or _warn
-    unfinished = []
+    unfinished, damaged = [], []
     for store in games:
         problem = store.problem()
-        if problem:
-            warn(f"skipping a damaged game: {problem}")
-        elif not store.meta.get("finished"):
+        if problem is None:
+            if not store.meta.get("finished"):
+                unfinished.append(store)
+            continue
+        damaged.append(problem)
+        if damaged_too and _unfinished_meta(store):
             unfinished.append(store)
-    if not unfinished:
-        raise NarratorError(f"no unfinished game in {root / 'games'}; start one with `narrator play`")
-    return unfinished[-1]
+        else:
+            warn(f"skipping a damaged game: {problem}")
+    if unfinished:
+        return unfinished[-1]
+    if damaged:
+        raise DamagedGame(damaged[-1])
+    raise NarratorError(f"no unfinished game in {root / 'games'}; start one with `narrator play`")
+
+
+def _unfinished_meta(store: GameStore) -> bool:
+    try:
+        return not store.meta.get("finished")
+    except NarratorError:
+        return False
