@@ -160,7 +160,10 @@ def build_settings(table: Mapping[str, Any], overrides: Mapping[str, Any], sourc
     if "host" in common:
         settings = replace(settings, host=_text(common["host"], "host", source))
     if "port" in common:
-        settings = replace(settings, port=_integer(common["port"], "port", source, minimum=0, maximum=65535))
+        port = _integer(common["port"], "port", source, minimum=0)
+        if port > 65535:
+            raise SetupError(f"{source}: port must be 0 to 65535, not {_shown(port)}")
+        settings = replace(settings, port=port)
     names = parse_names(common.get("names", ()), source)
     players = common.get("players")
     if players is not None:
