@@ -44,15 +44,22 @@ class LogReading:
     damage: str = ""
 
 
-def read_log(path: Path) -> LogReading | None:
-    """Parse `path` (None when it does not exist); damage is reported, not raised."""
+def read_at_most(path: Path, limit: int) -> bytes | None:
+    """Up to `limit` + 1 bytes of `path` (None when it does not exist); one line if unreadable."""
     try:
         with path.open("rb") as f:
-            data = f.read(MAX_LOG_BYTES + 1)
+            return f.read(limit + 1)
     except FileNotFoundError:
         return None
     except OSError as err:
         raise SaveError(f"cannot read {path} ({err.strerror}); check its permissions") from None
+
+
+def read_log(path: Path) -> LogReading | None:
+    """Parse `path` (None when it does not exist); damage is reported, not raised."""
+    data = read_at_most(path, MAX_LOG_BYTES)
+    if data is None:
+        return None
     if len(data) > MAX_LOG_BYTES:
         raise DamagedGame(f"{path} is over {MAX_LOG_BYTES // 2**20} MiB, far more than any game logs; "
                           "it is not this game's log (move it away and start a new game)")

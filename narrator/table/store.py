@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from narrator.errors import DamagedGame, NarratorError, SaveError
-from narrator.table.event_log import LOG_FILE, LogReading, header_line, read_log
+from narrator.table.event_log import LOG_FILE, LogReading, header_line, read_at_most, read_log
 from narrator.table.lock import GameLock
 
 META_FILE, SNAPSHOT_FILE = "meta.json", "snapshot.json"
@@ -281,13 +281,9 @@ class GameStore:
     def _read_json(self, name: str) -> Any:
         """The parsed file, None when it is missing; unreadable or not JSON raises DamagedGame."""
         path = self.folder / name
-        try:
-            with path.open("rb") as f:
-                data = f.read(MAX_JSON_BYTES + 1)
-        except FileNotFoundError:
+        data = read_at_most(path, MAX_JSON_BYTES)
+        if data is None:
             return None
-        except OSError as err:
-            raise DamagedGame(f"saved game {self.id}: {path} cannot be read ({err.strerror})") from None
         try:
             if len(data) > MAX_JSON_BYTES:
                 raise ValueError("far too large")
