@@ -31,13 +31,18 @@ def main() -> None:
     chosen = sorted(random.Random(seed).sample(ids, min(sample, len(ids))))
     print(f"{len(ids)} mutants in {', '.join(paths)}; testing {len(chosen)} chosen at random (seed {seed})", flush=True)
     for n, mutant in enumerate(chosen, 1):
+        row = db.execute("select status from Mutant where id = ?", (mutant,)).fetchone()
+        if row is None or row[0] != "untested":  # gone from mutmut's cache, or tested by an earlier run
+            print(f"  [{n}/{len(chosen)}] mutant {mutant}: {row[0] if row else 'not in the cache'}", flush=True)
+            continue
         subprocess.run([sys.executable, "-m", "mutmut", "run", str(mutant), "--runner", runner,
                         "--paths-to-mutate", ",".join(paths), "--tests-dir", "tests",
                         "--test-time-multiplier", "4"],  # a loaded machine must not pass for a hang
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        status = db.execute("select status from Mutant where id = ?", (mutant,)).fetchone()[0]
-        print(f"  [{n}/{len(chosen)}] mutant {mutant}: {status}", flush=True)
+        row = db.execute("select status from Mutant where id = ?", (mutant,)).fetchone()
+        print(f"  [{n}/{len(chosen)}] mutant {mutant}: {row[0] if row else 'not in the cache'}", flush=True)
     statuses = dict(db.execute("select id, status from Mutant").fetchall())
+    chosen = [m for m in chosen if m in statuses]
     tested = [statuses[m] for m in chosen if statuses[m] != "untested"]
     killed = sum(s == "ok_killed" for s in tested)
     timeouts = sum(s == "bad_timeout" for s in tested)

@@ -297,3 +297,144 @@ def test_rebuild_replays_undo_by_index():
     config = rules.configure(build_settings({}, {"game": "pagan"}, "test"))
     events = [{"type": "start"}, {"type": "answer", "value": "done"}]
     assert rebuild(rules, config, events + [{"type": "undo"}])[0] == rebuild(rules, config, events[:1])[0]
+
+
+# --- every refusal is one exact line that names the file and the fix -------------------------
+
+
+def test_the_damage_lines_are_exact(game, warned, tmp_path):
+    rules, config, store = game
+    folder, log, snap = store.folder, store.folder / "events.jsonl", store.folder / "snapshot.json"
+    answered(rules, config, store, "done", ["Aki"])
+    good_log, good_snap = log.read_bytes(), snap.read_bytes()
+
+    lines = log_lines(store)
+    log.write_text("\n".join(lines[:2] + ["{oops"] + lines[3:]) + "\n")
+    with pytest.raises(DamagedGame) as err:
+        resume_position(rules, config, store)
+    assert str(err.value) == (f"saved game {store.id}: {log} line 3 is damaged (not JSON (JSONDecodeError)); "
+                              f"`narrator resume {store.id} --cut-log` resumes from the 1 events before it")
+
+    log.write_bytes(b"")
+    with pytest.raises(DamagedGame) as err:
+        resume_position(rules, config, store)
+    assert str(err.value) == (f"saved game {store.id}: {log} holds no events but a snapshot exists; "
+                              "put the log back from a backup, or start a new game")
+
+    log.write_text("\n".join(lines[:-1]) + "\n")
+    with pytest.raises(DamagedGame) as err:
+        resume_position(rules, config, store)
+    assert str(err.value) == (f"saved game {store.id}: {log} holds 2 events, older than its snapshot (3); put the "
+                              f"whole log back, or `narrator resume {store.id} --cut-log` to go on from the log alone")
+
+    log.write_bytes(good_log)
+    snap.write_text(json.dumps({**json.loads(good_snap), "state": {"step": "start"}}))
+    resume_position(rules, config, store)
+    assert warned == [f"{snap} does not fit the game (ValueError: its state does not read back the same); "
+                      f"the game is rebuilt from its log {log}"]
+
+    (folder / "meta.json").unlink()
+    with pytest.raises(DamagedGame) as err:
+        store.meta
+    assert str(err.value) == f"saved game {store.id}: meta.json is missing; it cannot be resumed (move {folder} away)"
+    (folder / "meta.json").write_text('{"game": "x"}')
+    with pytest.raises(DamagedGame) as err:
+        store.meta
+    assert str(err.value) == (f"saved game {store.id}: meta.json lacks the game, its setup or its run options; "
+                              f"it cannot be resumed (move {folder} away)")
+    (folder / "meta.json").write_text('{"game": ')
+    with pytest.raises(DamagedGame) as err:
+        store.meta
+    assert str(err.value) == (f"saved game {store.id}: {folder / 'meta.json'} is damaged (JSONDecodeError); "
+                              f"it cannot be resumed (move {folder} away)")
+    (folder / "meta.json").write_text("")
+    with pytest.raises(DamagedGame, match=r"is damaged \(empty\)"):
+        store.meta
+
+
+@pytest.mark.parametrize("data,reason", [
+    ([], "is not a snapshot"),
+    ({"game_id": "other", "event_count": 1, "state": {}, "cues": [], "t": 0}, "belongs to game other"),
+    ({"event_count": 0, "state": {}, "cues": [], "t": 0}, "has no event count"),
+    ({"event_count": True, "state": {}, "cues": [], "t": 0}, "has no event count"),
+    ({"event_count": "1", "state": {}, "cues": [], "t": 0}, "has no event count"),
+    ({"event_count": 1, "state": [], "cues": [], "t": 0}, "has no state or cues"),
+    ({"event_count": 1, "state": {}, "cues": {}, "t": 0}, "has no state or cues"),
+    ({"event_count": 1, "state": {}, "cues": [], "t": -1}, "has no game clock"),
+    ({"event_count": 1, "state": {}, "cues": [], "t": True}, "has no game clock"),
+    ({"event_count": 1, "state": {}, "cues": [], "t": "0"}, "has no game clock"),
+    ({"event_count": 1, "state": {}, "cues": [], "t": float("inf")}, "has no game clock"),
+    ({"event_count": 1, "state": {}, "cues": []}, "has no game clock"),
+])
+def test_each_snapshot_problem_is_named(game, data, reason):
+    _, _, store = game
+    (store.folder / "snapshot.json").write_text(json.dumps(data))
+    assert store.load_snapshot() == (None, f"{store.folder / 'snapshot.json'} {reason}")
+
+
+def test_a_sound_snapshot_loads_with_its_clock(game):
+    _, _, store = game
+    store.save_snapshot(Snapshot(1, {"a": 1}, [{"b": 2}], 0))
+    assert store.load_snapshot() == (Snapshot(1, {"a": 1}, [{"b": 2}], 0.0), None)
+    (store.folder / "snapshot.json").unlink()
+    assert store.load_snapshot() == (None, f"{store.folder / 'snapshot.json'} is missing")
+
+
+def test_the_store_lines_are_exact(game, warned, monkeypatch):
+    rules, config, store = game
+    log = store.folder / "events.jsonl"
+    answered(rules, config, store, "done")
+    with log.open("a") as f:
+        f.write('{"ty')
+    fresh = GameStore(store.folder, warned.append)
+    fresh.append_event({"type": "continue"})
+    assert warned == [f"{log}: cut 4 bytes of an event torn by a stop mid-write (its step is played again)"]
+    lines = log_lines(store)
+    log.write_text("\n".join(lines[:3] + ["[]"] + lines[3:]) + "\n")
+    fresh.cut_log(4)
+    assert warned[-1] == f"{log}: cut at line 4 (the rest is kept beside it); the game goes on from the events before it"
+    assert log_lines(store) == lines[:3] and not (store.folder / "snapshot.json").exists()
+    [kept] = store.folder.glob("events.jsonl.cut-*")
+    assert kept.read_text().splitlines() == ["[]"] + lines[3:]
+    with pytest.raises(DamagedGame) as err:
+        fresh.cut_log(None)
+    assert str(err.value) == f"saved game {store.id}: nothing to cut; resume without --cut-log"
+    fresh.save_snapshot(Snapshot(9, {}, [], 0.0))
+    fresh.cut_log(None)
+    assert warned[-1] == f"{store.folder / 'snapshot.json'} set aside; the game goes on from its log"
+    assert len(list(store.folder.glob("snapshot.json.cut-*"))) == 1
+
+    def full(fd, data):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(store_module.os, "write", full)
+    with pytest.raises(SaveError) as err:
+        fresh.append_event({"type": "continue"})
+    assert str(err.value) == (f"cannot save game {store.id} in {store.folder} (No space left on device); free some "
+                              f"space or make it writable, then `narrator resume {store.id}` (what was saved is kept)")
+
+
+def test_find_game_picks_the_latest_sound_unfinished_game(tmp_path, monkeypatch):
+    made = []
+    for second in range(3):
+        monkeypatch.setattr(store_module.time, "strftime", lambda fmt, s=second: f"20260101-00000{s}")
+        made.append(GameStore.create(tmp_path, "pagan", {}, {}))
+        made[-1].close()
+    made[2].mark_finished({"winner": "witch"})
+    warned = []
+    assert find_game(tmp_path, None, warned.append).id == made[1].id
+    (made[1].folder / "meta.json").write_text("")
+    assert find_game(tmp_path, None, warned.append).id == made[0].id
+    assert warned == [f"skipping a damaged game: saved game {made[1].id}: {made[1].folder / 'meta.json'} is damaged "
+                      f"(empty); it cannot be resumed (move {made[1].folder} away)"]
+    assert find_game(tmp_path, made[2].id).id == made[2].id
+    with pytest.raises(NarratorError, match=f"no saved game 'nope' in {tmp_path / 'games'}; see `narrator games`"):
+        find_game(tmp_path, "nope")
+    made[0].mark_finished({"winner": "witch"})
+    with pytest.raises(DamagedGame, match="is damaged"):
+        find_game(tmp_path, None, warned.append)
+    (made[1].folder / "meta.json").write_text(json.dumps({"game": "pagan", "config": {}, "run": {}}))
+    (made[1].folder / "events.jsonl").write_text("garbage\n")
+    assert find_game(tmp_path, None, warned.append, damaged_too=True).id == made[1].id
+    assert [s.id for s in store_module.saved_games(tmp_path)] == [m.id for m in made]
+    assert store_module.saved_games(tmp_path / "none") == []
