@@ -21,12 +21,13 @@ COMMON_KEYS = (
     "game", "players", "names", "lang", "voice", "seed", "time_scale",
     "answers", "transcript", "audio", "audio_device",
     "audio_out", "volume", "speech_rate", "night_done", "ambience",
-    "answers", "transcript", "audio", "audio_device", "phones", "host", "port",
+    "answers", "transcript", "audio", "audio_device", "phones", "host", "port", "transcript_private",
 )
 LISTEN_KEYS = ("listen", "model", "input_device", "confidence", "mute_tail", "answer_timeout", "confirm",
                "stt_engine", "name_readings")
 """Listening keys: kept raw in `TableSettings.listening`, validated by `narrator.inputs.voice.setup`."""
-RUN_KEYS = ("lang", "voice", "time_scale", "audio", "audio_device", "answers", "transcript", "audio_out",
+RUN_KEYS = ("lang", "voice", "time_scale", "audio", "audio_device", "answers", "transcript", "transcript_private",
+            "audio_out",
             "volume", "speech_rate", "night_done", "ambience", "phones", "host", "port", "listening")
 """The `TableSettings` fields that say how a game is run, not what is played (`table.session.RunOptions`)."""
 DEVICE_SECTIONS = ("appliance",)
@@ -50,6 +51,8 @@ class TableSettings:
     """1 is real time; 0 runs every wait instantly (tests, rehearsal); 0.1 is ten times faster."""
     answers: Path | None = None
     transcript: Path | None = None
+    transcript_private: bool = False
+    """Also write private records (lines to one player, memos, votes) to the transcript."""
     audio: str = "auto"
     """`auto` (speaker, else text), `null` (a clocked silent sink) or `device`."""
     audio_device: str | None = None
@@ -124,6 +127,8 @@ def build_settings(table: Mapping[str, Any], overrides: Mapping[str, Any], sourc
             settings = replace(settings, **{key: Path(_text(common[key], key, source))})
     if "phones" in common:
         settings = replace(settings, phones=boolean(common["phones"], "phones", source))
+    if "transcript_private" in common:
+        settings = replace(settings, transcript_private=boolean(common["transcript_private"], "transcript_private", source))
     if "host" in common:
         settings = replace(settings, host=_text(common["host"], "host", source))
     if "port" in common:

@@ -25,7 +25,7 @@ def test_a_whole_game_passing_the_device(tmp_path, narrator_home):
         os.chdir(Path(__file__).resolve().parent.parent)
         os.execv(sys.executable, [sys.executable, "-m", "narrator", "play", "bestia-magica", "--deal", DEAL,
                                   "--seed", "3", "--voice", "text", "--time-scale", "0", "--lang", "en",
-                                  "--transcript", str(transcript)])
+                                  "--transcript", str(transcript), "--transcript-private"])
     output, pending, typed = b"", b"", []
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:

@@ -2,9 +2,11 @@
 
 Headless Chromium from Debian (`/usr/bin/chromium`) driven by Playwright for Python, one
 browser context per player (its own cookies, like its own phone), a phone-sized viewport,
-Japanese page. Each player joins by tapping their seat, reveals their cards by tapping,
-answers the narrator's questions and their own private ones by tapping buttons, and sees
-the winners. On failure every phone's screen is saved to `test-artifacts/`.
+Japanese page. The first phone opens the table code's link and becomes the host screen; it
+shows each seat's own code in turn, and each player types it (or opens its link, as a QR
+scan does). Each player reveals their cards by tapping, answers their own private
+questions by tapping buttons (the host screen answers the public ones), and sees the
+winners. On failure every phone's screen is saved to `test-artifacts/`.
 """
 
 import asyncio
@@ -50,6 +52,36 @@ async def tap_answer(page, table, view):
     return value
 
 
+async def new_phone(browser):
+    context = await browser.new_context(viewport={"width": 390, "height": 844}, locale="ja-JP",
+                                        has_touch=True, is_mobile=True)
+    return await context.new_page()
+
+
+async def seat_everyone(table, browser, names, pages):
+    """The join flow at the table: the host screen first, then each seat's own code in turn."""
+    host = pages["host"] = await new_phone(browser)
+    await host.goto(f"{table.base}/#code={table.server.seats.table_code}")  # the terminal's QR code
+    await host.wait_for_selector("#host")
+    assert "#code" not in host.url  # the spent code leaves the address bar
+    for number, name in enumerate(names, 1):
+        await host.click(f'#host .seat[data-seat="{name}"] .show-code')
+        await host.wait_for_selector(f'#seat-code[data-seat="{name}"] #letters:not(:empty)')
+        assert await host.locator("#qr").count() == 1
+        letters = await host.inner_text("#letters")
+        page = pages[name] = await new_phone(browser)
+        if number == len(names):  # the last player scans the QR code: its link carries the code
+            link = await host.evaluate(f"fetch('/api/host/code/{number}').then(r => r.json()).then(d => d.link)")
+            await page.goto(link)
+        else:
+            await page.goto(table.base + "/")
+            await page.fill("#code", letters.lower())  # typed: case and spaces do not matter
+            await page.click("#join")
+        await page.wait_for_selector("#who:text-is('%d. %s')" % (number, name))
+        await host.wait_for_selector(f'#host .seat[data-seat="{name}"] .release')
+    return host
+
+
 def test_digital_cards_game_in_five_browsers(request):
     async def main():
         table = await open_table(NAMES5, seed=11, lang="ja")
@@ -58,19 +90,15 @@ def test_digital_cards_game_in_five_browsers(request):
         async with playwright_api.async_playwright() as p:
             browser = await p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
             try:
-                for name in names:
-                    context = await browser.new_context(viewport={"width": 360, "height": 740}, locale="ja-JP",
-                                                        has_touch=True, is_mobile=True)
-                    page = await context.new_page()
-                    pages[name] = page
-                    await page.goto(table.base + "/")
-                    await page.click(f'button[data-seat="{name}"]')
-                    await page.wait_for_selector("#who:text-is('%s')" % name)
-                await check_cards_hidden_until_tapped(table, pages)
-                await play(table, pages)
+                host = await seat_everyone(table, browser, names, pages)
+                await pages["Ben"].reload()  # a reload keeps the seat (the cookie)
+                await pages["Ben"].wait_for_selector("#who:text-is('2. Ben')")
+                players = {n: pages[n] for n in names}
+                await check_cards_hidden_until_tapped(table, players)
+                await play(table, players, host)
                 state = await table.task
                 assert state.winner == "citizens"
-                for name, page in pages.items():
+                for name, page in players.items():
                     await page.wait_for_selector("#result")
                     won = await page.get_attribute("#you-won", "data-won")
                     assert won == str(cards.role(table.config, state, name) == "citizen").lower()
@@ -97,30 +125,31 @@ async def check_cards_hidden_until_tapped(table, pages):
         assert await page.locator("#role").count() == 0
 
 
-async def play(table, pages, limit: float = 120.0):
-    """Tap through the game: private questions on their player's phone, public ones by turns."""
+async def play(table, pages, host, limit: float = 120.0):
+    """Tap through the game: private questions on their player's phone, public ones on the host screen."""
     loop = asyncio.get_running_loop()
     end = loop.time() + limit
-    names = list(pages)
     answered = set()
     saw_night_screen = saw_private_ja = False
     while not table.task.done():
         assert loop.time() < end, "the game did not end in time"
-        for i, name in enumerate(names):
-            page = pages[name]
-            view = await view_of(page)
-            ask = view["ask"]
+        host_view = await view_of(host)
+        for page in [host] + list(pages.values()):
+            view = host_view if page is host else await view_of(page)
+            ask = view["host"]["ask"] if page is host else view["ask"]
             if not ask or ask["serial"] in answered:
-                continue
-            if not ask["private"] and i != ask["serial"] % len(names):
                 continue
             await page.wait_for_selector(f'#ask[data-serial="{ask["serial"]}"]')
             if ask["private"]:
                 assert "あなたの番です" in await page.inner_text("#ask")
                 saw_private_ja = True
+                if ask["line"] != "strategist.give_phone":  # choices are numbered by seat, as everywhere
+                    name = ask["choices"][0]
+                    label = await page.inner_text(f'#ask button[data-choice="{name}"]')
+                    assert label == f"{table.config.names.index(name) + 1}. {name}"
             if view["phase"] == "night":
                 saw_night_screen |= await page.evaluate("document.body.className") == "phase-night"
-            await tap_answer(page, table, view)
+            await tap_answer(page, table, {**view, "ask": ask})
             answered.add(ask["serial"])
             break
         await asyncio.sleep(0.02)
@@ -147,15 +176,9 @@ def test_bestia_magica_six_players_in_six_browsers(request):
         async with playwright_api.async_playwright() as p:
             browser = await p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
             try:
-                for name in NAMES:
-                    context = await browser.new_context(viewport={"width": 360, "height": 740}, locale="ja-JP",
-                                                        has_touch=True, is_mobile=True)
-                    page = await context.new_page()
-                    pages[name] = page
-                    await page.goto(table.base + "/")
-                    await page.click(f'button[data-seat="{name}"]')
-                    await page.wait_for_selector("#who:text-is('%s')" % name)
-                for name, page in pages.items():  # own role and attribute, hidden until tapped
+                await seat_everyone(table, browser, NAMES, pages)
+                players = {n: pages[n] for n in NAMES}
+                for name, page in players.items():  # own role and attribute, hidden until tapped
                     await page.wait_for_selector("#reveal")
                     assert await page.locator("#role").count() == 0
                     await page.click("#reveal")
@@ -163,11 +186,11 @@ def test_bestia_magica_six_players_in_six_browsers(request):
                     assert await page.get_attribute("#role", "data-role") == player.role
                     assert await page.get_attribute("#attribute", "data-attribute") == player.attribute
                     await page.click("#reveal")
-                rounds = await play_rounds(table, pages, {"night": memo_for, "vote": vote_for, "revote": vote_for})
+                rounds = await play_rounds(table, players, {"night": memo_for, "vote": vote_for, "revote": vote_for})
                 assert rounds >= 2
                 state = await table.task
                 assert state.winner == "town"
-                for name, page in pages.items():
+                for name, page in players.items():
                     await page.wait_for_selector("#result")
                     assert await page.get_attribute("#you-won", "data-won") == str(name != "Aki").lower()
                 await pages["Ben"].click("#reveal")  # the prophet's result, shown to Ben alone

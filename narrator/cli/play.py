@@ -78,6 +78,8 @@ def _table_options(func: Callable[..., Any]) -> Callable[..., Any]:
 @click.option("--phones/--no-phones", "phones", default=None, help="Serve the phone page on the local network.")
 @click.option("--digital-cards/--no-digital-cards", "digital_cards", default=None,
               help="Additional Werewolf: deal the cards to the phones and play every ability there.")
+@click.option("--transcript-private", "transcript_private", is_flag=True, default=None,
+              help="Also write private lines, memos and votes to the transcript (off by default).")
 @_table_options
 @friendly_errors
 def play(game: str | None, table_file: Path | None, no_keyboard: bool, **flags: Any) -> None:
@@ -144,8 +146,10 @@ def _run(rules: Any, config: Any, store: GameStore, sitting: Any, position: Any,
             from narrator.phones.table import make_server, open_phones
 
             server = make_server(rules, config, store, sitting.hub, run.lang)
-            await open_phones(server, sitting.scheduler, run.host, run.port)
+            await open_phones(server, sitting.scheduler, run.host, run.port, wait=False)
         sitting.start_listeners(asyncio.get_running_loop())
+        if server is not None and not run.answers:
+            await server.wait_for_phones()  # every seat has a phone, or the host starts anyway
         try:
             return await play_loop(rules, config, store, sitting.scheduler, position, recap=recap,
                                    on_state=server.set_state if server else None)

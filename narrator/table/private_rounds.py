@@ -23,8 +23,8 @@ class PrivateRounds:
         texts = [self.voice.pack.speak(c.line, c.params).text for c in cues]
         t = round(self._slot(), 3)
         for cue, text in zip(cues, texts):
-            self.transcript.write({"kind": "private", "to": to, "line": cue.line, "text": text, "t": t,
-                                   **self.context})
+            self.transcript.write_private({"kind": "private", "to": to, "line": cue.line, "text": text, "t": t,
+                                           **self.context})
             self.hub.publish_private(to, cue.line, text)
         if self.hub.sequential_private:
             await self._hand_device(to)
@@ -62,8 +62,10 @@ class PrivateRounds:
                 task.cancel()
         heard = task.result()
         self.cursor = self._slot(resync=True)
-        self._record("answer", f"collect.{cue.phase}", "", self.cursor, number=cue.number,
-                     value=heard.value, source=heard.source)
+        record = {"kind": "answer", "line": f"collect.{cue.phase}", "text": "", "t": round(self.cursor, 3),
+                  **self.context, "number": cue.number}
+        self.transcript.write_private({**record, "value": heard.value, "source": heard.source},
+                                      {**record, "private": True})
         return heard
 
     async def _collect_answers(self, cue: Collect, early: asyncio.Future | None = None) -> Heard:

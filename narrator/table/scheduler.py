@@ -72,6 +72,7 @@ class Scheduler(DeadlineCues, PrivateRounds, TableCommands):
         items = group_privates(cues)
         early: asyncio.Future | None = None
         for i, cue in enumerate(items):
+            self.hub.cue_started(cue)
             if isinstance(cue, list):
                 await self._private(cue)
             elif isinstance(cue, Collect):

@@ -111,7 +111,8 @@ def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
         show_lines = True
     pack = voice.pack
     hub = ListenerHub(Vocabulary(pack.vocabulary))
-    transcript = Transcript(Path(run.transcript) if run.transcript else None)
+    transcript = Transcript(Path(run.transcript) if run.transcript else None,
+                            private=getattr(run, "transcript_private", False))
     display = ConsoleDisplay(show_lines=show_lines)
     night = NightOptions(night_done=run.night_done, ambience=run.ambience)
     scheduler = Scheduler(voice, output, clock, hub, transcript, display, night)
