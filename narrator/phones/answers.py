@@ -41,7 +41,7 @@ async def answer(server: Any, request: web.Request) -> web.Response:
     if open_ask is None or open_ask[0] != serial:
         return wire.error(409, "this question is closed: reload to see the current one")
     ask = open_ask[1]
-    if ask.player is None and not is_host:
+    if ask.player is None and not public_answer_allowed(is_host):
         return wire.error(403, "this question is answered on the host screen")
     if ask.player is not None and (name is None or not may_answer(ask, name)):
         return wire.error(403, "this question is not yours to answer")
@@ -54,10 +54,23 @@ async def answer(server: Any, request: web.Request) -> web.Response:
     return wire.reply({"ok": True})
 
 
+PRIVATE_FIELDS = frozenset({"serial", "answer"})
+"""All a private answer may carry: never whose it is (that is the token's seat)."""
+
+
+def answering_player(server: Any, request: web.Request, body: dict[str, Any]) -> str | None:
+    """Whose answer this is: the seat the request's token holds, whatever the body says."""
+    return server.player(request)
+
+
+def public_answer_allowed(is_host: bool) -> bool:
+    """A public question is answered on the host screen, never from one player's phone."""
+    return is_host
+
+
 async def private(server: Any, request: web.Request) -> web.Response:
     """One player's answer in a private round (a night memo, a vote): theirs, once."""
-    name = server.player(request)
-    if name is None:
+    if server.player(request) is None:
         return wire.error(401, "no seat: enter your seat's code first")
     body = await wire.json_body(request)
     if isinstance(body, web.Response):
@@ -65,9 +78,10 @@ async def private(server: Any, request: web.Request) -> web.Response:
     serial = _serial(body, "round")
     if isinstance(serial, web.Response):
         return serial
-    extra = sorted(set(body) - {"serial", "answer"})
+    extra = sorted(set(body) - PRIVATE_FIELDS)
     if extra:
         return wire.error(400, f"unexpected field {extra[0][:40]!r}: a phone answers for its own seat only")
+    name = answering_player(server, request, body)
     open_collect = server.hub.open_collect
     if open_collect is None or open_collect[0] != serial:
         return wire.error(409, "this round is closed: reload to see the current one")

@@ -61,6 +61,7 @@ class ConnectionGuard:
     per_address: int
     request_timeout: float = REQUEST_TIMEOUT
     refused: int = 0
+    evicted: int = 0
     conns: dict[Any, _Conn] = field(default_factory=dict)
 
     def factory(self, inner: Any) -> Any:
@@ -68,12 +69,24 @@ class ConnectionGuard:
         return lambda: _Guarded(self, inner())
 
     def admit(self, transport: Any) -> bool:
+        """Take a new connection, or refuse it. At the total cap the longest-idle connection
+        that is neither a live stream nor in a request makes room (idle ones cost nothing to
+        reopen), so a flood of idle connections cannot keep a phone out."""
         peer = transport.get_extra_info("peername")
         address = peer[0] if isinstance(peer, tuple) else str(peer)
         same = sum(1 for c in self.conns.values() if c.address == address)
-        if len(self.conns) >= self.total or same >= self.per_address:
+        if same >= self.per_address:
             self.refused += 1
             return False
+        if len(self.conns) >= self.total:
+            idle = [(c.since, t) for t, c in self.conns.items() if not c.stream and not c.busy]
+            if not idle:
+                self.refused += 1
+                return False
+            oldest = min(idle, key=lambda pair: pair[0])[1]
+            self.conns.pop(oldest, None)
+            oldest.abort()
+            self.evicted += 1
         self.conns[transport] = _Conn(address, time.monotonic())
         return True
 

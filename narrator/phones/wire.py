@@ -57,15 +57,23 @@ async def json_body(request: web.Request) -> dict[str, Any] | web.Response:
         return error(400, "the body could not be read")
     if len(raw) > MAX_BODY:
         return too_big
-    if _bracket_depth(raw) > MAX_DEPTH:  # checked before parsing: the parser recurses
-        return error(400, f"the body is nested more than {MAX_DEPTH} levels deep")
-    try:
-        body = json.loads(raw)
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        return error(400, "the body is not valid JSON")
+    body = parse(raw)
+    if isinstance(body, web.Response):
+        return body
     if not isinstance(body, dict):
         return error(400, "the body must be a JSON object")
     return body
+
+
+def parse(raw: bytes) -> Any:
+    """JSON from a request body, or a 400: too deep a nesting is refused before parsing
+    (the parser recurses, and a deep enough body would raise from inside it)."""
+    if _bracket_depth(raw) > MAX_DEPTH:
+        return error(400, f"the body is nested more than {MAX_DEPTH} levels deep")
+    try:
+        return json.loads(raw)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return error(400, "the body is not valid JSON")
 
 
 def _bracket_depth(raw: bytes) -> int:
