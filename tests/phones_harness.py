@@ -68,7 +68,7 @@ class Table:
 
 
 async def open_table(names: str | None = NAMES5, seed: int = 7, transcript: str | None = None, lang: str = "en",
-                     game: str = "additional-werewolf", **options: Any) -> Table:
+                     game: str = "additional-werewolf", time_scale: float = 0, **options: Any) -> Table:
     if game == "additional-werewolf":
         options = {"digital_cards": "true", **options}
     if names:
@@ -76,7 +76,7 @@ async def open_table(names: str | None = NAMES5, seed: int = 7, transcript: str 
     settings = build_settings({}, {"game": game, "seed": seed, **options}, "test")
     rules = get_game(settings.game)
     config = rules.configure(settings)
-    run = RunOptions(lang=lang, voice="text", time_scale=0, keyboard=False, phones=True, transcript=transcript)
+    run = RunOptions(lang=lang, voice="text", time_scale=time_scale, keyboard=False, phones=True, transcript=transcript)
     sitting = open_sitting(run)
     store = GameStore.create(home.app_home(), rules.name, config.to_dict(), run.to_dict())
     server = make_server(rules, config, store, sitting.hub, lang)

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from narrator.games.additional_werewolf import cards
-from tests.phones_harness import NAMES5, open_table
+from tests.phones_harness import NAMES5, open_table, wait_for
 from tests.phones_policy import choose
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -52,10 +52,24 @@ async def tap_answer(page, table, view):
     return value
 
 
+VIBRATIONS = "window.__vibrations = 0; navigator.vibrate = () => { window.__vibrations += 1; return true; };"
+
+
 async def new_phone(browser):
     context = await browser.new_context(viewport={"width": 390, "height": 844}, locale="ja-JP",
                                         has_touch=True, is_mobile=True)
+    await context.add_init_script(VIBRATIONS)  # counts each vibration
     return await context.new_page()
+
+
+def contrast(fg: str, bg: str) -> float:
+    """WCAG contrast ratio of two CSS rgb() colours."""
+    def luminance(css):
+        r, g, b = (int(v) / 255 for v in css[css.index("(") + 1:css.index(")")].split(",")[:3])
+        lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    hi, lo = sorted((luminance(fg), luminance(bg)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
 
 
 async def seat_everyone(table, browser, names, pages):
@@ -103,6 +117,8 @@ def test_digital_cards_game_in_five_browsers(request):
                     won = await page.get_attribute("#you-won", "data-won")
                     assert won == str(cards.role(table.config, state, name) == "citizen").lower()
                     assert "勝利" in await page.inner_text("#result")
+                counts = [await page.evaluate("window.__vibrations") for page in players.values()]
+                assert counts[0] > 0 and len(set(counts)) == 1, counts  # every phone at every call
             except BaseException:
                 await screenshots(pages, request.node.name)
                 raise
@@ -186,8 +202,17 @@ def test_bestia_magica_six_players_in_six_browsers(request):
                     assert await page.get_attribute("#role", "data-role") == player.role
                     assert await page.get_attribute("#attribute", "data-attribute") == player.attribute
                     await page.click("#reveal")
-                rounds = await play_rounds(table, players, {"night": memo_for, "vote": vote_for, "revote": vote_for})
+                rounds, memo_screens = await play_rounds(table, players, {"night": memo_for, "vote": vote_for,
+                                                                          "revote": vote_for})
                 assert rounds >= 2
+                for serial, texts in memo_screens.items():  # hidden cards: the same screen for every role
+                    assert len(texts) == 6 and len(set(texts.values())) == 1, texts
+                dead = table.server.shown.dead_names()
+                assert dead, "somebody died in this game"
+                await pages[dead[0]].wait_for_selector("#dead")
+                colours = await pages[dead[0]].evaluate(
+                    "[getComputedStyle(document.getElementById('dead')).color, getComputedStyle(document.body).backgroundColor]")
+                assert contrast(*colours) >= 4.5, colours
                 state = await table.task
                 assert state.winner == "town"
                 for name, page in players.items():
@@ -206,26 +231,76 @@ def test_bestia_magica_six_players_in_six_browsers(request):
 
 
 async def play_rounds(table, pages, policies, limit: float = 120.0):
-    """Each phone fills in its own memo or vote by tapping; returns how many rounds were played."""
+    """Each phone fills in its own memo or vote by tapping; returns (rounds played, the night memo
+    screens' text by round and player, read while the cards were hidden)."""
     loop = asyncio.get_running_loop()
     end = loop.time() + limit
-    done, rounds = set(), set()
+    done, rounds, screens = set(), set(), {}
+    saw_day = False
     while not table.task.done():
         assert loop.time() < end, "the game did not end in time"
         for name, page in pages.items():
             view = await view_of(page)
             req = view["request"]
+            if view["phase"] == "day" and not saw_day:
+                await page.wait_for_selector("#day #alive")
+                alive = await page.inner_text("#alive")
+                assert all(f"{view['names'].index(n) + 1}. {n}" in alive for n in view["alive"])
+                saw_day = True
             if not req or req["answered"] or (name, req["serial"]) in done:
                 continue
             await page.wait_for_selector(f'#request[data-serial="{req["serial"]}"]')
+            if req["phase"] == "night":
+                assert await page.locator("#role").count() == 0  # cards hidden
+                screens.setdefault(req["serial"], {})[name] = await page.inner_text("#request")
             answer = policies[req["phase"]](name, req)
-            await page.click(f'#request button[data-target="{answer[req["key"]]}"]')
+            target = answer[req["key"]]
+            await page.click(f'#request button[data-target="{target}"]')
             if req["ability"]:
                 await page.click(f'#request button[data-ability="{str(answer["ability"]).lower()}"]')
             await page.click("#send")
-            # sent: this round's form goes (the next round may already be open with its own)
+            # sent: this round's form goes; the choice sent stays, by seat number and name
             await page.wait_for_selector(f'#request[data-serial="{req["serial"]}"] #send', state="detached")
+            sent = page.locator(f'#request[data-serial="{req["serial"]}"] #msg[data-sent]')
+            if await sent.count():
+                assert f"{view['names'].index(target) + 1}. {target}" in await sent.inner_text()
             done.add((name, req["serial"]))
             rounds.add(req["serial"])
         await asyncio.sleep(0.02)
-    return len(rounds)
+    assert saw_day, "the day screen showed who is alive"
+    return len(rounds), screens
+
+
+def test_the_day_screen_shows_the_timer_running(request):
+    """A real (fast) clock: the discussion timer counts down on the page while it runs."""
+    async def main():
+        table = await open_table(NAMES5, seed=2, lang="ja", digital_cards="false", time_scale=0.1)
+        pages = {}
+        async with playwright_api.async_playwright() as p:
+            browser = await p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+            try:
+                host = await seat_everyone(table, browser, ["Aki"], pages)
+                await pages["Aki"].wait_for_selector("#wait, #waiting")
+                ask = await wait_for(lambda: _host_ask(host, "setup.ready"), timeout=30)
+                await host.click(f'#ask[data-serial="{ask["serial"]}"] button[data-choice="done"]')
+                await pages["Aki"].wait_for_selector("#day #timer", timeout=60_000)
+                first = await pages["Aki"].inner_text("#timer")
+                await asyncio.sleep(2.2)
+                later = await pages["Aki"].inner_text("#timer")
+                assert first != later and ":" in later, (first, later)
+                assert "1. Aki" in await pages["Aki"].inner_text("#alive")
+                assert await pages["Aki"].inner_text("#phase") == "1日目の昼"
+            except BaseException:
+                await screenshots(pages, request.node.name)
+                raise
+            finally:
+                await browser.close()
+                await table.close()
+
+    asyncio.run(main())
+
+
+async def _host_ask(host, line):
+    view = await view_of(host)
+    ask = view["host"]["ask"]
+    return ask if ask and ask["line"] == line else None

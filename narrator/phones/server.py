@@ -24,7 +24,7 @@ from typing import Any
 
 from aiohttp import web
 
-from narrator.cues import Ask, Collect, Countdown, End, Timer
+from narrator.cues import Ask, Collect, End, Timer
 from narrator.inputs.hub import ListenerHub
 from narrator.phones import answers, guard, host, wire
 from narrator.phones.private import PrivateLines, request_view
@@ -45,9 +45,10 @@ SECURITY_HEADERS = {
     "X-Frame-Options": "DENY",
     "Content-Security-Policy": "default-src 'self'; style-src 'self'; script-src 'self'; frame-ancestors 'none'",
 }
-SHOWN_AT = (Timer, Countdown, Ask, Collect, End)
+SHOWN_AT = (Timer, Ask, Collect, End)
 """Cues at which the phones catch up with the game: by then the step's announcements (the
-morning, a death) have been spoken, so a phone never tells its player first."""
+morning, a death) have been spoken, so a phone never tells its player first. (Not a
+countdown: the night's results are looked at during one, before the morning is said.)"""
 
 
 def safe(method: Any) -> Any:
