@@ -224,3 +224,52 @@ def test_physical_cards_game_answered_from_phones():
             await table.close()
 
     asyncio.run(main())
+
+
+def test_the_host_screen_shows_codes_one_seat_at_a_time_and_releases_and_moves_seats():
+    async def main():
+        table = await open_table(NAMES5, seed=4)
+        host = await table.host()
+        aki, ben = Phone(table.base, "Aki"), Phone(table.base, "Ben")
+        try:
+            async with aki.session.get("/api/host/code/1") as r:
+                assert r.status == 403  # not the host screen
+            async with host.session.get("/api/host/code/1") as r:
+                shown = await r.json()
+            assert shown["seat"] == "Aki" and shown["link"].endswith(f"#code={shown['code']}")
+            async with host.session.get("/api/host/qr/1") as r:
+                assert r.status == 200 and r.content_type == "image/svg+xml" and b"<svg" in await r.read()
+            async with host.session.get("/api/host/code/9") as r:
+                assert r.status == 404
+            assert await aki.join_code(shown["code"]) == 200
+            async with host.session.get("/api/host/code/1") as r:
+                assert r.status == 409  # a taken seat has no code to show
+            status, view = await host.view()
+            assert [s["taken"] for s in view["host"]["seats"]] == [True, False, False, False, False]
+            assert view["host"]["free"] == 4 and view["seat"] is None
+            # Aki scanned the wrong code: the host moves that phone to Ben's seat
+            async with host.session.post("/api/host/move", json={"from": "Aki", "to": "Ben"}) as r:
+                assert r.status == 200
+            assert (await aki.view())[1]["seat"] == "Ben"
+            assert table.server.seats.code("Aki") not in (None, shown["code"])  # a new code for the freed seat
+            assert await ben.join_code(shown["code"]) == 403  # the old code is spent
+            assert await ben.join("Aki") == 200
+            async with host.session.post("/api/host/move", json={"from": "Aki", "to": "Ben"}) as r:
+                assert r.status == 409  # Ben's seat has a phone
+            # a lost phone: the host releases the seat; its token stops working
+            async with aki.session.post("/api/host/release", json={"seat": "Ben"}) as r:
+                assert r.status == 403
+            async with host.session.post("/api/host/release", json={"seat": "Ben"}) as r:
+                assert r.status == 200
+            assert (await aki.view())[0] == 401
+            assert table.server.seats.code("Ben") is not None
+            # a second phone cannot become the host screen with the table code
+            other = Phone(table.base, "other")
+            assert await other.join_code(table.server.seats.table_code) == 409
+            await other.close()
+        finally:
+            await aki.close()
+            await ben.close()
+            await table.close()
+
+    asyncio.run(main())
