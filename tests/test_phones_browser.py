@@ -10,6 +10,7 @@ winners. On failure every phone's screen is saved to `test-artifacts/`.
 """
 
 import asyncio
+import contextlib
 import os
 from pathlib import Path
 
@@ -100,31 +101,22 @@ def test_digital_cards_game_in_five_browsers(request):
     async def main():
         table = await open_table(NAMES5, seed=11, lang="ja")
         names = NAMES5.split(",")
-        pages = {}
-        async with playwright_api.async_playwright() as p:
-            browser = await p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-            try:
-                host = await seat_everyone(table, browser, names, pages)
-                await pages["Ben"].reload()  # a reload keeps the seat (the cookie)
-                await pages["Ben"].wait_for_selector("#who:text-is('2. Ben')")
-                players = {n: pages[n] for n in names}
-                await check_cards_hidden_until_tapped(table, players)
-                await play(table, players, host)
-                state = await table.task
-                assert state.winner == "citizens"
-                for name, page in players.items():
-                    await page.wait_for_selector("#result")
-                    won = await page.get_attribute("#you-won", "data-won")
-                    assert won == str(cards.role(table.config, state, name) == "citizen").lower()
-                    assert "勝利" in await page.inner_text("#result")
-                counts = [await page.evaluate("window.__vibrations") for page in players.values()]
-                assert counts[0] > 0 and len(set(counts)) == 1, counts  # every phone at every call
-            except BaseException:
-                await screenshots(pages, request.node.name)
-                raise
-            finally:
-                await browser.close()
-                await table.close()
+        async with browsers(request, table) as (browser, pages):
+            host = await seat_everyone(table, browser, names, pages)
+            await pages["Ben"].reload()  # a reload keeps the seat (the cookie)
+            await pages["Ben"].wait_for_selector("#who:text-is('2. Ben')")
+            players = {n: pages[n] for n in names}
+            await check_cards_hidden_until_tapped(table, players)
+            await play(table, players, host)
+            state = await table.task
+            assert state.winner == "citizens"
+            for name, page in players.items():
+                await page.wait_for_selector("#result")
+                won = await page.get_attribute("#you-won", "data-won")
+                assert won == str(cards.role(table.config, state, name) == "citizen").lower()
+                assert "勝利" in await page.inner_text("#result")
+            counts = [await page.evaluate("window.__vibrations") for page in players.values()]
+            assert counts[0] > 0 and len(set(counts)) == 1, counts  # every phone at every call
 
     asyncio.run(main())
 
@@ -172,6 +164,23 @@ async def play(table, pages, host, limit: float = 120.0):
     assert saw_night_screen and saw_private_ja
 
 
+@contextlib.asynccontextmanager
+async def browsers(request, table):
+    """Chromium for one test: (the browser, the phones' pages by name); on failure every
+    phone's screen is saved; the table is closed either way."""
+    pages = {}
+    async with playwright_api.async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        try:
+            yield browser, pages
+        except BaseException:
+            await screenshots(pages, request.node.name)
+            raise
+        finally:
+            await browser.close()
+            await table.close()
+
+
 async def screenshots(pages, test_name):
     folder = ARTIFACTS / test_name
     folder.mkdir(parents=True, exist_ok=True)
@@ -188,44 +197,35 @@ def test_bestia_magica_six_players_in_six_browsers(request):
 
     async def main():
         table = await open_table(None, seed=1, game="bestia-magica", deal=DEAL, lang="ja")
-        pages = {}
-        async with playwright_api.async_playwright() as p:
-            browser = await p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-            try:
-                await seat_everyone(table, browser, NAMES, pages)
-                players = {n: pages[n] for n in NAMES}
-                for name, page in players.items():  # own role and attribute, hidden until tapped
-                    await page.wait_for_selector("#reveal")
-                    assert await page.locator("#role").count() == 0
-                    await page.click("#reveal")
-                    player = table.state.player(name)
-                    assert await page.get_attribute("#role", "data-role") == player.role
-                    assert await page.get_attribute("#attribute", "data-attribute") == player.attribute
-                    await page.click("#reveal")
-                rounds, memo_screens = await play_rounds(table, players, {"night": memo_for, "vote": vote_for,
-                                                                          "revote": vote_for})
-                assert rounds >= 2
-                for serial, texts in memo_screens.items():  # hidden cards: the same screen for every role
-                    assert len(texts) == 6 and len(set(texts.values())) == 1, texts
-                dead = table.server.shown.dead_names()
-                assert dead, "somebody died in this game"
-                await pages[dead[0]].wait_for_selector("#dead")
-                colours = await pages[dead[0]].evaluate(
-                    "[getComputedStyle(document.getElementById('dead')).color, getComputedStyle(document.body).backgroundColor]")
-                assert contrast(*colours) >= 4.5, colours
-                state = await table.task
-                assert state.winner == "town"
-                for name, page in players.items():
-                    await page.wait_for_selector("#result")
-                    assert await page.get_attribute("#you-won", "data-won") == str(name != "Aki").lower()
-                await pages["Ben"].click("#reveal")  # the prophet's result, shown to Ben alone
-                assert await pages["Ben"].locator("#messages li").count() >= 1
-            except BaseException:
-                await screenshots(pages, request.node.name)
-                raise
-            finally:
-                await browser.close()
-                await table.close()
+        async with browsers(request, table) as (browser, pages):
+            await seat_everyone(table, browser, NAMES, pages)
+            players = {n: pages[n] for n in NAMES}
+            for name, page in players.items():  # own role and attribute, hidden until tapped
+                await page.wait_for_selector("#reveal")
+                assert await page.locator("#role").count() == 0
+                await page.click("#reveal")
+                player = table.state.player(name)
+                assert await page.get_attribute("#role", "data-role") == player.role
+                assert await page.get_attribute("#attribute", "data-attribute") == player.attribute
+                await page.click("#reveal")
+            rounds, memo_screens = await play_rounds(table, players, {"night": memo_for, "vote": vote_for,
+                                                                      "revote": vote_for})
+            assert rounds >= 2
+            for serial, texts in memo_screens.items():  # hidden cards: the same screen for every role
+                assert len(texts) == 6 and len(set(texts.values())) == 1, texts
+            dead = table.server.shown.dead_names()
+            assert dead, "somebody died in this game"
+            await pages[dead[0]].wait_for_selector("#dead")
+            colours = await pages[dead[0]].evaluate(
+                "[getComputedStyle(document.getElementById('dead')).color, getComputedStyle(document.body).backgroundColor]")
+            assert contrast(*colours) >= 4.5, colours
+            state = await table.task
+            assert state.winner == "town"
+            for name, page in players.items():
+                await page.wait_for_selector("#result")
+                assert await page.get_attribute("#you-won", "data-won") == str(name != "Aki").lower()
+            await pages["Ben"].click("#reveal")  # the prophet's result, shown to Ben alone
+            assert await pages["Ben"].locator("#messages li").count() >= 1
 
     asyncio.run(main())
 
@@ -275,27 +275,18 @@ def test_the_day_screen_shows_the_timer_running(request):
     """A real (fast) clock: the discussion timer counts down on the page while it runs."""
     async def main():
         table = await open_table(NAMES5, seed=2, lang="ja", digital_cards="false", time_scale=0.1)
-        pages = {}
-        async with playwright_api.async_playwright() as p:
-            browser = await p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-            try:
-                host = await seat_everyone(table, browser, ["Aki"], pages)
-                await pages["Aki"].wait_for_selector("#wait, #waiting")
-                ask = await wait_for(lambda: _host_ask(host, "setup.ready"), timeout=30)
-                await host.click(f'#ask[data-serial="{ask["serial"]}"] button[data-choice="done"]')
-                await pages["Aki"].wait_for_selector("#day #timer", timeout=60_000)
-                first = await pages["Aki"].inner_text("#timer")
-                await asyncio.sleep(2.2)
-                later = await pages["Aki"].inner_text("#timer")
-                assert first != later and ":" in later, (first, later)
-                assert "1. Aki" in await pages["Aki"].inner_text("#alive")
-                assert await pages["Aki"].inner_text("#phase") == "1日目の昼"
-            except BaseException:
-                await screenshots(pages, request.node.name)
-                raise
-            finally:
-                await browser.close()
-                await table.close()
+        async with browsers(request, table) as (browser, pages):
+            host = await seat_everyone(table, browser, ["Aki"], pages)
+            await pages["Aki"].wait_for_selector("#wait, #waiting")
+            ask = await wait_for(lambda: _host_ask(host, "setup.ready"), timeout=30)
+            await host.click(f'#ask[data-serial="{ask["serial"]}"] button[data-choice="done"]')
+            await pages["Aki"].wait_for_selector("#day #timer", timeout=60_000)
+            first = await pages["Aki"].inner_text("#timer")
+            await asyncio.sleep(2.2)
+            later = await pages["Aki"].inner_text("#timer")
+            assert first != later and ":" in later, (first, later)
+            assert "1. Aki" in await pages["Aki"].inner_text("#alive")
+            assert await pages["Aki"].inner_text("#phase") == "1日目の昼"
 
     asyncio.run(main())
 

@@ -19,24 +19,26 @@ from narrator.phones.views import may_answer, valid_choices
 SOURCE = "phone"
 
 
-def _serial(body: dict[str, Any], what: str) -> int | web.Response:
+async def _read(request: web.Request, seated: bool, what: str) -> tuple[dict[str, Any], int] | web.Response:
+    """(the body, its serial) of an answer from a phone that holds something, or the refusal."""
+    if not seated:
+        return wire.error(401, "no seat: enter your seat's code first")
+    body = await wire.json_body(request)
+    if isinstance(body, web.Response):
+        return body
     serial = body.get("serial")
     if not isinstance(serial, int) or isinstance(serial, bool):
         return wire.error(400, f"serial must be the number of the {what} being answered")
-    return serial
+    return body, serial
 
 
 async def answer(server: Any, request: web.Request) -> web.Response:
     """An answer to the question open now: public ones from the host screen, private from their player."""
     name, is_host = server.player(request), server.is_host(request)
-    if name is None and not is_host:
-        return wire.error(401, "no seat: enter your seat's code first")
-    body = await wire.json_body(request)
-    if isinstance(body, web.Response):
-        return body
-    serial = _serial(body, "question")
-    if isinstance(serial, web.Response):
-        return serial
+    read = await _read(request, name is not None or is_host, "question")
+    if isinstance(read, web.Response):
+        return read
+    body, serial = read
     open_ask = server.hub.open_ask
     if open_ask is None or open_ask[0] != serial:
         return wire.error(409, "this question is closed: reload to see the current one")
@@ -70,14 +72,10 @@ def public_answer_allowed(is_host: bool) -> bool:
 
 async def private(server: Any, request: web.Request) -> web.Response:
     """One player's answer in a private round (a night memo, a vote): theirs, once."""
-    if server.player(request) is None:
-        return wire.error(401, "no seat: enter your seat's code first")
-    body = await wire.json_body(request)
-    if isinstance(body, web.Response):
-        return body
-    serial = _serial(body, "round")
-    if isinstance(serial, web.Response):
-        return serial
+    read = await _read(request, server.player(request) is not None, "round")
+    if isinstance(read, web.Response):
+        return read
+    body, serial = read
     extra = sorted(set(body) - PRIVATE_FIELDS)
     if extra:
         return wire.error(400, f"unexpected field {extra[0][:40]!r}: a phone answers for its own seat only")
