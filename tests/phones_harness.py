@@ -80,6 +80,7 @@ async def open_table(names: str | None = NAMES5, seed: int = 7, transcript: str 
     sitting = open_sitting(run)
     store = GameStore.create(home.app_home(), rules.name, config.to_dict(), run.to_dict())
     server = make_server(rules, config, store, sitting.hub, lang)
+    server.clock = sitting.scheduler.clock  # as open_phones does
     port = await server.start("127.0.0.1", 0)
     SERVERS[f"http://127.0.0.1:{port}"] = server
     server.guard.per_address = server.guard.total  # every test phone comes from 127.0.0.1

@@ -79,6 +79,9 @@ class PhoneServer:
         self.timer: tuple[float, float] | None = None
         self.call = 0
         """Counts the private calls (night calls, rounds): every phone vibrates at each."""
+        self._last_call: tuple[str, int] | None = None
+        self.clock: Any = None
+        """The game's clock (`open_phones` sets it), so the timer shown follows --time-scale."""
         self.waiting: asyncio.Future | None = None
         self.allowed_hosts: set[str] = set()
         """Host headers the page answers to (its own addresses): a page elsewhere that points
@@ -116,7 +119,7 @@ class PhoneServer:
             self.shown = self.state
             self.timer = None
         if isinstance(cue, Timer):
-            self.timer = (asyncio.get_running_loop().time(), float(cue.seconds))
+            self.timer = (self._now(), float(cue.seconds))
         self._changed()
 
     @safe
@@ -124,7 +127,7 @@ class PhoneServer:
         open_ask, open_collect = self.hub.open_ask, self.hub.open_collect
         if open_ask is not None and open_ask[1].player is not None or open_collect is not None:
             serial = ("ask", open_ask[0]) if open_ask is not None and open_ask[1].player else ("round", open_collect[0])
-            if serial != getattr(self, "_last_call", None):
+            if serial != self._last_call:
                 self._last_call, self.call = serial, self.call + 1
         for queue in self._streams:
             if queue.empty():
@@ -182,7 +185,7 @@ class PhoneServer:
         view["timer"] = None
         if self.timer is not None:
             started, seconds = self.timer
-            view["timer"] = max(0, round(seconds - (asyncio.get_running_loop().time() - started)))
+            view["timer"] = max(0, round(seconds - (self._now() - started)))
         view["waiting"] = {"free": len(self.seats.free())} if self.waiting is not None else None
         view["messages"], view["request"] = [], None
         if name is not None:
@@ -197,6 +200,9 @@ class PhoneServer:
         if not is_host and view["ask"] is not None and not view["ask"]["private"]:
             view["ask"] = None  # public questions are answered on the host screen (answers.py)
         return view
+
+    def _now(self) -> float:
+        return self.clock.now() if self.clock is not None else asyncio.get_running_loop().time()
 
     def _ask_text(self, ask: Ask) -> dict[str, str]:
         return self._text(ask.line, ask.params)

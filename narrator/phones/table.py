@@ -46,6 +46,7 @@ async def open_phones(server: PhoneServer, scheduler: Any, host: str | None, por
     """Start listening, print the address and the table code (and a QR code of both on a
     terminal), say them, then wait until every seat has a phone or the host starts anyway."""
     host = bind_host(host)
+    server.clock = scheduler.clock
     port = await server.start(host, port)
     url = join_url(host, port)
     server.allowed_hosts.add(urlsplit(url).netloc.lower())
