@@ -11,7 +11,7 @@ set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 WORK=${MUTATION_DIR:-/tmp/narrator-mutation-phones}
 FILES=${1:-"seats.py host.py wire.py answers.py private.py views.py server.py guard.py table.py network.py"}
-TESTS='"tests/test_phones_api.py", "tests/test_phones_security.py", "tests/test_phones_protections.py", "tests/test_phones_bestia.py", "tests/test_phones_page_state.py", "tests/test_phones_limits.py", "tests/test_aw_digital_cards.py", "tests/test_phones_wiring.py"'
+TESTS='"tests/test_phones_seats.py", "tests/test_phones_api.py", "tests/test_phones_security.py", "tests/test_phones_protections.py", "tests/test_phones_bestia.py", "tests/test_phones_page_state.py", "tests/test_phones_limits.py", "tests/test_aw_digital_cards.py", "tests/test_phones_wiring.py"'
 MUTMUT=${MUTMUT:-$ROOT/.venv/bin/mutmut}
 [ -x "$MUTMUT" ] || { echo "mutmut is not installed: $ROOT/.venv/bin/pip install mutmut" >&2; exit 2; }
 
