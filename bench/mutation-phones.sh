@@ -27,7 +27,7 @@ source_paths = ["narrator/"]
 only_mutate = [$ONLY]
 also_copy = ["tests/", "voices/", "engines/", "bench/"]
 pytest_add_cli_args_test_selection = [$TESTS]
-pytest_add_cli_args = ["-p", "no:cacheprovider", "-m", "not chroot and not slow", "-q", "-k", "not 1024"]
+pytest_add_cli_args = ["-p", "no:cacheprovider", "-m", "not chroot and not slow", "-q", "-x", "-k", "not 1024"]
 TOML
 cd "$WORK"
 "$MUTMUT" run --max-children "${MUTATION_CHILDREN:-2}" >mutmut-run.log 2>&1 || true
