@@ -117,3 +117,26 @@ def test_request_bodies_are_parsed_within_limits():
     assert wire.parse(nested).status == 400
     assert wire.parse(b'{"a":' + b"[" * 3 + b"]" * 3 + b"}") == {"a": [[[]]]}
     assert wire.parse(b"{not json").status == 400 and wire.parse(b"\xff").status == 400
+
+
+def test_a_moved_or_claimed_seats_code_is_gone_from_the_saved_file(tmp_path):
+    path = tmp_path / "phones.json"
+    seats = Seats(NAMES, path)
+    seats.claim("Aki")
+    seats.move("Aki", "Ben")
+    assert set(json.loads(path.read_text())["codes"]) == {"Aki", "Chika"}
+
+
+def test_a_private_answer_carries_only_its_own_fields():
+    from narrator.cues import Request
+    from narrator.phones.private import check_private_answer
+
+    vote = Request("Aki", "bm.vote.prompt", ("Ben", "Chika"), key="vote")
+    memo = Request("Aki", "bm.memo.attack", ("Ben", "Chika"), ability=True)
+    assert check_private_answer(vote, {"vote": "Ben"}) == ({"vote": "Ben"}, None)
+    assert check_private_answer(vote, ["Ben"]) == (None, "the answer must be an object")
+    assert check_private_answer(vote, {"vote": "Ben", "ability": True}) == (None, "unexpected field 'ability'")
+    assert check_private_answer(vote, {"vote": "Ben", "C" * 60: "Ben"})[1] == f"unexpected field {'C' * 40!r}"
+    assert check_private_answer(memo, {"target": "Ben", "ability": True}) == ({"target": "Ben", "ability": True}, None)
+    answer, problem = check_private_answer(memo, {"target": "Aki", "ability": True})
+    assert answer is None and "Aki" in problem
