@@ -115,12 +115,10 @@ class PhoneServer:
     @safe
     def _cue(self, cue: Any) -> None:
         """The scheduler starts `cue`: show the announced state, follow the timer, count calls."""
-        if isinstance(cue, SHOWN_AT):
+        if isinstance(cue, SHOWN_AT):  # a spoken line changes nothing shown: no push for it
             self.shown = self.state
-            self.timer = None
-        if isinstance(cue, Timer):
-            self.timer = (self._now(), float(cue.seconds))
-        self._changed()
+            self.timer = (self._now(), float(cue.seconds)) if isinstance(cue, Timer) else None
+            self._changed()
 
     @safe
     def _changed(self) -> None:
