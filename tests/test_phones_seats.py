@@ -140,3 +140,19 @@ def test_a_private_answer_carries_only_its_own_fields():
     assert check_private_answer(memo, {"target": "Ben", "ability": True}) == ({"target": "Ben", "ability": True}, None)
     answer, problem = check_private_answer(memo, {"target": "Aki", "ability": True})
     assert answer is None and "Aki" in problem
+
+
+def test_private_lines_are_kept_per_player_once_and_survive_a_resume(tmp_path):
+    from narrator.phones.private import PrivateLines
+
+    path = tmp_path / "phones-private.json"
+    lines = PrivateLines(path)
+    assert lines.add("Ben", "bm.private.prophet.B", {"en": "Aki is a beast."}, (1, 0)) is True
+    assert lines.add("Ben", "bm.private.prophet.B", {"en": "Aki is a beast."}, (1, 0)) is False  # replayed step
+    assert lines.add("Ben", "bm.private.prophet.B", {"en": "Aki is a beast."}, (2, 1)) is True  # another night
+    assert lines.add("Emi", "bm.private.nothing", {"en": "ニュースなし"}, (1, 0)) is True
+    again = PrivateLines(path)
+    assert [e["when"] for e in again.of("Ben")] == [[1, 0], [2, 1]] and again.of("Aki") == []
+    assert again.of("Emi")[0]["text"] == {"en": "ニュースなし"}
+    assert again.add("Ben", "bm.private.prophet.B", {"en": "Aki is a beast."}, (1, 0)) is False
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
