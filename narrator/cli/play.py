@@ -78,15 +78,19 @@ def _table_options(func: Callable[..., Any]) -> Callable[..., Any]:
 @click.option("--phones/--no-phones", "phones", default=None, help="Serve the phone page on the local network.")
 @click.option("--digital-cards/--no-digital-cards", "digital_cards", default=None,
               help="Additional Werewolf: deal the cards to the phones and play every ability there.")
+@click.option("--dry-run", is_flag=True, help="Check the setup and print the cards to take out of the box; play nothing.")
 @_table_options
 @friendly_errors
-def play(game: str | None, table_file: Path | None, no_keyboard: bool, **flags: Any) -> None:
+def play(game: str | None, table_file: Path | None, no_keyboard: bool, dry_run: bool, **flags: Any) -> None:
     """Start a game and narrate it (GAME: additional-werewolf, bestia-magica or pagan)."""
     table = read_table_file(table_file) if table_file else {}
     source = f"table file {table_file}" if table_file else "command line"
     settings = build_settings(table, {**flags, "game": game}, source)
     rules = get_game(settings.game)
     config = rules.configure(settings)
+    if dry_run:
+        _print_box(rules, config, settings)
+        return
     run = RunOptions.from_settings(settings, keyboard=not no_keyboard)
     if run.phones:
         from narrator.phones.table import check_game
@@ -158,6 +162,16 @@ def _run(rules: Any, config: Any, store: GameStore, sitting: Any, position: Any,
     finally:
         sitting.close()
     click.echo(f"game over: {state.winner} win", err=True)
+
+
+def _print_box(rules: Any, config: Any, settings: Any) -> None:
+    """The set the game would say before the first night, in the table's language; nothing saved."""
+    from narrator.sound.voicepack import load_pack
+
+    pack = load_pack(settings.lang if settings.voice in ("auto", "text") else settings.voice)
+    for cue in rules.box(config) if rules.box else []:
+        click.echo(pack.speak(cue.line, cue.params).text)
+    click.echo(f"{rules.name}: the setup is valid (dry run: nothing played, nothing saved)", err=True)
 
 
 @click.command()
