@@ -15,7 +15,7 @@ import click
 from narrator import home
 from narrator.cli.common import friendly_errors
 from narrator.errors import NarratorError
-from narrator.games import game_names, get_game
+from narrator.games import game_names, game_over_message, get_game
 from narrator.settings import build_settings, read_table_file
 from narrator.table.runner import play as play_loop
 from narrator.table.runner import resume_position, start_position
@@ -161,7 +161,7 @@ def _run(rules: Any, config: Any, store: GameStore, sitting: Any, position: Any,
         state = asyncio.run(main_loop())
     finally:
         sitting.close()
-    click.echo(f"game over: {state.winner} win", err=True)
+    click.echo(game_over_message(state.winner), err=True)
 
 
 def _print_box(rules: Any, config: Any, settings: Any) -> None:
