@@ -284,3 +284,19 @@ def test_every_end_line_still_fits_its_game():
     rules, config = configure(players=5)
     state, cues = run_game(rules, config, ["done", "yes"])
     assert isinstance(cues[-1], End) and game_over_message(state.winner) == "game over: citizens win"
+
+
+@pytest.mark.parametrize("days, line", [(1, "strategist.done_last"), (3, "strategist.done")])
+def test_digital_strategist_on_the_last_day_says_the_cards_now_decide(days, line):
+    from dataclasses import replace
+
+    from narrator.games.additional_werewolf import cards
+
+    rules, config = configure(names=NAMES, digital_cards=True, seed=3, days=days)
+    state = replace(rules.new_state(), day=1, step="ask_strat_give_2", strategist_queue=("Aki",),
+                    roles_of=("citizen", "werewolf", "traitor", "citizen", "citizen"),
+                    extras_of=("strategist", "seer", "peddler", "phantom_mage", "phantom_mage"),
+                    picks=("Ben", "Chika", "traitor"))
+    state, cues, finished = cards.strategist_answer(config, state, "citizen")
+    assert finished and cues[-1] == Say(line)
+    assert state.roles_of[:3] == ("werewolf", "traitor", "citizen")
