@@ -17,7 +17,7 @@ from narrator.table.session import RunOptions, open_sitting
 from narrator.table.transcript import read_transcript
 from narrator.sound.voicepack import load_pack
 
-ANSWERS = "done\nChika\nno\nno\nAki, Ben\nyes\n"
+ANSWERS = "done\nChika\nno\nno\ndone\nAki, Ben\nyes\n"
 NAMES = "Aki,Ben,Chika,Dai,Emi"
 
 

@@ -61,7 +61,7 @@ class ScriptedMicrophone:
 def play_by_voice(home: Path, tmp_path: Path, script: dict[str, list[str]]):
     make_ko_pack(home)
     rules = get_game("additional-werewolf")
-    config = rules.configure(build_settings({}, {"names": ",".join(NAMES), "days": 3, "seed": 7}, "test"))
+    config = rules.configure(build_settings({}, {"names": ",".join(NAMES), "days": 3, "seed": 7, "redeal": 15}, "test"))
     answers = tmp_path / "answers.txt"
     answers.write_text("done   # the keyboard-like script answers the first question, the voice the rest\n")
     transcript = tmp_path / "transcript.jsonl"

@@ -69,6 +69,8 @@ def test_every_emitted_line_is_in_the_pack_with_its_placeholders(emitted, pack_n
 
 
 def _sample(param):
+    if param in ("roles", "cards"):  # `{roles:counted}`: card lines with their counts
+        return [["card.citizen", 3], ["card.werewolf", 1]]
     return ["Aki", "Ben"] if param == "names" else 3
 
 

@@ -23,7 +23,7 @@ from narrator import home
 from narrator.table.clock import make_clock
 from narrator.cues import Ask, Say
 from narrator.errors import NarratorError, SetupError
-from narrator.games import game_names, get_game
+from narrator.games import game_names, game_over_message, get_game
 from narrator.inputs.button import ButtonListener, ButtonUnavailable
 from narrator.table.runner import play as play_loop
 from narrator.table.runner import resume_position, start_position
@@ -294,7 +294,7 @@ class Appliance:
             state = await self._play(rules, config, store, position, recap=True)
         finally:
             store.close()
-        self.log(f"game {store.id} over: {state.winner} win")
+        self.log(f"game {store.id} {game_over_message(state.winner)}")
         return True
 
     async def play_new(self, settings: TableSettings) -> None:
@@ -312,7 +312,7 @@ class Appliance:
             state = await self._play(rules, config, store, position, recap=False)
         finally:
             store.close()
-        self.log(f"game {store.id} over: {state.winner} win")
+        self.log(f"game {store.id} {game_over_message(state.winner)}")
 
     async def _play(self, rules: Any, config: Any, store: GameStore, position: Any, recap: bool) -> Any:
         """The game loop, with the phone page beside it when the table turned it on."""

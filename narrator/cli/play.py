@@ -16,7 +16,7 @@ import click
 from narrator import home
 from narrator.cli.common import friendly_errors
 from narrator.errors import DamagedGame, NarratorError
-from narrator.games import game_names, get_game
+from narrator.games import game_names, game_over_message, get_game
 from narrator.settings import RUN_KEYS, build_settings, read_table_file
 from narrator.table.runner import play as play_loop
 from narrator.table.runner import cut_log as cut_damaged_log
@@ -82,15 +82,19 @@ def _table_options(func: Callable[..., Any]) -> Callable[..., Any]:
               help="Additional Werewolf: deal the cards to the phones and play every ability there.")
 @click.option("--transcript-private", "transcript_private", is_flag=True, default=None,
               help="Also write private lines, memos and votes to the transcript (off by default).")
+@click.option("--dry-run", is_flag=True, help="Check the setup and print the cards to take out of the box; play nothing.")
 @_table_options
 @friendly_errors
-def play(game: str | None, table_file: Path | None, no_keyboard: bool, **flags: Any) -> None:
+def play(game: str | None, table_file: Path | None, no_keyboard: bool, dry_run: bool, **flags: Any) -> None:
     """Start a game and narrate it (GAME: additional-werewolf, bestia-magica or pagan)."""
     table = read_table_file(table_file) if table_file else {}
     source = f"table file {table_file}" if table_file else "command line"
     settings = build_settings(table, {**flags, "game": game}, source)
     rules = get_game(settings.game)
     config = rules.configure(settings)
+    if dry_run:
+        _print_box(rules, config, settings)
+        return
     run = RunOptions.from_settings(settings, keyboard=not no_keyboard)
     if run.phones:
         from narrator.phones.table import check_game
@@ -196,7 +200,17 @@ def _run(rules: Any, config: Any, store: GameStore, sitting: Any, run: Any, posi
     finally:
         sitting.close()
         store.close()
-    click.echo(f"game over: {state.winner} win", err=True)
+    click.echo(game_over_message(state.winner), err=True)
+
+
+def _print_box(rules: Any, config: Any, settings: Any) -> None:
+    """The set the game would say before the first night, in the table's language; nothing saved."""
+    from narrator.sound.voicepack import load_pack
+
+    pack = load_pack(settings.lang if settings.voice in ("auto", "text") else settings.voice)
+    for cue in rules.box(config) if rules.box else []:
+        click.echo(pack.speak(cue.line, cue.params).text)
+    click.echo(f"{rules.name}: the setup is valid (dry run: nothing played, nothing saved)", err=True)
 
 
 @click.command()

@@ -18,3 +18,5 @@ class Game:
     state_from_dict: Callable[[dict[str, Any]], Any]
     advance: Callable[[Any, Any, dict[str, Any]], tuple[Any, list]]
     recap: Callable[[Any, Any], list]
+    box: Callable[[Any], list] | None = None
+    """The cues that name the cards a table takes out of the box for `config` (None: no set to choose)."""

@@ -16,6 +16,7 @@ from typing import Any
 
 from narrator.cues import Countdown, Cue, End, Event, Private, Say, Timer
 from narrator.games.bestia_magica import memo, vote
+from narrator.games.bestia_magica.box import box_cues
 from narrator.games.bestia_magica.night import resolve
 from narrator.games.bestia_magica.reveal import reveal
 from narrator.games.bestia_magica.setup import BMConfig
@@ -41,7 +42,7 @@ def recap(config: BMConfig, state: BMState) -> list[Cue]:
 
 def _start(config: BMConfig, state: BMState, event: dict[str, Any]) -> tuple[BMState, list[Cue]]:
     state = replace(state, players=seat_players(config))
-    cues: list[Cue] = [Say("bm.setup.welcome", {"players": config.players}), Say("bm.setup.deal")]
+    cues: list[Cue] = [Say("bm.setup.welcome", {"players": config.players}), *box_cues(config), Say("bm.setup.deal")]
     for card in config.deal:
         cues += [Private(card.name, f"bm.private.card.{card.role}", {"name": card.name}),
                  Private(card.name, f"bm.private.attr.{card.attribute}")]
