@@ -127,9 +127,9 @@ class EngineVoice:
         recorded = self.pack.recording(spoken)
         if recorded is not None:
             stat = recorded.stat()
-            wav = self.cache_dir / f"rec-{self._key(str(recorded), stat.st_size, stat.st_mtime_ns)}.wav"
+            wav = self.cache_dir / f"rec-{self._key(str(recorded), stat.st_size, stat.st_mtime_ns, *_mode(spoken))}.wav"
             if not wav.is_file():
-                self._process(recorded, wav)
+                self._process(recorded, wav, onset=_on_second(spoken))
             return wav, "recorded"
         wav = self._cached(spoken)
         words = self._words(spoken)
@@ -138,7 +138,7 @@ class EngineVoice:
         raw = wav.with_suffix(".raw.wav")
         self.engine.render(words, raw, self.settings)
         self.synthesized += 1
-        self._process(raw, wav)
+        self._process(raw, wav, onset=_on_second(spoken))
         raw.unlink(missing_ok=True)
         return wav, "synthesized"
 
@@ -152,7 +152,7 @@ class EngineVoice:
         return self.pack.kanji_words(spoken.text) if self.engine.reads_kanji else spoken.reading
 
     def _cached(self, spoken: Spoken) -> Path:
-        return self.cache_dir / f"{self._key(self.engine.name, self.settings.__dict__, self._words(spoken))}.wav"
+        return self.cache_dir / f"{self._key(self.engine.name, self.settings.__dict__, self._words(spoken), *_mode(spoken))}.wav"
 
     def sound(self, name: str) -> bytes | None:
         """A pack sound (chime, tick, gong, ambience) as mixer-ready PCM, or None."""
@@ -167,15 +167,28 @@ class EngineVoice:
         return self._memory[wav]
 
     @staticmethod
-    def _process(source: Path, wav: Path, trim: bool = True, normalize: bool = True) -> None:
+    def _process(source: Path, wav: Path, trim: bool = True, normalize: bool = True, onset: bool = False) -> None:
         tmp = wav.with_suffix(".part.wav")
-        process(source, tmp, trim=trim, normalize=normalize)
+        process(source, tmp, trim=trim, normalize=normalize, onset=onset)
         tmp.replace(wav)
 
     @staticmethod
     def _key(*parts: Any) -> str:
         ident = json.dumps([PROCESSING, *parts], ensure_ascii=False, sort_keys=True, default=str)
         return hashlib.sha256(ident.encode()).hexdigest()[:24]
+
+
+ON_SECOND_LINES = ("tick",)
+"""Lines heard on a deadline (countdown numbers): their lead is trimmed to the audible onset."""
+
+
+def _on_second(spoken: Spoken) -> bool:
+    return spoken.line in ON_SECOND_LINES
+
+
+def _mode(spoken: Spoken) -> tuple[str, ...]:
+    """Extra cache-key parts: onset-trimmed clips are cached apart from plain ones."""
+    return ("onset",) if _on_second(spoken) else ()
 
 
 def open_engine(pack: VoicePack, warn: Any = None, names: Iterable[str] | None = None) -> TextToSpeech | None:
