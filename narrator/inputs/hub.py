@@ -46,6 +46,16 @@ def needs_confirmation(ask: Ask) -> bool:
     return ask.choices != ("done",) and not is_confirmation(ask)
 
 
+CONFIRM_ENDING = frozenset({"keyboard", "voice"})
+"""Sources whose answers that end the game (`Ask.ends_game`) are confirmed: a stray Enter or
+y at the terminal must not end a game that no undo can bring back."""
+
+
+def ends_game(ask: Ask, value: Any) -> bool:
+    values = value if isinstance(value, (list, tuple)) else [value]
+    return any(v in ask.ends_game for v in values)
+
+
 @dataclass
 class OpenCollect:
     """A round of private answers in progress."""
@@ -86,7 +96,9 @@ class ListenerHub:
         typed text answers that player's private request."""
         self._private_subscribers: list[Any] = []
         self.confirmer: Callable[[Ask, Heard], Awaitable[bool]] | None = None
-        """Set by a sitting with a voice: asks 「〇〇さんですね？」 and returns the verdict."""
+        """Set by a sitting: asks 「〇〇さんですね？」 and returns the verdict."""
+        self.confirm_heard = True
+        """Confirm every answer from a listener that can mishear (voice); the table key `confirm`."""
         self._ask_watchers: list[Callable[[Ask | None], None]] = []
         self._speech_watchers: list[Callable[[float, Any], None]] = []
 
@@ -175,7 +187,9 @@ class ListenerHub:
         except AnswerError as err:
             self.last_error = str(err)
             return str(err)
-        self._answer.set_result(Heard("answer", value, source, confirm=confirm and value != "done" and needs_confirmation(self._ask)))
+        misheard = confirm and self.confirm_heard and value != "done" and needs_confirmation(self._ask)
+        ending = source in CONFIRM_ENDING and ends_game(self._ask, value) and not is_confirmation(self._ask)
+        self._answer.set_result(Heard("answer", value, source, confirm=misheard or ending))
         return None
 
     @property
@@ -224,8 +238,17 @@ class ListenerHub:
         """Open `ask` to every listener and return the first answer that fits (and is confirmed)."""
         while True:
             heard = await self._first_answer(ask)
-            if not heard.confirm or self.confirmer is None or await self.confirmer(ask, heard):
+            if await self.confirmed(ask, heard):
                 return heard
+
+    def first_answer(self, ask: Ask) -> asyncio.Future:
+        """Open `ask` now (the scheduler opens it as it starts speaking, so an answer typed
+        while the question is still being said counts) and return the first fitting answer."""
+        return asyncio.ensure_future(self._first_answer(ask))
+
+    async def confirmed(self, ask: Ask, heard: Heard) -> bool:
+        """Whether `heard` counts: asked back first when it must be confirmed."""
+        return not heard.confirm or self.confirmer is None or await self.confirmer(ask, heard)
 
     async def _first_answer(self, ask: Ask) -> Heard:
         loop = asyncio.get_running_loop()

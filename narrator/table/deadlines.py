@@ -89,12 +89,20 @@ class DeadlineCues:
             heard = command.result()
             if heard.value == "done" and (self.night.night_done or not self._at_night()):
                 return "done", shift
-            if heard.value == "pause":
+            if heard.value == "pause" or (heard.value == "repeat" and self._instruction is not None):
                 for handle in pending:
                     if handle is not None:
                         self.output.cancel(handle)
                 pending = []
-                shift += await self._pause()
+                shift += await (self._pause() if heard.value == "pause" else self._repeat_instruction())
+
+    async def _repeat_instruction(self) -> float:
+        """`repeat` during a countdown or timer: say the call's instruction again, the clock
+        held meanwhile; returns the seconds it took."""
+        began = self.clock.now()
+        self.cursor = self._slot(resync=True)
+        await self._say(self._instruction, "say", repeat=True)
+        return self.clock.now() - began
 
     def _play_sound(self, name: str, at: float) -> float:
         """Play the pack's sound for `name` (if it maps one) at `at`; returns its length."""

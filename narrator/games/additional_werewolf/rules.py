@@ -215,7 +215,7 @@ def _nomination(config: AWConfig, state: AWState, event: dict[str, Any]) -> tupl
     if config.names:
         cues.append(Ask("nomination.who", tuple(config.names), multiple=True))
         return replace(state, step="ask_nominated"), cues
-    cues += [Say("nomination.declare"), Ask("nomination.werewolf_found", YES_NO)]
+    cues += [Say("nomination.declare"), Ask("nomination.werewolf_found", YES_NO, ends_game=_found_ends(config, state))]
     return replace(state, step="ask_werewolf"), cues
 
 
@@ -226,7 +226,7 @@ def _nominated(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple
         return _judge_nominees(config, state, names)
     cues: list[Cue] = [
         Say("nomination.declare_names", {"names": list(names)}),
-        Ask("nomination.werewolf_found", YES_NO),
+        Ask("nomination.werewolf_found", YES_NO, ends_game=_found_ends(config, state)),
     ]
     return state, cues
 
@@ -234,10 +234,10 @@ def _nominated(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple
 def _werewolf_answer(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWState, list[Cue]]:
     if _yes(event):
         if config.in_play("lovers"):
-            return replace(state, step="ask_lovers"), [Ask("end.lovers_question", YES_NO)]
+            return replace(state, step="ask_lovers"), [Ask("end.lovers_question", YES_NO, ends_game=YES_NO)]
         return _end(state, "citizens", lovers_lose=False)
     if config.in_play("strategist"):
-        return replace(state, step="ask_strategist"), [Ask("strategist.question", YES_NO)]
+        return replace(state, step="ask_strategist"), [Ask("strategist.question", YES_NO, ends_game=_last_no(config, state))]
     return _after_nomination(config, state)
 
 
@@ -287,9 +287,20 @@ def _strategist_answer(config: AWConfig, state: AWState, event: dict[str, Any]) 
     state = replace(state, strategists_resolved=resolved)
     nominees = len(state.nominations[-1]) if config.names and state.nominations else config.cards["strategist"]
     if resolved < min(config.cards["strategist"], nominees):
-        return replace(state, step="ask_strategist"), cues + [Ask("strategist.another", YES_NO)]
+        return replace(state, step="ask_strategist"), cues + [Ask("strategist.another", YES_NO, ends_game=_last_no(config, state))]
     state, more = _after_nomination(config, state)
     return state, cues + more
+
+
+def _found_ends(config: AWConfig, state: AWState) -> tuple[str, ...]:
+    """Which answers to 「人狼は見つかりましたか」 end the game (`Ask.ends_game`)."""
+    ends = () if config.in_play("lovers") else ("yes",)
+    return ends + (() if config.in_play("strategist") else _last_no(config, state))
+
+
+def _last_no(config: AWConfig, state: AWState) -> tuple[str, ...]:
+    """On the last day a "no" ends the game (the werewolves win)."""
+    return ("no",) if state.day >= config.days else ()
 
 
 def _after_nomination(config: AWConfig, state: AWState) -> tuple[AWState, list[Cue]]:

@@ -87,7 +87,13 @@ def _opt(value: Any) -> str | None:
 
 def attach_listening(sitting: Any, options: ListenOptions, pack: Any, names: Sequence[str],
                      warn: Callable[[str], None], source: Any = None, engine: Any = None) -> VoiceListener | None:
-    """Add the voice (and the answer timeout) to `sitting`; None when not listening."""
+    """Add the voice (and the answer timeout) to `sitting`; None when not listening.
+
+    Every sitting gets the confirmer: answers that end the game are confirmed at the
+    keyboard too; `confirm` says whether every heard (voice) answer is.
+    """
+    sitting.hub.confirmer = Confirmer(sitting.scheduler)
+    sitting.hub.confirm_heard = options.confirm
     if options.answer_timeout > 0:
         timeout = TimeoutListener(sitting.scheduler.clock, options.answer_timeout)
         sitting.starters.append(lambda loop: timeout.start(sitting.hub, loop))
@@ -110,8 +116,6 @@ def attach_listening(sitting: Any, options: ListenOptions, pack: Any, names: Seq
     check_vocabulary(engine, phrases, pack)
     listener = VoiceListener(engine, source, phrases, options.confidence, options.mute_tail,
                              report=lambda hearing: print(f"  {describe(hearing)}", file=sys.stderr, flush=True))
-    if options.confirm:
-        sitting.hub.confirmer = Confirmer(sitting.scheduler)
     sitting.starters.append(lambda loop: listener.start(sitting.hub, loop))
     return listener
 
