@@ -14,8 +14,9 @@ from typing import Any, Awaitable, Callable, Protocol
 
 from narrator.cues import Ask, Collect, Request
 from narrator.errors import AnswerError, NoMoreAnswers
+from narrator.inputs.hints import Hints
 from narrator.inputs.words import (  # noqa: F401  (re-exported: the hub's words)
-    ASCII_VOCABULARY, COMMANDS, Vocabulary, _parse_names, parse_answer,
+    ASCII_VOCABULARY, COMMANDS, Vocabulary, _parse_names, parse_answer, parse_private,
 )
 
 class Listener(Protocol):
@@ -73,8 +74,10 @@ class OpenCollect:
 class ListenerHub:
     """Collects input from every listener; hands the scheduler answers and commands."""
 
-    def __init__(self, vocabulary: Vocabulary | None = None):
+    def __init__(self, vocabulary: Vocabulary | None = None, hints: Hints | None = None):
         self.vocabulary = vocabulary or Vocabulary()
+        self.hints = hints or Hints()
+        """What a typed answer that does not fit is told, in the game's language."""
         self._ask: Ask | None = None
         self._ask_serial = 0
         self._answer: asyncio.Future | None = None
@@ -166,7 +169,7 @@ class ListenerHub:
             if meaning == "undo":
                 text, meaning = "no", "no"  # undo while confirming takes the answer back
             elif meaning in ("pause", "resume", "help"):  # a confirmation is one short yes/no
-                return "answer yes or no first"
+                return self.hints.text("confirm_first")
         if meaning in ("repeat", "pause", "resume", "undo", "help"):
             self._commands.put_nowait(Heard("command", meaning, source))
             return None
@@ -179,14 +182,14 @@ class ListenerHub:
             if meaning == "done":
                 self._commands.put_nowait(Heard("command", "done", source))
                 return None
-            return "nothing is being asked right now"
+            return self.hints.text("nothing_asked")
         if self._ask.player is not None and source not in self.private_sources:
-            return "this answer is private: the player gives it on their phone"
+            return self.hints.text("private")
         try:
             value = parse_answer(self._ask, text, self.vocabulary)
         except AnswerError as err:
-            self.last_error = str(err)
-            return str(err)
+            self.last_error = self.hints.of(err)
+            return self.last_error
         misheard = confirm and self.confirm_heard and value != "done" and needs_confirmation(self._ask)
         ending = source in CONFIRM_ENDING and ends_game(self._ask, value) and not is_confirmation(self._ask)
         self._answer.set_result(Heard("answer", value, source, confirm=misheard or ending))
@@ -377,19 +380,12 @@ class ListenerHub:
         """Pass-the-device: typed "Ben y" / "2 n" (memo) or "Ben" (vote) answers the open request."""
         pending = self._collect.pending() if self._collect else []
         if not pending:
-            return "nothing is being asked right now"
+            return self.hints.text("nothing_asked")
         request = pending[0]
-        words = text.replace("、", " ").replace(",", " ").split()
-        answer: dict[str, Any] = {}
-        if request.ability:
-            if len(words) < 2 or self.vocabulary.meaning(words[-1]) not in ("yes", "no"):
-                return "type a name or number, then y or n (for example: 2 n)"
-            answer["ability"] = self.vocabulary.meaning(words[-1]) == "yes"
-            words = words[:-1]
         try:
-            answer[request.key] = _parse_names(Ask(request.line, request.choices), " ".join(words))
+            answer = parse_private(request, text, self.vocabulary)
         except AnswerError as err:
-            return str(err)
+            return self.hints.of(err)
         return self.offer_private(request.player, answer, source)
 
     async def next_collect(self, after: int) -> tuple[int, OpenCollect]:

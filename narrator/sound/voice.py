@@ -14,14 +14,14 @@ from __future__ import annotations
 import hashlib
 import json
 import wave
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from narrator import home
 from narrator.sound.clips import RATE, WIDTH, process, read_pcm
 from narrator.sound.engines import EngineUnavailable, TextToSpeech
-from narrator.sound.voicepack import Spoken, VoicePack
+from narrator.sound.voicepack import WITHOUT_MICROPHONE, Spoken, VoicePack
 
 PROCESSING = "trim-norm-v2"
 """Part of every cache key: change it when clip processing changes, and the cache renews."""
@@ -114,10 +114,13 @@ class EngineVoice:
         `progress`, if given, is called once per request (a click progress bar's `update(1)`).
         """
         before = self.synthesized
+        packs = [self.pack, replace(self.pack, without_microphone=not self.pack.without_microphone)]
         for line, params in requests:
             wordings = len(self.pack.lines[line].wordings()) if line in self.pack.lines else 1
             for variant in range(wordings):
                 self.clip_for(self.pack.speak(line, params, variant))
+            if f"{WITHOUT_MICROPHONE}.{line}" in self.pack.lines:  # the other inputs' wording too
+                self.clip_for(packs[1].speak(line, params))
             if progress is not None:
                 progress(1)
         return self.synthesized - before

@@ -24,6 +24,8 @@ from narrator.errors import NarratorError
 from narrator.sound.engines import VoiceSettings
 
 REPO_VOICES = Path(__file__).resolve().parents[2] / "voices"
+WITHOUT_MICROPHONE = "without_microphone"
+"""The table of `lines/common.toml` holding the wordings said when no microphone listens."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,9 @@ class VoicePack:
     """Fixes applied to `text` for engines that read kanji (「の方」 → 「のかた」)."""
     sounds: Mapping[str, str] = field(default_factory=dict)
     """Sound names (chime, tick, gong, ambience …) → file names in `sounds/`."""
+    without_microphone: bool = False
+    """No microphone listens: a line with a `without_microphone.<line>` wording says that one
+    (「ボタンかEnterキーを押してください」 instead of 「「終わりました」と言ってください」)."""
 
     def settings_for(self, engine: str, speed: float = 1.0) -> VoiceSettings:
         """The voice settings for `engine`: `[engines.<engine>]` over the pack's top-level ones."""
@@ -121,6 +126,8 @@ class VoicePack:
     def speak(self, line_id: str, params: Mapping[str, Any] | None = None, variant: int = 0) -> Spoken:
         """The words of `line_id` (wording `variant`) with `params` filled in, as text and as reading."""
         line = self.lines.get(line_id)
+        if self.without_microphone:
+            line = self.lines.get(f"{WITHOUT_MICROPHONE}.{line_id}", line)
         if line is None:
             raise NarratorError(
                 f"voice pack '{self.name}' has no line '{line_id}'; add it to a file in {self.path / 'lines'}"

@@ -11,6 +11,7 @@ import asyncio
 from typing import Any
 
 from narrator.cues import Countdown, Timer
+from narrator.table.clock import InstantClock
 from narrator.sound.clips import RATE, WIDTH
 from narrator.sound.voice import Clip
 
@@ -26,8 +27,30 @@ class DeadlineCues:
         warnings = [(cue.seconds - w, self.voice.clip("timer.warning", {"seconds": w}))
                     for w in cue.warnings if w < cue.seconds]
         self._record("timer", cue.line, "", self._slot(), seconds=cue.seconds)
-        await self._on_deadlines(warnings, end=cue.seconds, kind="timer", until=until)
+        self._timer_end = self._slot() + cue.seconds
+        self.display.time_left(cue.seconds)
+        ticker = self._time_left_ticker()
+        try:
+            await self._on_deadlines(warnings, end=cue.seconds, kind="timer", until=until)
+        finally:
+            if ticker is not None:
+                ticker.cancel()
+        self.display.time_left(0)
+        self.display.end_count()
         self.cursor += self._play_sound("timer_end", self.cursor)
+
+    def _time_left_ticker(self) -> asyncio.Task | None:
+        """On a terminal, the time left is updated every second (on its line, in place)."""
+        if not (self.display.show_lines and self.display.in_place) or isinstance(self.clock, InstantClock):
+            return None
+
+        async def tick() -> None:
+            while True:
+                left = self._timer_end - self.clock.now()
+                await self.clock.sleep_until(self.clock.now() + (left % 1.0 or 1.0))
+                self.display.time_left(self._timer_end - self.clock.now())
+
+        return asyncio.ensure_future(tick())
 
     async def _on_deadlines(self, timed: list[tuple[float, Clip]], end: float | None, kind: str,
                             until: asyncio.Future | None = None) -> None:
@@ -45,14 +68,18 @@ class DeadlineCues:
                                                       pending=[pending[j] for j in range(k, len(timed))])
             if shift:
                 t0 += shift
+                self._timer_end = t0 + (end or 0)
                 for j in range(k, len(timed)):
                     pending[j] = self._start_clip(timed[j][1], t0 + timed[j][0], show=False)
             if outcome == "done":
                 for j in range(k, len(timed)):
                     self.output.cancel(pending[j])
                 self.cursor = max(self.clock.now(), self.cursor)
+                self.display.end_count()
                 return
             self._show(clip)
+            if kind == "timer" and not self.display.in_place:
+                self.display.time_left((end or 0) - off)
             self._speaking_at(t0 + off, clip)  # listeners mute while the narrator talks
             if kind == "tick":
                 self._record("tick", "tick", clip.spoken.text, t0 + off, n=len(timed) - 1 - k)
@@ -61,6 +88,7 @@ class DeadlineCues:
             self.cursor = t0 + off + clip.duration
         if end is None:
             await self.clock.sleep_until(self.cursor)
+            self.display.end_count()
             return
         outcome, shift = await self._wait_or_done(t0 + end, until)
         self.cursor = self.clock.now() if outcome == "done" else t0 + shift + end

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from dataclasses import dataclass, field, fields, make_dataclass
+from dataclasses import dataclass, field, fields, make_dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from narrator.sound.outputs import AudioOutput, AudioUnavailable, NullOutput, open_output
 from narrator.table.clock import Clock, make_clock
 from narrator.table.display import ConsoleDisplay
+from narrator.inputs.hints import Hints
 from narrator.inputs.hub import ListenerHub, Vocabulary
 from narrator.inputs.keyboard import KeyboardListener
 from narrator.inputs.private_script import PrivateScriptListener, is_json_lines
@@ -110,9 +111,10 @@ def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
     if isinstance(output, NullOutput) and not isinstance(voice, TextVoice) and run.audio_out is None:
         show_lines = True
     pack = voice.pack
-    hub = ListenerHub(Vocabulary(pack.vocabulary))
+    hints = Hints(pack)
+    hub = ListenerHub(Vocabulary(pack.vocabulary), hints)
     transcript = Transcript(Path(run.transcript) if run.transcript else None)
-    display = ConsoleDisplay(show_lines=show_lines)
+    display = ConsoleDisplay(show_lines=show_lines, hints=hints)
     night = NightOptions(night_done=run.night_done, ambience=run.ambience)
     scheduler = Scheduler(voice, output, clock, hub, transcript, display, night)
     sitting = Sitting(scheduler, hub, output, transcript)
@@ -128,7 +130,8 @@ def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
     hub.sequential_private = run.keyboard and not private_script and not run.phones
     if run.keyboard:
         sitting.starters.append(lambda loop: KeyboardListener().start(hub, loop))
-    attach_listening(sitting, listen_options(run.listening), pack, names, warn)
+    if attach_listening(sitting, listen_options(run.listening), pack, names, warn) is None:
+        voice.pack = replace(voice.pack, without_microphone=True)  # prompts name the button or Enter
     return sitting
 
 
