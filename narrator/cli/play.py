@@ -7,6 +7,7 @@ validate them, opens a sitting (voice, audio, listeners) and runs the loop.
 from __future__ import annotations
 
 import asyncio
+import sys
 from pathlib import Path
 from typing import Any, Callable
 
@@ -94,11 +95,31 @@ def play(game: str | None, table_file: Path | None, no_keyboard: bool, **flags: 
         check_game(rules)
     if getattr(config, "digital_cards", False) and not run.phones and not run.answers:
         raise NarratorError("digital cards are shown on the players' phones; add --phones (or phones = true)")
+    _review_names(run, getattr(config, "names", ()), keyboard=not no_keyboard and not run.answers)
     sitting = open_sitting(run, names=getattr(config, "names", ()), game=rules, config=config)
     store = GameStore.create(home.app_home(), rules.name, config.to_dict(), run.to_dict())
     click.echo(f"game {store.id} saved in {store.folder}", err=True)
     position = start_position(rules, config, store)
     _run(rules, config, store, sitting, position, recap=False)
+
+
+def _keyboard_present() -> bool:
+    return sys.stdin.isatty()
+
+
+def _review_names(run: Any, names: Any, keyboard: bool) -> None:
+    """A Japanese game: show how each name will be read; at a keyboard, let the host correct it."""
+    if not names or run.lang != "ja":
+        return
+    from narrator.inputs.name_review import review_readings
+    from narrator.sound.voicepack import load_pack
+
+    pack = load_pack(run.lang if run.voice in ("auto", "text") else run.voice)
+    ask = (lambda prompt: input(prompt)) if keyboard and _keyboard_present() else None
+    kept = review_readings(list(names), run.listening.get("name_readings"), pack, ask,
+                           lambda text: click.echo(text, err=True))
+    if kept:
+        run.listening["name_readings"] = kept
 
 
 @click.command()

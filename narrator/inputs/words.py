@@ -14,18 +14,9 @@ import jaconv
 
 from narrator.cues import Ask, Request
 from narrator.inputs.hints import Hint
+from narrator.settings import ASCII_VOCABULARY  # noqa: F401  (re-exported: the keys every table has)
 
 COMMANDS = ("done", "repeat", "pause", "resume", "undo", "help")
-ASCII_VOCABULARY = {
-    "yes": ("y", "yes"),
-    "no": ("n", "no"),
-    "done": ("", "d", "done", "next", "ok"),
-    "repeat": ("r", "repeat"),
-    "pause": ("p", "pause"),
-    "resume": ("resume",),
-    "undo": ("u", "undo"),
-    "help": ("h", "help"),
-}
 
 
 class Vocabulary:

@@ -152,7 +152,7 @@ class EngineVoice:
 
     def _words(self, spoken: Spoken) -> str:
         """What the engine is given: the text (with `[pronounce]` fixes) or the kana reading."""
-        return self.pack.kanji_words(spoken.text) if self.engine.reads_kanji else spoken.reading
+        return self.pack.kanji_words(spoken.said or spoken.text) if self.engine.reads_kanji else spoken.reading
 
     def _cached(self, spoken: Spoken) -> Path:
         return self.cache_dir / f"{self._key(self.engine.name, self.settings.__dict__, self._words(spoken), *_mode(spoken))}.wav"

@@ -51,6 +51,8 @@ class Spoken:
     reading: str
     params: tuple[tuple[str, Any], ...] = ()
     variant: int = 0
+    said: str = ""
+    """The text as handed to an engine that reads kanji: players' names by their readings."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,8 @@ class VoicePack:
     """Fixes applied to `text` for engines that read kanji (「の方」 → 「のかた」)."""
     sounds: Mapping[str, str] = field(default_factory=dict)
     """Sound names (chime, tick, gong, ambience …) → file names in `sounds/`."""
+    name_readings: Mapping[str, str] = field(default_factory=dict, repr=False)
+    """Each player's name → how it is read (`narrator.sound.names`): said, never spelled out."""
     without_microphone: bool = False
     """No microphone listens: a line with a `without_microphone.<line>` wording says that one
     (「ボタンかEnterキーを押してください」 instead of 「「終わりました」と言ってください」)."""
@@ -136,10 +140,11 @@ class VoicePack:
         variant = variant % len(line.wordings())
         text_template, reading_template = line.wordings()[variant]
         text = _PackFormatter(self, reading=False).format(text_template, **params)
+        said = _PackFormatter(self, reading=False, names=True).format(text_template, **params)
         reading_template = reading_template if reading_template is not None else text_template
-        reading = _PackFormatter(self, reading=True).format(reading_template, **params)
+        reading = _PackFormatter(self, reading=True, names=True).format(reading_template, **params)
         frozen = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in params.items()))
-        return Spoken(line_id, text, reading, frozen, variant)
+        return Spoken(line_id, text, reading, frozen, variant, said)
 
     def placeholders(self, line_id: str) -> set[str]:
         """The parameter names a line uses (text and reading together)."""
@@ -157,19 +162,25 @@ class VoicePack:
 class _PackFormatter(string.Formatter):
     """Formats names lists and `:duration` fields the way the pack's language writes them."""
 
-    def __init__(self, pack: VoicePack, reading: bool):
-        self.pack, self.reading = pack, reading
+    def __init__(self, pack: VoicePack, reading: bool, names: bool = False):
+        self.pack, self.reading, self.names = pack, reading, names
+
+    def _name(self, value: Any) -> Any:
+        """A player's name by its reading (when this formats what an engine says)."""
+        if self.names and isinstance(value, str):
+            return self.pack.name_readings.get(value, value)
+        return value
 
     def format_field(self, value: Any, format_spec: str) -> str:
         formats = self.pack.formats
         if format_spec == "duration":
             return self._duration(int(value))
         if isinstance(value, (list, tuple)):
-            names = [formats.get("name", "{name}").format(name=v) for v in value]
+            names = [formats.get("name", "{name}").format(name=self._name(v)) for v in value]
             if len(names) > 1 and "join_last" in formats:
                 return formats.get("join", ", ").join(names[:-1]) + formats["join_last"] + names[-1]
             return formats.get("join", ", ").join(names)
-        return super().format_field(value, format_spec)
+        return super().format_field(self._name(value), format_spec)
 
     def _duration(self, seconds: int) -> str:
         formats = self.pack.formats

@@ -24,6 +24,7 @@ from narrator.inputs.scripted import ScriptedListener
 from narrator.inputs.voice.setup import attach_listening, listen_options
 from narrator.settings import RUN_KEYS, TableSettings
 from narrator.table.scheduler import NightOptions, Scheduler
+from narrator.sound.names import with_readings
 from narrator.sound.voice import EngineVoice, TextVoice, open_engine
 from narrator.table.transcript import Transcript
 from narrator.sound.voicepack import load_pack
@@ -104,6 +105,7 @@ def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
     """
     warn = warn or (lambda message: print(f"warning: {message}", file=sys.stderr, flush=True))
     voice = _voice(run, warn)
+    voice.pack = with_readings(voice.pack, names, run.listening.get("name_readings"))
     if game is not None and config is not None:
         prepare_voice(voice, game, config)
     clock = make_clock(run.time_scale, start_at)
@@ -113,6 +115,7 @@ def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
     pack = voice.pack
     hints = Hints(pack)
     hub = ListenerHub(Vocabulary(pack.vocabulary), hints)
+    hub.vocabulary.readings.update(pack.name_readings)  # a typed reading names its player
     transcript = Transcript(Path(run.transcript) if run.transcript else None)
     display = ConsoleDisplay(show_lines=show_lines, hints=hints)
     night = NightOptions(night_done=run.night_done, ambience=run.ambience)
