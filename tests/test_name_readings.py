@@ -150,6 +150,12 @@ def test_open_jtalk_says_romaji_names_as_words_not_letters(tmp_path):
     assert spelled >= len(ROMAJI) // 2  # without readings Open JTalk spells most of them out
 
 
+def _phonemes(text):
+    import subprocess
+
+    return subprocess.run(["espeak-ng", "-v", "ja", "-x", "-q", text], capture_output=True, text=True, check=True).stdout
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed")
 def test_espeak_gets_kana_only_and_says_names_shorter_than_spelled(tmp_path):
@@ -162,5 +168,7 @@ def test_espeak_gets_kana_only_and_says_names_shorter_than_spelled(tmp_path):
     for name in ROMAJI:
         words = voice._words(pack.speak("private.call", {"name": name}))
         assert not re.search(r"[A-Za-z]", words), words
+        # espeak-ng's own phonemes: the raw name switches to English letter names ("(en)'eI k'eI …")
+        assert "(en)" not in _phonemes(words) and "(en)" in _phonemes(plain._words(raw.speak("private.call", {"name": name})))
         longer += plain.clip("private.call", {"name": name}).duration > voice.clip("private.call", {"name": name}).duration
     assert longer >= len(ROMAJI) // 2

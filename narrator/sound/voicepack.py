@@ -13,6 +13,7 @@ Cues name a line and give parameters; the pack turns them into words.
 
 from __future__ import annotations
 
+import re
 import string
 import tomllib
 from dataclasses import dataclass, field
@@ -77,6 +78,9 @@ class VoicePack:
     engine_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict, repr=False)
     pronounce: Mapping[str, str] = field(default_factory=dict, repr=False)
     """Fixes applied to `text` for engines that read kanji (「の方」 → 「のかた」)."""
+    counter_readings: Mapping[str, Mapping[str, str]] = field(default_factory=dict, repr=False)
+    """counter → {number: kana} for the kana `reading` (2にちめ → ふつかめ): kana-only engines
+    read a number before a counter digit by digit."""
     sounds: Mapping[str, str] = field(default_factory=dict)
     """Sound names (chime, tick, gong, ambience …) → file names in `sounds/`."""
     name_readings: Mapping[str, str] = field(default_factory=dict, repr=False)
@@ -104,6 +108,14 @@ class VoicePack:
         for written, said in self.pronounce.items():
             text = text.replace(written, said)
         return text
+
+    def counted(self, reading: str) -> str:
+        """`reading` with each number before a counter said the counter's way (2にちめ → ふつかめ)."""
+        for counter in sorted(self.counter_readings, key=len, reverse=True):
+            said = self.counter_readings[counter]
+            reading = re.sub(rf"(?<![0-9])([0-9]+){re.escape(counter)}",
+                             lambda m: said.get(m.group(1), m.group(0)), reading)
+        return reading
 
     def sound_path(self, name: str) -> Path | None:
         """The WAV file of sound `name` (e.g. `ambience`), or None if the pack has none."""
@@ -142,7 +154,7 @@ class VoicePack:
         text = _PackFormatter(self, reading=False).format(text_template, **params)
         said = _PackFormatter(self, reading=False, names=True).format(text_template, **params)
         reading_template = reading_template if reading_template is not None else text_template
-        reading = _PackFormatter(self, reading=True, names=True).format(reading_template, **params)
+        reading = self.counted(_PackFormatter(self, reading=True, names=True).format(reading_template, **params))
         frozen = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in params.items()))
         return Spoken(line_id, text, reading, frozen, variant, said)
 
@@ -254,6 +266,7 @@ def load_pack(name: str) -> VoicePack:
         engine_options=voice.get("engines", {}),
         sounds=voice.get("sounds", {}),
         pronounce=voice.get("pronounce", {}),
+        counter_readings=voice.get("counter_readings", {}),
     )
 
 
