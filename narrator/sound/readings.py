@@ -30,7 +30,7 @@ SAMPLES: dict[str, Any] = {
 def entries(pack: Any) -> Iterator[tuple[str, str]]:
     """(key, words for Open JTalk) of every wording with kanji; key `line` or `line#variant`."""
     for line_id in sorted(pack.lines):
-        if line_id.startswith("hint."):  # shown, never spoken
+        if not pack.is_spoken(line_id):
             continue
         params = {p: SAMPLES.get(p, 2) for p in pack.placeholders(line_id)}
         for variant in range(len(pack.lines[line_id].wordings())):

@@ -139,6 +139,11 @@ class VoicePack:
     def has(self, line_id: str) -> bool:
         return line_id in self.lines
 
+    @staticmethod
+    def is_spoken(line_id: str) -> bool:
+        """False for lines only shown at the terminal (`hint.*`): never rendered, never reviewed."""
+        return not line_id.startswith("hint.")
+
     def speak(self, line_id: str, params: Mapping[str, Any] | None = None, variant: int = 0) -> Spoken:
         """The words of `line_id` (wording `variant`) with `params` filled in, as text and as reading."""
         line = self.lines.get(line_id)
