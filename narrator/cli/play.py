@@ -108,15 +108,15 @@ def _keyboard_present() -> bool:
 
 
 def _review_names(run: Any, names: Any, keyboard: bool) -> None:
-    """A Japanese game: show how each name will be read; at a keyboard, let the host correct it."""
-    if not names or run.lang != "ja":
+    """A Japanese game at a keyboard: show how each name will be read and let the host correct it
+    (without one, say a scripted or headless game, the readings are worked out silently)."""
+    if not names or run.lang != "ja" or not keyboard or not _keyboard_present():
         return
     from narrator.inputs.name_review import review_readings
     from narrator.sound.voicepack import load_pack
 
     pack = load_pack(run.lang if run.voice in ("auto", "text") else run.voice)
-    ask = (lambda prompt: input(prompt)) if keyboard and _keyboard_present() else None
-    kept = review_readings(list(names), run.listening.get("name_readings"), pack, ask,
+    kept = review_readings(list(names), run.listening.get("name_readings"), pack, input,
                            lambda text: click.echo(text, err=True))
     if kept:
         run.listening["name_readings"] = kept

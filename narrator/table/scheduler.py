@@ -113,10 +113,13 @@ class Scheduler(DeadlineCues, PrivateRounds, TableCommands):
 
     # --- cues ------------------------------------------------------------------------------
 
-    async def _say(self, clip: Clip, kind: str, **extra: Any) -> None:
+    async def _say(self, clip: Clip, kind: str, prompt: Ask | None = None, **extra: Any) -> None:
+        """Say `clip` on its slot; with `prompt`, show the question's keys as it begins."""
         start = self._slot()
         await self.clock.sleep_until(start - LEAD)
         self._start_clip(clip, start)
+        if prompt is not None:
+            self.display.prompt(prompt)
         self._record(kind, clip.spoken.line, clip.spoken.text, start, **extra)
         self._last = clip
         self.cursor = start + clip.duration
@@ -132,8 +135,7 @@ class Scheduler(DeadlineCues, PrivateRounds, TableCommands):
         await self._say_clock_alert()
         pending = self.hub.first_answer(cue)
         try:
-            await self._say(question, "ask", choices=list(cue.choices))
-            self.display.prompt(cue)
+            await self._say(question, "ask", prompt=cue, choices=list(cue.choices))
             while True:
                 heard = await self._answer_or_command(cue, pending, question, instruction)
                 if heard.kind == "command" or await self.hub.confirmed(cue, heard):
