@@ -201,8 +201,8 @@ def parse_names(value: Any, source: str) -> tuple[str, ...]:
 def parse_name_entries(value: Any, source: str) -> tuple[tuple[str, ...], dict[str, str]]:
     """Names and readings from a TOML list or "Aki,心愛:ここあ,…": `name:reading` gives the
     reading the narrator says and listens for. Refused, with the fix: duplicates, a name over
-    `NAME_MAX` characters, and a name that is an answer or command word in either language
-    (a player named "undo" or 「はい」 would rewind or answer the game)."""
+    `NAME_MAX` characters, a number (typed, it picks a seat), and a name that is an answer or
+    command word in either language (a player named "undo" or 「はい」 would rewind or answer the game)."""
     if isinstance(value, str):
         items = [n.strip() for n in value.split(",")]
     elif isinstance(value, (list, tuple)):
@@ -218,6 +218,9 @@ def parse_name_entries(value: Any, source: str) -> tuple[tuple[str, ...], dict[s
         if len(name) > NAME_MAX:
             raise SetupError(f"{source}: player name '{name}' is {len(name)} characters; use at most {NAME_MAX}")
         word = _fold(name)
+        if word.isdigit():
+            raise SetupError(f"{source}: player name '{name}' is a number, which means a seat when typed; "
+                             "give that player a name")
         if word in _command_words() or (reading and _fold(reading) in _command_words()):
             raise SetupError(f"{source}: player name '{item}' is an answer or command word (yes, no, undo, "
                              "はい, 取り消し …); give that player another name")

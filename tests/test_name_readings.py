@@ -47,7 +47,7 @@ def test_name_readings_stays_an_alias_and_a_names_entry_wins():
     ("Aki,yes", "command word"), ("Aki,r", "command word"), ("Aki,p", "command word"),
     ("Aki,はい", "command word"), ("Aki,イイエ", "command word"), ("Aki,取り消し", "command word"),
     ("Aki,つぎ", "command word"), ("Aki,Ben:はい", "command word"),
-    ("Aki," + "あ" * 21, "at most 20"), ("Aki,:あき", "no name"), ("Aki,aki", "differ"),
+    ("Aki," + "あ" * 21, "at most 20"), ("Aki,3", "is a number"), ("Aki,２", "is a number"), ("Aki,:あき", "no name"), ("Aki,aki", "differ"),
 ])
 def test_bad_names_are_refused_with_the_fix(names, fix):
     with pytest.raises(SetupError, match=fix):
