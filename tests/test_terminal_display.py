@@ -54,8 +54,8 @@ def test_the_discussion_timer_shows_the_time_left_in_a_log():
 
 
 def test_the_timer_counts_down_every_second_on_a_terminal():
-    out = play([Timer("discussion", 3, ())], Terminal(), clock=ScaledClock(scale=0.02), lang="en")
+    out = play([Timer("discussion", 3, ())], Terminal(), clock=ScaledClock(scale=0.2), lang="en")
     shown = [part.strip() for part in out.split("\r\033[K") if part.strip()]
     assert shown[0] == "0:03 left"
-    assert "0:02 left" in shown and "0:01 left" in shown and shown[-1] == "0:00 left"
+    assert shown == ["0:03 left", "0:02 left", "0:01 left", "0:00 left"]
     assert out.count("\n") == 1

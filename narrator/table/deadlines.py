@@ -8,6 +8,7 @@ move or take back the ones not yet heard.
 from __future__ import annotations
 
 import asyncio
+import math
 from typing import Any
 
 from narrator.cues import Countdown, Timer
@@ -45,10 +46,12 @@ class DeadlineCues:
             return None
 
         async def tick() -> None:
-            while True:
-                left = self._timer_end - self.clock.now()
-                await self.clock.sleep_until(self.clock.now() + (left % 1.0 or 1.0))
-                self.display.time_left(self._timer_end - self.clock.now())
+            while True:  # each whole second left, on its second (0:00 is shown when the timer ends)
+                shown = math.ceil(self._timer_end - self.clock.now() - 1e-6) - 1
+                if shown < 1:
+                    return
+                await self.clock.sleep_until(self._timer_end - shown)
+                self.display.time_left(shown)
 
         return asyncio.ensure_future(tick())
 
