@@ -16,7 +16,7 @@ from narrator.sound.voicepack import WITHOUT_MICROPHONE, load_pack
 from narrator.table.session import RunOptions, open_sitting
 from narrator.settings import build_settings
 
-SAY_WORDS = re.compile(r"終わりました」と|と言って|say done|Say done|say next")
+SAY_WORDS = re.compile(r"「終わりました」|と言って|say done|Say done|say next|instead of done")
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
