@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import math
-from typing import Any
+from typing import Any, Callable
 
 from narrator.cues import Countdown, Timer
 from narrator.table.clock import InstantClock
@@ -67,8 +67,10 @@ class DeadlineCues:
         t0 = self._slot()
         pending = {k: self._start_clip(clip, t0 + off, show=False) for k, (off, clip) in enumerate(timed)}
         for k, (off, clip) in enumerate(timed):
-            outcome, shift = await self._wait_or_done(t0 + off, until,
-                                                      pending=[pending[j] for j in range(k, len(timed))])
+            # the clips not yet heard, listed only if a pause takes them back (listing them at
+            # every tick made a long countdown quadratic: look 32000 took 25 s at time scale 0)
+            outcome, shift = await self._wait_or_done(
+                t0 + off, until, pending=lambda k=k: [pending[j] for j in range(k, len(timed))])
             if shift:
                 t0 += shift
                 self._timer_end = t0 + (end or 0)
@@ -97,11 +99,11 @@ class DeadlineCues:
         self.cursor = self.clock.now() if outcome == "done" else t0 + shift + end
 
     async def _wait_or_done(self, deadline: float, until: asyncio.Future | None = None,
-                            pending: list[Any] = ()) -> tuple[str, float]:
+                            pending: Callable[[], list[Any]] = list) -> tuple[str, float]:
         """Sleep to `deadline` unless `done` (or the future `until`) comes first; a pause shifts it.
 
         At night a `done` is ignored unless `night_done` is set. On a pause the clips in
-        `pending` are taken back (the caller hands them over again, shifted).
+        `pending()` are taken back (the caller hands them over again, shifted).
         """
         shift = 0.0
         while True:
@@ -121,10 +123,10 @@ class DeadlineCues:
             if heard.value == "done" and (self.night.night_done or not self._at_night()):
                 return "done", shift
             if heard.value == "pause" or (heard.value == "repeat" and self._instruction is not None):
-                for handle in pending:
+                for handle in pending():
                     if handle is not None:
                         self.output.cancel(handle)
-                pending = []
+                pending = list
                 shift += await (self._pause() if heard.value == "pause" else self._repeat_instruction())
 
     async def _repeat_instruction(self) -> float:

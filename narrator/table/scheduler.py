@@ -144,6 +144,8 @@ class Scheduler(DeadlineCues, PrivateRounds, TableCommands):
         finally:
             if not pending.done():
                 pending.cancel()
+            elif not pending.cancelled():
+                pending.exception()  # seen: when a pause stops the game, the pause's error is the one told
         if heard.kind == "command":  # undo
             self.cursor = self._slot(resync=True)
             self._record("answer", cue.line, "", self.cursor, value="undo", source=heard.source)
