@@ -72,6 +72,9 @@ class Ask(Cue):
     player: str | None = None
     help: tuple[str, ...] = ()
     """Line ids spoken (in order) when a listener asks for `help` while this question is open."""
+    ends_game: tuple[str, ...] = ()
+    """The answers that end the game (set by the rules): repeated back and confirmed before
+    they count, at the keyboard too, since no undo can take them back once the game is over."""
 
 
 @dataclass(frozen=True)

@@ -264,7 +264,7 @@ def test_a_confirmation_takes_yes_no_or_undo_only():
         return hints, await task
 
     hints, heard = asyncio.run(run())
-    assert hints == ["answer yes or no first"] * 3 and heard.value == "yes" and heard.confirm is False
+    assert hints == ["answer yes (y) or no (n) first"] * 3 and heard.value == "yes" and heard.confirm is False
 
 
 def test_every_confirmation_line_is_in_both_packs_with_the_same_placeholders():

@@ -7,6 +7,7 @@ validate them, opens a sitting (voice, audio, listeners) and runs the loop.
 from __future__ import annotations
 
 import asyncio
+import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
@@ -102,10 +103,30 @@ def play(game: str | None, table_file: Path | None, no_keyboard: bool, dry_run: 
         check_game(rules)
     if getattr(config, "digital_cards", False) and not run.phones and not run.answers:
         raise NarratorError("digital cards are shown on the players' phones; add --phones (or phones = true)")
+    _review_names(run, getattr(config, "names", ()), keyboard=not no_keyboard and not run.answers)
     sitting = open_sitting(run, names=getattr(config, "names", ()), game=rules, config=config)
     store = GameStore.create(home.app_home(), rules.name, config.to_dict(), run.to_dict(), holder="narrator play")
     click.echo(f"game {store.id} saved in {store.folder}", err=True)
     _run(rules, config, store, sitting, run, lambda: start_position(rules, config, store), recap=False)
+
+
+def _keyboard_present() -> bool:
+    return sys.stdin.isatty()
+
+
+def _review_names(run: Any, names: Any, keyboard: bool) -> None:
+    """A Japanese game at a keyboard: show how each name will be read and let the host correct it
+    (without one, say a scripted or headless game, the readings are worked out silently)."""
+    if not names or run.lang != "ja" or not keyboard or not _keyboard_present():
+        return
+    from narrator.inputs.name_review import review_readings
+    from narrator.sound.voicepack import load_pack
+
+    pack = load_pack(run.lang if run.voice in ("auto", "text") else run.voice)
+    kept = review_readings(list(names), run.listening.get("name_readings"), pack, input,
+                           lambda text: click.echo(text, err=True))
+    if kept:
+        run.listening["name_readings"] = kept
 
 
 @click.command()

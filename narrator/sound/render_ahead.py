@@ -87,7 +87,7 @@ def pack_requests(pack: Any, extra: Iterable[tuple[str, Mapping[str, Any]]] = ()
     """Every fixed line of a pack (no placeholders), countdown numbers 0 … 60, plus `extra`."""
     out: dict[str, tuple[str, dict[str, Any]]] = {}
     for line_id in sorted(pack.lines):
-        if not pack.placeholders(line_id):
+        if pack.is_spoken(line_id) and not pack.placeholders(line_id):
             out.setdefault(_key(line_id, {}), (line_id, {}))
     for n in range(TICKS_UP_TO, -1, -1):
         out.setdefault(_key("tick", {"n": n}), ("tick", {"n": n}))

@@ -13,6 +13,7 @@ Cues name a line and give parameters; the pack turns them into words.
 
 from __future__ import annotations
 
+import re
 import string
 import tomllib
 from dataclasses import dataclass, field
@@ -24,6 +25,8 @@ from narrator.errors import NarratorError, SetupError
 from narrator.sound.engines import VoiceSettings
 
 REPO_VOICES = Path(__file__).resolve().parents[2] / "voices"
+WITHOUT_MICROPHONE = "without_microphone"
+"""The table of `lines/common.toml` holding the wordings said when no microphone listens."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,8 @@ class Spoken:
     reading: str
     params: tuple[tuple[str, Any], ...] = ()
     variant: int = 0
+    said: str = ""
+    """The text as handed to an engine that reads kanji: players' names by their readings."""
 
 
 @dataclass(frozen=True)
@@ -73,8 +78,16 @@ class VoicePack:
     engine_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict, repr=False)
     pronounce: Mapping[str, str] = field(default_factory=dict, repr=False)
     """Fixes applied to `text` for engines that read kanji (「の方」 → 「のかた」)."""
+    counter_readings: Mapping[str, Mapping[str, str]] = field(default_factory=dict, repr=False)
+    """counter → {number: kana} for the kana `reading` (2にちめ → ふつかめ): kana-only engines
+    read a number before a counter digit by digit."""
     sounds: Mapping[str, str] = field(default_factory=dict)
     """Sound names (chime, tick, gong, ambience …) → file names in `sounds/`."""
+    name_readings: Mapping[str, str] = field(default_factory=dict, repr=False)
+    """Each player's name → how it is read (`narrator.sound.names`): said, never spelled out."""
+    without_microphone: bool = False
+    """No microphone listens: a line with a `without_microphone.<line>` wording says that one
+    (「ボタンかEnterキーを押してください」 instead of 「「終わりました」と言ってください」)."""
 
     def settings_for(self, engine: str, speed: float = 1.0) -> VoiceSettings:
         """The voice settings for `engine`: `[engines.<engine>]` over the pack's top-level ones."""
@@ -95,6 +108,14 @@ class VoicePack:
         for written, said in self.pronounce.items():
             text = text.replace(written, said)
         return text
+
+    def counted(self, reading: str) -> str:
+        """`reading` with each number before a counter said the counter's way (2にちめ → ふつかめ)."""
+        for counter in sorted(self.counter_readings, key=len, reverse=True):
+            said = self.counter_readings[counter]
+            reading = re.sub(rf"(?<![0-9])([0-9]+){re.escape(counter)}",
+                             lambda m: said.get(m.group(1), m.group(0)), reading)
+        return reading
 
     def sound_path(self, name: str) -> Path | None:
         """The WAV file of sound `name` (e.g. `ambience`), or None if the pack has none."""
@@ -118,9 +139,16 @@ class VoicePack:
     def has(self, line_id: str) -> bool:
         return line_id in self.lines
 
+    @staticmethod
+    def is_spoken(line_id: str) -> bool:
+        """False for lines only shown at the terminal (`hint.*`): never rendered, never reviewed."""
+        return not line_id.startswith("hint.")
+
     def speak(self, line_id: str, params: Mapping[str, Any] | None = None, variant: int = 0) -> Spoken:
         """The words of `line_id` (wording `variant`) with `params` filled in, as text and as reading."""
         line = self.lines.get(line_id)
+        if self.without_microphone:
+            line = self.lines.get(f"{WITHOUT_MICROPHONE}.{line_id}", line)
         if line is None:
             raise NarratorError(
                 f"voice pack '{self.name}' has no line '{line_id}'; add it to a file in {self.path / 'lines'}"
@@ -129,10 +157,11 @@ class VoicePack:
         variant = variant % len(line.wordings())
         text_template, reading_template = line.wordings()[variant]
         text = _PackFormatter(self, reading=False).format(text_template, **params)
+        said = _PackFormatter(self, reading=False, names=True).format(text_template, **params)
         reading_template = reading_template if reading_template is not None else text_template
-        reading = _PackFormatter(self, reading=True).format(reading_template, **params)
+        reading = self.counted(_PackFormatter(self, reading=True, names=True).format(reading_template, **params))
         frozen = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in params.items()))
-        return Spoken(line_id, text, reading, frozen, variant)
+        return Spoken(line_id, text, reading, frozen, variant, said)
 
     def placeholders(self, line_id: str) -> set[str]:
         """The parameter names a line uses (text and reading together)."""
@@ -151,8 +180,14 @@ class _PackFormatter(string.Formatter):
     """Formats names lists, `:duration`, `:counted` (cards with their counts) and `:one|many` fields
     the way the pack's language writes them."""
 
-    def __init__(self, pack: VoicePack, reading: bool):
-        self.pack, self.reading = pack, reading
+    def __init__(self, pack: VoicePack, reading: bool, names: bool = False):
+        self.pack, self.reading, self.names = pack, reading, names
+
+    def _name(self, value: Any) -> Any:
+        """A player's name by its reading (when this formats what an engine says)."""
+        if self.names and isinstance(value, str):
+            return self.pack.name_readings.get(value, value)
+        return value
 
     def format_field(self, value: Any, format_spec: str) -> str:
         formats = self.pack.formats
@@ -166,11 +201,11 @@ class _PackFormatter(string.Formatter):
             one, many = format_spec.split("|", 1)  # `{n:card|cards}`: the word for one, the word for more
             return one if value == 1 else many
         if isinstance(value, (list, tuple)):
-            names = [formats.get("name", "{name}").format(name=v) for v in value]
+            names = [formats.get("name", "{name}").format(name=self._name(v)) for v in value]
             if len(names) > 1 and "join_last" in formats:
                 return formats.get("join", ", ").join(names[:-1]) + formats["join_last"] + names[-1]
             return formats.get("join", ", ").join(names)
-        return super().format_field(value, format_spec)
+        return super().format_field(self._name(value), format_spec)
 
     def _counted(self, items: Any) -> str:
         """`[[line_id, n], …]` as a list: each item is its own line said with `n`
@@ -279,6 +314,7 @@ def load_pack(name: str) -> VoicePack:
         engine_options=voice.get("engines", {}),
         sounds=voice.get("sounds", {}),
         pronounce=voice.get("pronounce", {}),
+        counter_readings=voice.get("counter_readings", {}),
     )
 
 

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from dataclasses import dataclass, field, fields, make_dataclass
+from dataclasses import dataclass, field, fields, make_dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from narrator.sound.outputs import AudioOutput, AudioUnavailable, NullOutput, open_output
 from narrator.table.clock import Clock, make_clock
 from narrator.table.display import ConsoleDisplay
+from narrator.inputs.hints import Hints
 from narrator.inputs.hub import ListenerHub, Vocabulary
 from narrator.inputs.keyboard import KeyboardListener
 from narrator.inputs.private_script import PrivateScriptListener, is_json_lines
@@ -23,6 +24,7 @@ from narrator.inputs.scripted import ScriptedListener
 from narrator.inputs.voice.setup import attach_listening, listen_options
 from narrator.settings import RUN_KEYS, TableSettings
 from narrator.table.scheduler import NightOptions, Scheduler
+from narrator.sound.names import with_readings
 from narrator.sound.voice import EngineVoice, TextVoice, open_engine
 from narrator.table.transcript import Transcript
 from narrator.sound.voicepack import load_pack
@@ -103,6 +105,7 @@ def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
     """
     warn = warn or (lambda message: print(f"warning: {message}", file=sys.stderr, flush=True))
     voice = _voice(run, warn)
+    voice.pack = with_readings(voice.pack, names, run.listening.get("name_readings"))
     if game is not None and config is not None:
         prepare_voice(voice, game, config)
     clock = make_clock(run.time_scale, start_at)
@@ -110,10 +113,12 @@ def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
     if isinstance(output, NullOutput) and not isinstance(voice, TextVoice) and run.audio_out is None:
         show_lines = True
     pack = voice.pack
-    hub = ListenerHub(Vocabulary(pack.vocabulary))
+    hints = Hints(pack)
+    hub = ListenerHub(Vocabulary(pack.vocabulary), hints)
+    hub.vocabulary.readings.update(pack.name_readings)  # a typed reading names its player
     transcript = Transcript(Path(run.transcript) if run.transcript else None,
                             private=getattr(run, "transcript_private", False))
-    display = ConsoleDisplay(show_lines=show_lines)
+    display = ConsoleDisplay(show_lines=show_lines, hints=hints)
     night = NightOptions(night_done=run.night_done, ambience=run.ambience)
     scheduler = Scheduler(voice, output, clock, hub, transcript, display, night)
     sitting = Sitting(scheduler, hub, output, transcript)
@@ -129,7 +134,8 @@ def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
     hub.sequential_private = run.keyboard and not private_script and not run.phones
     if run.keyboard:
         sitting.starters.append(lambda loop: KeyboardListener().start(hub, loop))
-    attach_listening(sitting, listen_options(run.listening), pack, names, warn)
+    if attach_listening(sitting, listen_options(run.listening), pack, names, warn) is None:
+        voice.pack = replace(voice.pack, without_microphone=True)  # prompts name the button or Enter
     return sitting
 
 
