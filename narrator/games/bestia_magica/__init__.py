@@ -2,6 +2,7 @@
 
 from narrator.games.contract import Game
 from narrator.games.bestia_magica.rules import advance, recap
+from narrator.games.bestia_magica.sayable import sayable
 from narrator.games.bestia_magica.setup import BMConfig, configure
 from narrator.games.bestia_magica.state import BMState, new_state
 
@@ -13,4 +14,5 @@ GAME = Game(
     state_from_dict=BMState.from_dict,
     advance=advance,
     recap=recap,
+    sayable=sayable,
 )
