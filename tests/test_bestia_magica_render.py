@@ -39,8 +39,12 @@ def test_a_larger_table_renders_every_name_and_turn_and_small_groups(players, la
 
 @pytest.mark.slow
 def test_a_game_rendered_ahead_synthesizes_nothing_while_it_plays(tmp_path, narrator_home):
-    """Real espeak-ng through pyttsx3: every clip of a whole game comes from the render ahead."""
+    """Real espeak-ng through pyttsx3: every clip of a whole game comes from the render ahead
+    (into a fresh copy of the pack, so no clip cached by an earlier run can hide one missed)."""
     import asyncio
+    import shutil
+
+    from narrator.sound.voicepack import REPO_VOICES
 
     from narrator import home
     from narrator.games import get_game
@@ -51,6 +55,7 @@ def test_a_game_rendered_ahead_synthesizes_nothing_while_it_plays(tmp_path, narr
     from narrator.table.store import GameStore
     from tests.bm_driver import answers_jsonl
 
+    shutil.copytree(REPO_VOICES / "en", narrator_home / "voices" / "en", ignore=shutil.ignore_patterns("cache"))
     options = {"names": "Aki,Ben,Chika,Dai,Emi", "seed": 5, "lang": "en", "time_scale": 0}
     config = configure(**{k: v for k, v in options.items() if k in ("names", "seed")})
     _, _, rounds = play(config, seed=2)
@@ -61,7 +66,7 @@ def test_a_game_rendered_ahead_synthesizes_nothing_while_it_plays(tmp_path, narr
     run = RunOptions(lang="en", time_scale=0, answers=str(tmp_path / "answers.jsonl"), keyboard=False)
     sitting = open_sitting(run, game=rules, config=config)
     voice = sitting.scheduler.voice
-    assert voice.engine_name == "pyttsx3"
+    assert voice.engine_name == "pyttsx3" and str(voice.cache_dir).startswith(str(narrator_home))
     before = voice.synthesized
     store = GameStore.create(home.app_home(), rules.name, config.to_dict(), run.to_dict())
 
