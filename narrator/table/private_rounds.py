@@ -56,25 +56,13 @@ class PrivateRounds:
         if self.hub.sequential_private and early is None:
             heard = await self._pass_round(cue)
         else:
-            task = asyncio.ensure_future(self._collect_answers(cue, early))
-            try:
-                while True:
-                    command_task = asyncio.ensure_future(self.hub.command())
-                    await asyncio.wait({task, command_task}, return_when=asyncio.FIRST_COMPLETED)
-                    if task.done():
-                        command_task.cancel()
-                        break
-                    command = command_task.result()
-                    if command.value == "undo":
-                        self.display.clear()
-                        self.cursor = self._slot(resync=True)
-                        self._record("answer", f"collect.{cue.phase}", "", self.cursor, number=cue.number,
-                                     value="undo", source=command.source)
-                        return command
-            finally:
-                if not task.done():
-                    task.cancel()
-            heard = task.result()
+            heard, command = await self._unless_command(self._collect_answers(cue, early))
+            if command is not None:
+                self.display.clear()
+                self.cursor = self._slot(resync=True)
+                self._record("answer", f"collect.{cue.phase}", "", self.cursor, number=cue.number,
+                             value="undo", source=command.source)
+                return command
         self.cursor = self._slot(resync=True)
         self._record("answer", f"collect.{cue.phase}", "", self.cursor, number=cue.number,
                      value=heard.value, source=heard.source)
@@ -107,35 +95,30 @@ class PrivateRounds:
 
     async def _private_answer(self, cue: Collect, request: Request) -> dict[str, Any] | None:
         """The holder's answer to `request`, or None on `u`; `pause` holds the table meanwhile."""
-        task = asyncio.ensure_future(self.hub.collect(cue, (request,)))
-        try:
-            while True:
-                command_task = asyncio.ensure_future(self.hub.command())
-                await asyncio.wait({task, command_task}, return_when=asyncio.FIRST_COMPLETED)
-                if task.done():
-                    command_task.cancel()
-                    return task.result().value[request.player]
-                command = command_task.result()
-                if command.value == "undo":
-                    return None
-                if command.value == "pause":
-                    await self._pause()
-        finally:
-            if not task.done():
-                task.cancel()
+        heard, command = await self._unless_command(self.hub.collect(cue, (request,)), pause=True)
+        return None if command is not None else heard.value[request.player]
 
     async def _confirmed(self) -> bool:
         """Enter confirms the choice shown; `u` takes it back."""
-        task = asyncio.ensure_future(self.hub.answer(Ask("private.confirm", ("done",))))
+        _, command = await self._unless_command(self.hub.answer(Ask("private.confirm", ("done",))))
+        return command is None
+
+    async def _unless_command(self, awaitable: Any, pause: bool = False) -> tuple[Any, Heard | None]:
+        """Wait for `awaitable` unless `undo` comes first: (its result, None) or (None, the undo).
+        Other commands are let go, except `pause` (with `pause`), which holds the table."""
+        task = asyncio.ensure_future(awaitable)
         try:
             while True:
                 command_task = asyncio.ensure_future(self.hub.command())
                 await asyncio.wait({task, command_task}, return_when=asyncio.FIRST_COMPLETED)
                 if task.done():
                     command_task.cancel()
-                    return True
-                if command_task.result().value == "undo":
-                    return False
+                    return task.result(), None
+                command = command_task.result()
+                if command.value == "undo":
+                    return None, command
+                if command.value == "pause" and pause:
+                    await self._pause()
         finally:
             if not task.done():
                 task.cancel()
