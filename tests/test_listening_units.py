@@ -236,7 +236,7 @@ def test_what_is_said_back_for_each_kind_of_answer():
     assert (witch.line, witch.params) == ("confirm.answer", {"answer": "魔女"})
     assert load_pack("ja").speak(witch.line, witch.params).text == "「魔女」ですね？"
     names = confirmation(Heard("answer", ["Aki", "Ben"], "voice", True), vocabulary)
-    assert load_pack("ja").speak(names.line, names.params).text == "Akiさん、Benさんですね？"
+    assert load_pack("ja").speak(names.line, names.params).text == "AkiさんとBenさんですね？"  # two names: と
     assert load_pack("en").speak(names.line, names.params).text == "Aki and Ben, is that right?"
 
 

@@ -41,6 +41,8 @@ CHOICES = {
     "anima_pool": ("all_dead", "tonight_dead"),
     "evil_count": ("none", "beasts"),
     "missing_answer": ("none", "wait"),
+    "murderer_targets_guard": ("guard_dies", "murderer_dies"),
+    "beast_split": ("distinct", "picks", "majority"),
 }
 DEAL_KEYS = ("deal", "roles", "cards", "attributes")
 
