@@ -13,6 +13,7 @@ from typing import Any, Callable
 import click
 
 from narrator.errors import NarratorError
+from narrator.sound.doctor import command_name
 
 
 def friendly_errors(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -26,7 +27,7 @@ def friendly_errors(func: Callable[..., Any]) -> Callable[..., Any]:
             click.echo(f"error: {err}", err=True)
             sys.exit(err.exit_code)
         except KeyboardInterrupt:
-            click.echo("\nstopped: the game is saved; continue it with `narrator resume`", err=True)
+            click.echo(f"\nstopped: the game is saved; continue it with `{command_name()} resume`", err=True)
             sys.exit(130)
 
     return wrapper

@@ -155,6 +155,10 @@ def _run(rules: Any, config: Any, store: GameStore, sitting: Any, position: Any,
 
     try:
         state = asyncio.run(main_loop())
+    except KeyboardInterrupt:  # stop now: the speaker does not finish the line (the game is saved)
+        if hasattr(sitting.output, "hush"):
+            sitting.output.hush()
+        raise
     finally:
         sitting.close()
     click.echo(f"game over: {state.winner} win", err=True)
