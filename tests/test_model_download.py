@@ -20,6 +20,7 @@ import pytest
 from click.testing import CliRunner
 
 from narrator.cli import main
+from narrator.sound.doctor import command_name
 from narrator.inputs.voice import models
 from narrator.inputs.voice.models import (ModelError, find_model, install, installed_models, models_dir, read_trusted,
                                           trusted_path)
@@ -221,7 +222,7 @@ def test_cli_install_and_list(serve, tmp_path):
     serve(model_zip(tmp_path))
     runner = CliRunner()
     before = runner.invoke(main, ["models", "list"])
-    assert f"available  {NAME}  (narrator models install test)" in before.output
+    assert f"available  {NAME}  ({command_name()} models install test)" in before.output
     result = runner.invoke(main, ["models", "install", "test"])
     assert result.exit_code == 0, result.output
     assert f"model for test ready in {models_dir() / NAME}" in result.output

@@ -16,6 +16,7 @@ import click
 
 from narrator.cli.common import friendly_errors
 from narrator.errors import NarratorError
+from narrator.sound.doctor import command_name
 from narrator.inputs.voice.grammar import Grammar, PhraseBook, _norm
 from narrator.inputs.voice.models import (find_model, install, installed_models, model_index, models_dir,
                                           trusted_path)
@@ -179,7 +180,7 @@ def register(main: click.Group) -> None:
         names = {p.name for p in installed}
         for lang, spec in model_index().items():
             if spec.name not in names:
-                click.echo(f"available  {spec.name}  (narrator models install {lang})")
+                click.echo(f"available  {spec.name}  ({command_name()} models install {lang})")
         if not installed:
             click.echo(f"no model installed in {models_dir()}")
 

@@ -102,8 +102,10 @@ def find_model(lang: str, path: str | Path | None = None) -> Path:
     name = spec_for(lang).name if lang in model_index() else None
     folder = models_dir() / name if name else None
     if folder is None or not is_model(folder):
+        from narrator.sound.doctor import command_name
+
         raise ModelError(f"no speech model for '{lang}' in {models_dir()}; install one with "
-                         f"`narrator models install {lang}` (or give a model folder with --model)")
+                         f"`{command_name()} models install {lang}` (or give a model folder with --model)")
     return folder
 
 
