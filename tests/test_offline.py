@@ -105,3 +105,16 @@ def test_scripts_test_runs_offline(set_up_copy):
                 offline_env(env), timeout=600, offline=True)
     assert suite.returncode == 0, suite.stdout[-2000:] + suite.stderr[-2000:]
     assert "[100%]" in suite.stdout and "setup: installing" not in suite.stderr
+
+
+def test_setup_says_when_voice_answers_cannot_load(set_up_copy, tmp_path):
+    """As on arm64 without libatomic1: setup names the apt fix and does not claim plain success."""
+    clone, root, env = set_up_copy
+    (tmp_path / "vosk.py").write_text(
+        'raise OSError("libatomic.so.1: cannot open shared object file: No such file or directory")\n')
+    setup = run([str(clone / "scripts/setup")], offline_env({**env, "PYTHONPATH": str(tmp_path)}),
+                timeout=600, offline=True)
+    assert setup.returncode == 0, setup.stderr[-3000:]
+    assert "voice answers cannot load: OSError: libatomic.so.1" in setup.stderr
+    assert "fix: sudo apt-get install libatomic1" in setup.stderr
+    assert setup.stderr.strip().splitlines()[-1].startswith("setup: ready, without voice answers")

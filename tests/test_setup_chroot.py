@@ -145,6 +145,7 @@ def test_the_readme_commands_in_a_fresh_debian(tmp_path):
                      "-m", "not chroot", *SYSTEM_TESTS], "scripts/test (setup --test + system tests)",
                     env={**env, "HOME": "/root"}, timeout=3600)
         assert "skipped" not in tests.stdout, tests.stdout[-3000:]
+        print(f"scripts/test in a fresh {suite}: {tests.stdout.strip().splitlines()[-1]}")
         for pkg in apt_list("APT_TEST"):
             run(["chroot", str(root), "dpkg", "-s", pkg])
         for tool in ("git", "debootstrap", "unshare", "chromium", "systemd-analyze"):
