@@ -14,6 +14,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from narrator.inputs.voice import checks
 from narrator.sound import doctor
 from narrator.sound.outputs import NullSink
@@ -88,13 +90,14 @@ def test_hush_leaves_nothing_for_close_to_drain():
     assert sink.rendered < 16000 * 5  # stopped within the first seconds, not after 30
 
 
-def test_ctrl_c_in_a_game_stops_with_the_resume_command_that_works(tmp_path):
+@pytest.mark.parametrize("command", [["play"], ["serve", "--no-buttons", "--keyboard"]])
+def test_ctrl_c_stops_with_the_resume_command_that_works(tmp_path, command):
     master, slave = pty.openpty()
     env = env_with_path("/usr/bin:/bin", tmp_path / "home")
-    game = subprocess.Popen([str(VENV_NARRATOR), "play", "--lang", "en", "--audio", "null"], stdin=slave,
+    game = subprocess.Popen([str(VENV_NARRATOR), *command, "--lang", "en", "--audio", "null"], stdin=slave,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, start_new_session=True)
-    deadline = time.monotonic() + 60
-    while not list((tmp_path / "home" / "games").glob("*/events.jsonl")) and time.monotonic() < deadline:
+    deadline = time.monotonic() + (60 if command == ["play"] else 4)  # serve greets, then asks: no game yet
+    while not list((tmp_path / "home").glob("games/*/events.jsonl")) and time.monotonic() < deadline:
         time.sleep(0.1)
     time.sleep(1.0)  # into the first lines: audio is queued on the sink
     os.killpg(game.pid, signal.SIGINT)

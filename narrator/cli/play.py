@@ -156,8 +156,7 @@ def _run(rules: Any, config: Any, store: GameStore, sitting: Any, position: Any,
     try:
         state = asyncio.run(main_loop())
     except KeyboardInterrupt:  # stop now: the speaker does not finish the line (the game is saved)
-        if hasattr(sitting.output, "hush"):
-            sitting.output.hush()
+        sitting.hush()
         raise
     finally:
         sitting.close()
