@@ -19,6 +19,7 @@ import pytest
 from narrator.games.additional_werewolf import cards
 from tests.phones_harness import NAMES5, open_table, wait_for
 from tests.phones_policy import choose
+from tests.setup_parts import missing, require_import
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(os.environ.get("NARRATOR_TEST_ARTIFACTS", Path(__file__).resolve().parent.parent / "test-artifacts"))
@@ -30,10 +31,10 @@ if os.environ.get("CI"):  # CI installs both (scripts/setup --test): a missing o
 
     assert CHROMIUM.exists(), "scripts/setup --test did not install Debian's chromium"
 else:
-    playwright_api = pytest.importorskip("playwright.async_api", reason="install the test extras: pip install -e '.[test]'")
+    playwright_api = require_import("playwright.async_api", "test", "the test extras are missing: scripts/setup --test")
     if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is missing: run scripts/setup --test (apt-get install chromium)",
-                    allow_module_level=True)
+        missing("test", "Debian's chromium is missing: run scripts/setup --test (apt-get install chromium)",
+                allow_module_level=True)
 
 
 async def view_of(page):

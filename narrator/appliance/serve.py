@@ -81,6 +81,9 @@ def serve(options: ServeOptions, log: Callable[[str], None] | None = None) -> in
     app.table_error = table_error
     try:
         return asyncio.run(app.run())
+    except KeyboardInterrupt:  # stop now, not after the line in progress (the game is saved)
+        sitting.hush()
+        raise
     finally:
         if buttons is not None:
             buttons.close()

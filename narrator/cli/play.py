@@ -218,6 +218,9 @@ def _run(rules: Any, config: Any, store: GameStore, sitting: Any, run: Any, posi
 
     try:
         state = asyncio.run(main_loop(position()))
+    except KeyboardInterrupt:  # stop now: the speaker does not finish the line (the game is saved)
+        sitting.hush()
+        raise
     finally:
         sitting.close()
         store.close()

@@ -90,6 +90,11 @@ class Sitting:
         for start in self.starters:
             start(loop)
 
+    def hush(self) -> None:
+        """Ctrl-C: drop what is still to be heard, so `close` stops at once instead of draining."""
+        if hasattr(self.output, "hush"):
+            self.output.hush()
+
     def close(self) -> None:
         self.output.close()
         self.transcript.close()
