@@ -10,7 +10,6 @@ need are rendered; a whole-pack render is bench/kokoro_render.py's job."""
 from __future__ import annotations
 
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
@@ -21,21 +20,11 @@ from narrator.sound.engines import EngineUnavailable, VoiceSettings, load_tts
 from narrator.sound.render_ahead import TICKS_UP_TO
 from narrator.sound.voice import EngineVoice
 from narrator.sound.voicepack import load_pack
+from tests import kokoro_support
+from tests.kokoro_support import open_kokoro
 
 pytestmark = pytest.mark.slow
-REQUESTED = Path(sys.prefix) / "natural-voice-requested"
-"""Written by `scripts/setup --natural-voice`."""
 LATEST_ONSET = 0.080
-
-
-def open_kokoro():
-    """The engine; a skip where it is not installed, a failure where setup was asked for it."""
-    try:
-        return load_tts("kokoro")
-    except EngineUnavailable as err:
-        if REQUESTED.is_file():
-            pytest.fail(f"setup was asked for the natural voice ({REQUESTED}) but it does not load: {err}")
-        pytest.skip(str(err))
 
 
 @pytest.fixture(scope="module")
@@ -53,10 +42,9 @@ def test_a_missing_kokoro_fails_instead_of_skipping_when_setup_asked_for_it(monk
     def missing(name):
         raise EngineUnavailable("no speech engine 'kokoro'")
 
-    module = sys.modules[__name__]
-    monkeypatch.setattr(module, "load_tts", missing)
+    monkeypatch.setattr(kokoro_support, "load_tts", missing)
     marker = tmp_path / "natural-voice-requested"
-    monkeypatch.setattr(module, "REQUESTED", marker)
+    monkeypatch.setattr(kokoro_support, "REQUESTED", marker)
     with pytest.raises(pytest.skip.Exception):
         open_kokoro()
     marker.touch()
@@ -101,6 +89,14 @@ def _onset(path: Path) -> float:
     levels = [sound[i:i + 10].dBFS for i in range(0, len(sound), 10)]
     loudest = max(levels)
     return next(i for i, level in enumerate(levels) if level >= loudest - 20) * 0.010
+
+
+def test_the_onset_measure_sees_a_late_start(tmp_path):
+    """The measure can fail: a word after 300 ms of breath 30 dB under it starts late."""
+    from tests.audio_helpers import silence, tone, write_wav
+
+    late = write_wav(tmp_path / "late.wav", tone(0.3, 200, 0.01) + tone(0.3, 400, 0.3) + silence(0.1))
+    assert 0.29 <= _onset(late) > LATEST_ONSET
 
 
 def test_every_countdown_number_starts_on_its_second(voice):
