@@ -4,13 +4,12 @@ After `narrator voices render ja-natural` (every fixed line and the words around
 the cache), a new table's names are all that is left. This measures, with the real Kokoro
 engine and a loaded model, Additional Werewolf with 5 new names:
 
-- names apart (the narrator's way): the game start's `prepare_voice` renders each name in
-  its two forms (「太郎」, 「太郎さん」) and says how long first; wall time, engine runs,
-  and the estimate it announced against the time it took;
-- naive: the same game start with names_apart off renders every line that names someone,
-  whole (each nominee and each pair of nominees: 15 lines for 5 names).
-
-The words of those lines are rendered first, untimed (what `voices render` leaves behind).
+- names apart (the narrator's way): each name in its two forms (「太郎」, 「太郎さん」), as
+  a game start renders them; wall time, engine runs, and the estimate the narrator would
+  announce (from the speed measured while rendering the lines' own words, untimed, first:
+  what `voices render` leaves behind);
+- naive: every line of the game that names someone, rendered whole with its names (each
+  nominee and each pair of nominees: 15 lines for 5 names).
 Run: `.venv/bin/python bench/kokoro_names.py` (a few minutes on a loaded 2-core PC).
 """
 
@@ -29,7 +28,6 @@ from narrator.sound.engines import load_tts
 from narrator.sound.render_ahead import game_requests
 from narrator.sound.voice import EngineVoice
 from narrator.sound.voicepack import load_pack
-from narrator.table.session import prepare_voice
 
 NAMES = "太郎,花子,健,美咲,翔"
 
@@ -59,26 +57,30 @@ def main() -> None:
     kokoro = load_tts("kokoro")
     kokoro.load()
     rules = get_game("additional-werewolf")
-    base = rules.configure(build_settings({}, {"game": "additional-werewolf", "players": 5}, "bench"))
     named = rules.configure(build_settings({}, {"game": "additional-werewolf", "names": NAMES}, "bench"))
+    # the lines that name someone (what a game start has to render for a new table)
+    requests = [(line, params) for line, params in game_requests(rules, named)
+                if any(isinstance(v, (str, list)) for v in params.values())]
     for apart in (True, False):
         cache = Path(tempfile.mkdtemp(prefix="kokoro-names-"))
         engine = Counting(kokoro, apart)
         voice = EngineVoice(pack, engine, cache_dir=cache)
-        # what `voices render ja-natural` leaves: the game's fixed lines, the words around names
-        voice.prepare(game_requests(rules, base))
-        todo = name_clips.missing(voice, game_requests(rules, named), named.names)
-        voice.prepare_pieces([p for p in todo if not p.name])  # only this game's lines: the rest is alike
-        notice = name_clips.notice_line(name_clips.estimate_seconds(voice, [p for p in todo if p.name]))
         if apart:
-            voice.clip(notice)
+            todo = name_clips.missing(voice, requests, named.names)
+            voice.prepare_pieces([p for p in todo if not p.name])  # what `voices render` leaves behind
+            todo = [p for p in todo if p.name]
+            estimate = name_clips.estimate_seconds(voice, todo)
         engine.runs = 0
         started = time.monotonic()
-        prepare_voice(voice, rules, named)
+        if apart:
+            voice.prepare_pieces(todo)
+        else:
+            voice.prepare(requests)
         took = time.monotonic() - started
-        way = "names apart" if apart else "naive (whole lines)"
-        print(f"{way}: {took:.1f} s for a first game with 5 new names, {engine.runs} engine runs"
-              + (f"; announced {notice}" if apart else ""), flush=True)
+        way = "names apart" if apart else "naive (each line with its names, whole)"
+        print(f"{way}: {took:.1f} s for 5 new names ({len(requests)} lines name them), {engine.runs} engine runs"
+              + (f"; estimated beforehand {estimate:.0f} s ({name_clips.notice_line(estimate)})" if apart else ""),
+              flush=True)
 
 
 if __name__ == "__main__":

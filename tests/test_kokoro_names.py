@@ -130,11 +130,14 @@ def test_without_names_apart_a_game_start_renders_every_named_line_whole(pack, t
 def test_the_estimate_learns_the_engines_speed_and_picks_the_line(pack, tmp_path):
     voice = voice_for(pack, tmp_path)
     todo = name_clips.name_pieces(voice, ["太郎", "花子"])
-    assert name_clips.estimate_seconds(voice, todo) == pytest.approx(
-        name_clips.SECONDS_PER_CHAR * sum(len(p.words) for p in todo))
-    voice.prepare_pieces(todo)
+    words = name_clips.Piece("端末を受け取ってください。", 0.3)
+    assert name_clips.estimate_seconds(voice, [*todo, words]) == pytest.approx(
+        4 * name_clips.SECONDS_PER_NAME + name_clips.SECONDS_PER_CHAR * len(words.words))
+    voice.prepare_pieces([*todo, words])
     speed = json.loads((voice.cache_dir / "render-speed.json").read_text())["slowfake"]
-    assert 0 <= speed["seconds_per_char"] < 0.1  # the fake is fast: the estimate follows it
+    assert 0 <= speed["seconds_per_name"] < 0.5 and 0 <= speed["seconds_per_char"] < 0.1  # the fake is fast …
+    later = name_clips.name_pieces(voice, ["健", "美咲"])
+    assert name_clips.estimate_seconds(voice, later) < 2.0  # … and the next estimate follows it
     assert name_clips.notice_line(20) == "names_ahead.half_minute"
     assert name_clips.notice_line(100) == "names_ahead.two_minutes"
     assert name_clips.notice_line(5000) == "names_ahead.longer"

@@ -36,9 +36,11 @@ GAP = 0.04
 """Seconds between two pieces with no punctuation between them (「太郎さん」「が処刑されます」)."""
 SAMPLE_NAME = "\x00name\x00"
 """Stands for a player while finding a line's fixed pieces (never rendered)."""
-SECONDS_PER_CHAR = 0.35
-"""Estimate before anything was measured here: engine seconds per character of a piece
-(Kokoro on a loaded 2-core PC: ~0.2-0.5; the first render measures the real figure)."""
+SECONDS_PER_CHAR = 0.5
+SECONDS_PER_NAME = 5.0
+"""Estimates before anything was measured here: engine seconds per character of a line's
+words, and per name (a short piece costs the engine's fixed time per render). Kokoro on a
+2-core PC under other load: ~0.5 s/char, 5-10 s a name; renders measure the real figures."""
 NOTICES = ((30, "names_ahead.half_minute"), (60, "names_ahead.one_minute"), (120, "names_ahead.two_minutes"),
            (300, "names_ahead.five_minutes"), (600, "names_ahead.ten_minutes"))
 """The pack line that says how long rendering takes: the first whose bound covers the estimate."""
@@ -148,7 +150,7 @@ def render_piece(voice: Any, piece: Piece) -> bool:
     loaded = getattr(voice.engine, "loaded", True)
     started = time.monotonic()
     voice.engine.render(piece.words, raw, voice.settings)
-    _learn(voice, time.monotonic() - started, len(piece.words), loaded)
+    _learn(voice, time.monotonic() - started, piece, loaded)
     voice.synthesized += 1
     voice._process(raw, wav)
     raw.unlink(missing_ok=True)
@@ -227,27 +229,28 @@ def _speed_file(voice: Any) -> Path:
     return voice.cache_dir / "render-speed.json"
 
 
-def _speed(voice: Any) -> dict[str, float]:
+def _speeds(voice: Any) -> dict[str, dict[str, float]]:
     try:
-        return json.loads(_speed_file(voice).read_text(encoding="utf-8")).get(voice.engine.name, {})
+        return json.loads(_speed_file(voice).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
 
 
-def _learn(voice: Any, seconds: float, chars: int, loaded: bool) -> None:
-    """Keep the engine's speed (a running mean of seconds per character) and its load time."""
-    known = _speed(voice)
-    load = known.get("load_s", 0.0)
+def _speed(voice: Any) -> dict[str, float]:
+    return _speeds(voice).get(voice.engine.name, {})
+
+
+def _learn(voice: Any, seconds: float, piece: Piece, loaded: bool) -> None:
+    """Keep the engine's speed here: seconds per name (short pieces, where each render's fixed
+    cost dominates) and per character of a line's words, as running means, and its load time."""
+    data = _speeds(voice)
+    known = data.get(voice.engine.name, {})
     if not loaded:
-        load = getattr(voice.engine, "load_seconds", None) or load
-        seconds -= load
-    per_char = max(seconds, 0.0) / max(chars, 1)
-    old = known.get("seconds_per_char")
-    known = {"seconds_per_char": per_char if old is None else 0.8 * old + 0.2 * per_char, "load_s": load}
-    try:
-        data = json.loads(_speed_file(voice).read_text(encoding="utf-8")) if _speed_file(voice).is_file() else {}
-    except ValueError:
-        data = {}
+        known["load_s"] = getattr(voice.engine, "load_seconds", None) or known.get("load_s", 0.0)
+        seconds -= known["load_s"]
+    key, value = ("seconds_per_name", seconds) if piece.name else ("seconds_per_char", seconds / max(len(piece.words), 1))
+    old = known.get(key)
+    known[key] = max(value, 0.0) if old is None else 0.7 * old + 0.3 * max(value, 0.0)
     data[voice.engine.name] = known
     _speed_file(voice).write_text(json.dumps(data), encoding="utf-8")
 
@@ -257,9 +260,10 @@ def estimate_seconds(voice: Any, todo: list[Piece]) -> float:
     if not todo:
         return 0.0
     known = _speed(voice)
-    per_char = known.get("seconds_per_char", getattr(voice.engine, "seconds_per_char", SECONDS_PER_CHAR))
+    per_char = known.get("seconds_per_char", SECONDS_PER_CHAR)
+    per_name = known.get("seconds_per_name", SECONDS_PER_NAME)
     load = 0.0 if getattr(voice.engine, "loaded", True) else known.get("load_s", 10.0)
-    return load + per_char * sum(len(p.words) for p in todo)
+    return load + sum(per_name if p.name else per_char * len(p.words) for p in todo)
 
 
 def notice_line(seconds: float) -> str:
