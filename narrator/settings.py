@@ -8,6 +8,7 @@ that a typo anywhere is refused before a word is spoken, with one line naming th
 
 from __future__ import annotations
 
+import math
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -29,6 +30,19 @@ LISTEN_KEYS = ("listen", "model", "input_device", "confidence", "mute_tail", "an
 RUN_KEYS = ("lang", "voice", "time_scale", "audio", "audio_device", "answers", "transcript", "audio_out",
             "volume", "speech_rate", "night_done", "ambience", "phones", "host", "port", "listening")
 """The `TableSettings` fields that say how a game is run, not what is played (`table.session.RunOptions`)."""
+MAX_PLAYERS = 100
+"""A bound against absurd counts (players, cards); each game checks its own range (4–20, 2)."""
+MAX_COUNTDOWN = 600
+"""Bounds that fit a table (docs/table-file.md): a night call or a look lasts at most 10 minutes,"""
+MAX_TIMER = 3600
+"""a discussion, a turn or a timer warning at most an hour,"""
+MAX_DAYS = 30
+"""and a game at most 30 days."""
+MAX_TIME_SCALE = 10.0
+"""1 is real time; up to ten times slower (a rehearsal), never infinitely."""
+MAX_SEED = 2**256
+"""Seeds are up to 256 bits (`secrets` makes 128-bit ones)."""
+MAX_LIST = 100
 DEVICE_SECTIONS = ("appliance",)
 """Table-file sections about the device, not the game (checked by `narrator.appliance.table`)."""
 
@@ -75,18 +89,37 @@ class TableSettings:
     """The raw listening keys (listen, model, confidence …), validated by narrator.inputs.voice."""
 
 
+MAX_FILE_BYTES = 1024 * 1024
+"""Table and answers files are a few kilobytes; reading is bounded so /dev/zero cannot fill memory."""
+
+
+def read_text_bounded(path: Path, what: str, fix: str) -> str:
+    """A small UTF-8 text file, read with a size bound; any problem is one SetupError line."""
+    try:
+        with path.open("rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+    except FileNotFoundError:
+        raise SetupError(f"{what} {path} not found; {fix}") from None
+    except OSError as err:
+        raise SetupError(f"{what} {path} cannot be read ({err.strerror}); {fix}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise SetupError(f"{what} {path} is larger than {MAX_FILE_BYTES // 1024} KiB; {fix}")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data[:err.start].count(b"\n") + 1
+        raise SetupError(f"{what} {path} line {line} is not UTF-8 text; save the file as UTF-8") from None
+
+
 def read_table_file(path: Path) -> dict[str, Any]:
     """Parse a table file; any problem is one line that names the file and the fix."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SetupError(f"table file {path} not found; check the path given to --table") from None
-    except OSError as err:
-        raise SetupError(f"table file {path} cannot be read ({err.strerror})") from None
+    text = read_text_bounded(path, "table file", "check the path given to --table")
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise SetupError(f"table file {path} is not valid TOML: {err}; fix that line") from None
+    except RecursionError:
+        raise SetupError(f"table file {path} nests tables or lists too deeply; a table file is flat") from None
 
 
 def build_settings(table: Mapping[str, Any], overrides: Mapping[str, Any], source: str) -> TableSettings:
@@ -115,7 +148,7 @@ def build_settings(table: Mapping[str, Any], overrides: Mapping[str, Any], sourc
     if "audio_device" in common:
         settings = replace(settings, audio_device=str(common["audio_device"]), audio="device")
     if "seed" in common:
-        settings = replace(settings, seed=_integer(common["seed"], "seed", source, minimum=0))
+        settings = replace(settings, seed=_integer(common["seed"], "seed", source, minimum=0, maximum=MAX_SEED))
     if "time_scale" in common:
         settings = replace(settings, time_scale=_scale(common["time_scale"], source))
     settings = _audio_settings(settings, common, source)
@@ -129,12 +162,12 @@ def build_settings(table: Mapping[str, Any], overrides: Mapping[str, Any], sourc
     if "port" in common:
         port = _integer(common["port"], "port", source, minimum=0)
         if port > 65535:
-            raise SetupError(f"{source}: port must be 0 to 65535, not {port}")
+            raise SetupError(f"{source}: port must be 0 to 65535, not {_shown(port)}")
         settings = replace(settings, port=port)
     names = parse_names(common.get("names", ()), source)
     players = common.get("players")
     if players is not None:
-        players = _integer(players, "players", source, minimum=1)
+        players = _integer(players, "players", source, minimum=1, maximum=MAX_PLAYERS)
     if names and players is not None and players != len(names):
         raise SetupError(
             f"{source}: players is {players} but {len(names)} names are given; "
@@ -149,28 +182,11 @@ def _audio_settings(settings: TableSettings, common: Mapping[str, Any], source: 
         settings = replace(settings, audio_out=Path(_text(common["audio_out"], "audio_out", source)))
     for key, low, high in (("volume", 0.0, 2.0), ("speech_rate", 0.5, 2.0)):
         if key in common:
-            try:
-                value = float(common[key])
-            except (TypeError, ValueError):
-                raise SetupError(f"{source}: {key} must be a number such as 1.0, not '{common[key]}'") from None
-            if not low <= value <= high:
-                raise SetupError(f"{source}: {key} must be between {low} and {high}, not {value}")
-            settings = replace(settings, **{key: value})
+            settings = replace(settings, **{key: number(common[key], key, source, low, high)})
     for key in ("night_done", "ambience"):
         if key in common:
-            settings = replace(settings, **{key: _flag(common[key], key, source)})
+            settings = replace(settings, **{key: boolean(common[key], key, source)})
     return settings
-
-
-def _flag(value: Any, key: str, source: str) -> bool:
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("1", "true", "yes", "on"):
-        return True
-    if text in ("0", "false", "no", "off"):
-        return False
-    raise SetupError(f"{source}: {key} must be true or false, not '{value}'")
 
 
 def parse_names(value: Any, source: str) -> tuple[str, ...]:
@@ -188,8 +204,8 @@ def parse_names(value: Any, source: str) -> tuple[str, ...]:
     return tuple(items)
 
 
-def parse_counts(value: Any, key: str, source: str) -> dict[str, int]:
-    """Card counts from a TOML table or a string like "citizen=3,traitor=1"."""
+def parse_counts(value: Any, key: str, source: str, maximum: int = MAX_PLAYERS) -> dict[str, int]:
+    """Card counts from a TOML table or a string like "citizen=3,traitor=1" (each 0 … `maximum`)."""
     if isinstance(value, str):
         pairs: dict[str, Any] = {}
         for part in filter(None, (p.strip() for p in value.split(","))):
@@ -200,7 +216,8 @@ def parse_counts(value: Any, key: str, source: str) -> dict[str, int]:
         value = pairs
     if not isinstance(value, Mapping):
         raise SetupError(f"{source}: {key} must be a table or \"card=count,…\"")
-    return {str(name): _integer(count, f"{key}.{name}", source, minimum=0) for name, count in value.items()}
+    return {str(name): _integer(count, f"{key}.{name}", source, minimum=0, maximum=maximum)
+            for name, count in value.items()}
 
 
 def parse_list(value: Any, key: str, source: str) -> tuple[str, ...]:
@@ -212,49 +229,74 @@ def parse_list(value: Any, key: str, source: str) -> tuple[str, ...]:
     raise SetupError(f"{source}: {key} must be a list or \"a,b,…\"")
 
 
-def parse_seconds_list(value: Any, key: str, source: str) -> tuple[int, ...]:
-    """Seconds from a TOML list or "60,10", largest first."""
-    words = parse_list(value if not isinstance(value, int) else [value], key, source)
-    return tuple(sorted({_integer(w, key, source, minimum=1) for w in words}, reverse=True))
+def parse_seconds_list(value: Any, key: str, source: str, maximum: int = MAX_TIMER) -> tuple[int, ...]:
+    """Seconds from a TOML list or "60,10", largest first (each 1 … `maximum`)."""
+    if isinstance(value, (list, tuple)):
+        words: Any = value
+    elif isinstance(value, str):
+        words = parse_list(value, key, source)
+    else:
+        words = [value]
+    if len(words) > MAX_LIST:
+        raise SetupError(f"{source}: {key} lists {len(words)} values; give at most {MAX_LIST}")
+    return tuple(sorted({_integer(w, key, source, minimum=1, maximum=maximum) for w in words}, reverse=True))
 
 
-def _integer(value: Any, key: str, source: str, minimum: int | None = None) -> int:
+def _integer(value: Any, key: str, source: str, minimum: int | None = None, maximum: int | None = None) -> int:
+    """A whole number: `true` is not 1, 2.5 and inf are not whole, "1e9" is not a number here."""
     try:
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+            raise ValueError
         number = int(value)
         if isinstance(value, float) and number != value:
             raise ValueError
-    except (TypeError, ValueError):
-        raise SetupError(f"{source}: {key} must be a whole number, not '{value}'") from None
+    except (TypeError, ValueError, OverflowError):
+        raise SetupError(f"{source}: {key} must be a whole number, not '{_shown(value)}'") from None
     if minimum is not None and number < minimum:
         raise SetupError(f"{source}: {key} must be at least {minimum}, not {number}")
+    if maximum is not None and number > maximum:
+        raise SetupError(f"{source}: {key} must be at most {maximum}, not {_shown(number)}")
     return number
 
 
-def integer(value: Any, key: str, source: str, minimum: int | None = None) -> int:
+def _shown(value: Any) -> str:
+    """A value short enough for a one-line error (a fuzzer's 5000-digit number is not)."""
+    text = str(value) if not isinstance(value, int) or abs(value) < 10**30 else f"a {len(str(value))}-digit number"
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def number(value: Any, key: str, source: str, low: float, high: float) -> float:
+    """A finite number between `low` and `high` (inf, nan and `true` refused)."""
+    try:
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+            raise ValueError
+        result = float(value)
+    except (TypeError, ValueError, OverflowError):
+        raise SetupError(f"{source}: {key} must be a number such as 1.0, not '{_shown(value)}'") from None
+    if not (math.isfinite(result) and low <= result <= high):
+        raise SetupError(f"{source}: {key} must be between {low:g} and {high:g}, not {_shown(value)}")
+    return result
+
+
+def integer(value: Any, key: str, source: str, minimum: int | None = None, maximum: int | None = None) -> int:
     """A whole number option, refused with a line naming the key."""
-    return _integer(value, key, source, minimum)
+    return _integer(value, key, source, minimum, maximum)
 
 
 def boolean(value: Any, key: str, source: str) -> bool:
-    """A yes/no option from TOML (true/false) or a flag/string ("true", "1", "no" …)."""
+    """A yes/no option: TOML true/false, or a flag's word ("true", "1", "no" …); a TOML number is not one."""
     if isinstance(value, bool):
         return value
-    word = str(value).strip().casefold()
+    word = value.strip().casefold() if isinstance(value, str) else None
     if word in ("true", "yes", "1", "on"):
         return True
     if word in ("false", "no", "0", "off"):
         return False
-    raise SetupError(f"{source}: {key} must be true or false, not '{value}'")
+    raise SetupError(f"{source}: {key} must be true or false, not '{_shown(value)}'")
 
 
 def _scale(value: Any, source: str) -> float:
-    try:
-        scale = float(value)
-    except (TypeError, ValueError):
-        raise SetupError(f"{source}: time_scale must be a number such as 1 or 0, not '{value}'") from None
-    if scale < 0:
-        raise SetupError(f"{source}: time_scale must be 0 or more, not {scale}")
-    return scale
+    return number(value, "time_scale", source, 0.0, MAX_TIME_SCALE)
 
 
 def _text(value: Any, key: str, source: str) -> str:

@@ -20,6 +20,7 @@ def make(tmp_path):
     def build(clock=None):
         path = tmp_path / "t.jsonl"
         hub = ListenerHub()
+        hub.register("test")  # the test offers words itself: a listener that can end a pause
         scheduler = Scheduler(TextVoice(load_pack("en")), NullOutput(), clock or InstantClock(), hub,
                               Transcript(path), ConsoleDisplay(False))
         return scheduler, hub, path

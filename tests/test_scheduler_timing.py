@@ -63,6 +63,7 @@ def run(cues, context, commands=(), night=NightOptions()):
 
     async def main():
         hub = ListenerHub()
+        hub.register("test")  # the timed words below are a listener: it can end a pause
         sched = Scheduler(FakeVoice(), out, clock, hub, Transcript(None), ConsoleDisplay(False), night)
         real_sleep, real_command = clock.sleep_until, hub.command
 

@@ -77,3 +77,223 @@ def test_damaged_meta_is_a_clear_error(game, tmp_path):
     (store.folder / "meta.json").write_text("{")
     with pytest.raises(NarratorError, match="damaged"):
         find_game(tmp_path, None)
+
+
+# --- issue 13: never bricked, never silently wrong ------------------------------------------
+
+import errno
+import os
+import stat
+
+from narrator.errors import DamagedGame, GameBusy, SaveError
+from narrator.table import store as store_module
+from narrator.table.runner import cut_log, rebuild
+
+
+@pytest.fixture
+def warned(game):
+    messages = []
+    game[2].warn = messages.append
+    return messages
+
+
+def answered(rules, config, store, *values):
+    """A started game with these answers logged and snapshotted, as the runner does."""
+    pos = start_position(rules, config, store)
+    for value in values:
+        pos = advance_and_save(rules, config, store, pos, {"type": "answer", "value": value, "source": "script"})
+    return pos
+
+
+def log_lines(store):
+    return (store.folder / "events.jsonl").read_text(encoding="utf-8").splitlines()
+
+
+def test_the_log_starts_with_its_game_and_every_line_is_an_event(game):
+    rules, config, store = game
+    answered(rules, config, store, "done")
+    first, *rest = [json.loads(line) for line in log_lines(store)]
+    assert first == {"type": "log", "id": store.id, "game": "additional-werewolf"}
+    assert [e["type"] for e in rest] == ["start", "answer"] and store.events() == rest
+
+
+def test_a_torn_tail_is_cut_before_the_next_append_and_said_once(game, warned):
+    rules, config, store = game
+    answered(rules, config, store, "done")
+    with (store.folder / "events.jsonl").open("a") as f:
+        f.write('{"type": "answer", "val')
+    again = GameStore(store.folder, warned.append)
+    again.append_event({"type": "continue"})
+    again.append_event({"type": "continue"})
+    assert [json.loads(line)["type"] for line in log_lines(store)] == ["log", "start", "answer", "continue", "continue"]
+    assert len(warned) == 1 and "cut" in warned[0] and "events.jsonl" in warned[0]
+
+
+def test_a_damaged_line_in_the_middle_names_the_file_and_line_and_cut_log_resumes_before_it(game, warned):
+    rules, config, store = game
+    answered(rules, config, store, "done", ["Aki"], "no")
+    lines = log_lines(store)
+    lines[3] = '{"type": "answer", "value": ["Aki"], "sou'  # line 4, torn in the middle of the log
+    (store.folder / "events.jsonl").write_text("\n".join(lines) + "\n")
+    with pytest.raises(DamagedGame, match=r"events\.jsonl line 4 is damaged.*--cut-log"):
+        resume_position(rules, config, store)
+    cut_log(rules, config, store)
+    position = resume_position(rules, config, store)
+    assert position.event_count == 2 and position.state.step == answered(
+        *game[:2], GameStore.create(store.folder.parent.parent, rules.name, config.to_dict(), {}), "done").state.step
+    kept = list(store.folder.glob("events.jsonl.cut-*"))
+    assert len(kept) == 1 and kept[0].read_text().startswith('{"type": "answer", "value": ["Aki"], "sou')
+
+
+@pytest.mark.parametrize("content", [b"", b'{"event_count": 3, "sta', b"\xff\xfe\x00", b"[]",
+                                     b'{"event_count": 3, "state": {}, "cues": [], "t": 1.0}', None])
+def test_a_damaged_or_missing_snapshot_is_rebuilt_from_the_log_and_said_once(game, warned, content):
+    rules, config, store = game
+    pos = answered(rules, config, store, "done", ["Aki"])
+    path = store.folder / "snapshot.json"
+    path.unlink() if content is None else path.write_bytes(content)
+    again = resume_position(rules, config, store)
+    assert again.state == pos.state and again.cues == pos.cues and again.event_count == 3
+    assert len(warned) == 1 and "rebuilt from its log" in warned[0]
+    resume_position(rules, config, store)
+    assert len(warned) == 1  # the rebuilt snapshot was saved: said once
+
+
+def test_an_empty_log_beside_a_snapshot_is_refused_and_nothing_is_overwritten(game):
+    rules, config, store = game
+    answered(rules, config, store, "done")
+    snapshot = (store.folder / "snapshot.json").read_bytes()
+    (store.folder / "events.jsonl").write_bytes(b"")
+    with pytest.raises(DamagedGame, match="holds no events"):
+        resume_position(rules, config, store)
+    assert (store.folder / "snapshot.json").read_bytes() == snapshot
+    assert (store.folder / "events.jsonl").read_bytes() == b""
+
+
+def test_a_log_older_than_its_snapshot_is_refused_and_cut_log_goes_on_from_the_log(game, warned):
+    rules, config, store = game
+    answered(rules, config, store, "done", ["Aki"])
+    lines = log_lines(store)
+    (store.folder / "events.jsonl").write_text("\n".join(lines[:-1]) + "\n")
+    with pytest.raises(DamagedGame, match="older than its snapshot"):
+        resume_position(rules, config, store)
+    cut_log(rules, config, store)
+    assert resume_position(rules, config, store).event_count == 2
+
+
+def test_another_games_log_is_never_replayed(tmp_path, game):
+    rules, config, store = game
+    answered(rules, config, store, "done")
+    pagan = get_game("pagan")
+    pconfig = pagan.configure(build_settings({}, {"game": "pagan"}, "test"))
+    other = GameStore.create(tmp_path, pagan.name, pconfig.to_dict(), {})
+    start_position(pagan, pconfig, other)
+    other.append_event({"type": "answer", "value": "done"})
+    (store.folder / "events.jsonl").write_bytes((other.folder / "events.jsonl").read_bytes())
+    with pytest.raises(DamagedGame, match=f"log of pagan game {other.id}, not of this additional-werewolf game"):
+        resume_position(rules, config, store)
+
+
+def test_an_old_log_without_its_first_line_is_bound_to_its_game_on_resume(game):
+    rules, config, store = game
+    pos = answered(rules, config, store, "done")
+    lines = log_lines(store)
+    (store.folder / "events.jsonl").write_text("\n".join(lines[1:]) + "\n")  # as before issue 13
+    resumed = GameStore(store.folder)
+    assert resume_position(rules, config, resumed).state == pos.state
+    resumed.append_event({"type": "continue"})
+    assert json.loads(log_lines(store)[0]) == {"type": "log", "id": store.id, "game": "additional-werewolf"}
+
+
+def test_an_event_the_rules_cannot_take_is_a_damaged_line_not_a_traceback(game):
+    rules, config, store = game
+    start_position(rules, config, store)
+    store.append_event({"type": "continue"})  # the game waits for an answer there
+    (store.folder / "snapshot.json").unlink()
+    with pytest.raises(DamagedGame, match=r"events\.jsonl line 3 does not replay"):
+        resume_position(rules, config, store)
+    cut_log(rules, config, store)
+    assert resume_position(rules, config, store).event_count == 1
+
+
+def test_an_answer_whose_value_is_a_command_word_is_an_answer(game):
+    """A player named "undo" answers a name question; the log keeps it as an answer."""
+    events = [{"type": "start"}, {"type": "answer", "value": "done"}, {"type": "answer", "value": "undo"},
+              {"type": "answer", "value": ["undo"]}]
+    assert effective_events(events) == events
+
+
+def test_temp_files_have_unique_names(game):
+    """A leftover `snapshot.tmp` (or another writer's temp file) no longer breaks a save."""
+    rules, config, store = game
+    (store.folder / "snapshot.tmp").mkdir()
+    (store.folder / ".snapshot.json.tmp").mkdir()
+    answered(rules, config, store, "done")
+    assert json.loads((store.folder / "snapshot.json").read_text())["event_count"] == 2
+    assert not [p for p in store.folder.iterdir() if p.name.endswith(".tmp") and p.is_file()]
+
+
+def test_a_new_game_folder_is_fsynced_into_games(tmp_path, monkeypatch):
+    synced = []
+    real = os.fsync
+
+    def fsync(fd):
+        synced.append(os.fstat(fd).st_ino)
+        real(fd)
+
+    monkeypatch.setattr(store_module.os, "fsync", fsync)
+    created = GameStore.create(tmp_path, "additional-werewolf", {}, {})
+    assert (tmp_path / "games").stat().st_ino in synced and tmp_path.stat().st_ino in synced
+    assert created.folder.stat().st_ino in synced
+
+
+def test_folder_0700_files_0600_and_resume_fixes_older_modes(game):
+    rules, config, store = game
+    answered(rules, config, store, "done")
+    assert stat.S_IMODE(store.folder.stat().st_mode) == 0o700
+    assert {stat.S_IMODE(p.stat().st_mode) for p in store.folder.iterdir()} == {0o600}
+    os.chmod(store.folder, 0o755)
+    for p in store.folder.iterdir():
+        os.chmod(p, 0o644)
+    store.close()
+    GameStore(store.folder).open("test")
+    assert stat.S_IMODE(store.folder.stat().st_mode) == 0o700
+    assert {stat.S_IMODE(p.stat().st_mode) for p in store.folder.iterdir()} == {0o600}
+
+
+def test_a_second_narrator_is_refused_naming_the_first(game):
+    _, _, store = game  # created, so held by "narrator play" in this process
+    with pytest.raises(GameBusy, match=rf"pid {os.getpid()} \(narrator play\)"):
+        GameStore(store.folder).open("narrator resume")
+    store.close()
+    GameStore(store.folder).open("narrator resume").close()
+
+
+def test_a_full_disk_is_one_line_and_the_log_keeps_what_it_had(game, monkeypatch):
+    rules, config, store = game
+    answered(rules, config, store, "done")
+    before = (store.folder / "events.jsonl").read_bytes(), (store.folder / "snapshot.json").read_bytes()
+
+    def full(fd, data):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(store_module.os, "write", full)
+    with pytest.raises(SaveError, match="No space left on device"):
+        store.append_event({"type": "continue"})
+    with pytest.raises(SaveError, match="No space left on device"):
+        store.save_snapshot(Snapshot(3, {}, [], 0.0))
+    assert ((store.folder / "events.jsonl").read_bytes(), (store.folder / "snapshot.json").read_bytes()) == before
+    assert not [p for p in store.folder.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_an_unwritable_home_is_one_line(tmp_path):
+    (tmp_path / "file").write_text("")
+    with pytest.raises(SaveError, match="cannot create a saved game"):
+        GameStore.create(tmp_path / "file", "pagan", {}, {})
+
+
+def test_rebuild_replays_undo_by_index():
+    rules = get_game("pagan")
+    config = rules.configure(build_settings({}, {"game": "pagan"}, "test"))
+    events = [{"type": "start"}, {"type": "answer", "value": "done"}]
+    assert rebuild(rules, config, events + [{"type": "undo"}])[0] == rebuild(rules, config, events[:1])[0]

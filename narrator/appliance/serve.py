@@ -32,6 +32,7 @@ from narrator.settings import COMMON_KEYS, TableSettings, build_settings
 from narrator.appliance.table import (
     DEFAULT_TABLE, ApplianceConfig, check_table, ensure_table, load_table, save_checked, set_key,
 )
+from narrator.table.lock import held_by_other
 from narrator.table.store import GameStore, saved_games
 
 YES_NO = ("yes", "no")
@@ -104,8 +105,24 @@ def _open_buttons(appliance: ApplianceConfig, log: Callable[[str], None]) -> But
     return buttons
 
 
-def latest_unfinished(root: Path) -> GameStore | None:
-    unfinished = [g for g in saved_games(root) if not g.meta.get("finished")]
+def latest_unfinished(root: Path, log: Callable[[str], None] | None = None,
+                      skip: set[str] = frozenset()) -> GameStore | None:
+    """The latest unfinished game this appliance may take: a damaged game, or one another
+    narrator is playing, is named in the log and skipped, never a reason to stop."""
+    log = log or (lambda message: None)
+    unfinished = []
+    for store in saved_games(root):
+        if store.id in skip:
+            continue
+        problem = store.problem()
+        if problem:
+            log(f"skipping a damaged game: {problem}")
+        elif not store.meta.get("finished"):
+            holder = held_by_other(store.folder)
+            if holder:
+                log(f"skipping game {store.id}: another narrator is playing it ({holder})")
+            else:
+                unfinished.append(store)
     return unfinished[-1] if unfinished else None
 
 
@@ -119,6 +136,7 @@ class Appliance:
         self.scheduler, self.hub = sitting.scheduler, sitting.hub
         self.pack = sitting.scheduler.voice.pack
         self.table_error: str | None = None
+        self.unresumable: set[str] = set()
 
     async def run(self) -> int:
         self.sitting.start_listeners(asyncio.get_running_loop())
@@ -134,12 +152,14 @@ class Appliance:
             await self.say("appliance.table_error")
         played = 0
         while True:
-            store = latest_unfinished(home.app_home())
-            if store is not None and await self.ask_resume():
-                await self.play_saved(store)
-            else:
+            store = self._take(latest_unfinished(home.app_home(), self.log, skip=self.unresumable))
+            resume = store is not None and await self.ask_resume()
+            if resume and not await self.play_saved(store):
+                await self.play_new(await self.choose())
+            elif not resume:
                 if store is not None:
                     store.mark_finished({"winner": None, "abandoned": True})
+                    store.close()
                     self.log(f"game {store.id} set aside; starting a new one")
                     await self.say("appliance.set_aside")
                 await self.play_new(await self.choose())
@@ -147,6 +167,16 @@ class Appliance:
             if self.options.once:
                 return played
             await self.ask(Ask("appliance.again", ("done",)))
+
+    def _take(self, store: GameStore | None) -> GameStore | None:
+        """Lock the game for this appliance (None if another narrator took it meanwhile)."""
+        if store is None:
+            return None
+        try:
+            return store.open("narrator serve")
+        except NarratorError as err:
+            self.log(f"skipping game {store.id}: {err}")
+            return None
 
     # --- questions -------------------------------------------------------------------------
 
@@ -245,16 +275,27 @@ class Appliance:
 
     # --- games -----------------------------------------------------------------------------
 
-    async def play_saved(self, store: GameStore) -> None:
-        meta = store.meta
-        rules = get_game(meta["game"])
-        config = rules.config_from_dict(meta["config"])
-        store.update_run(self.run_options.to_dict())
-        position = resume_position(rules, config, store)
+    async def play_saved(self, store: GameStore) -> bool:
+        """Resume `store`; False (logged, and not offered again) when it cannot be resumed."""
+        try:
+            meta = store.meta
+            rules = get_game(meta["game"])
+            config = rules.config_from_dict(meta["config"])
+            position = resume_position(rules, config, store)
+            store.update_run(self.run_options.to_dict())
+        except Exception as err:  # noqa: BLE001 - one damaged game must not stop the appliance
+            store.close()
+            self.log(f"cannot resume game {store.id}, skipping it: {err}")
+            self.unresumable.add(store.id)
+            return False
         self.log(f"resuming game {store.id}")
         self._restart_clock(position.t)
-        state = await self._play(rules, config, store, position, recap=True)
+        try:
+            state = await self._play(rules, config, store, position, recap=True)
+        finally:
+            store.close()
         self.log(f"game {store.id} over: {state.winner} win")
+        return True
 
     async def play_new(self, settings: TableSettings) -> None:
         rules = get_game(settings.game)
@@ -262,11 +303,15 @@ class Appliance:
         if getattr(config, "digital_cards", False) and not self.run_options.phones and not self.run_options.answers:
             raise NarratorError("digital cards are shown on the players' phones; "
                                 "turn them on with `narrator config set phones true`")
-        store = GameStore.create(home.app_home(), rules.name, config.to_dict(), self.run_options.to_dict())
+        store = GameStore.create(home.app_home(), rules.name, config.to_dict(), self.run_options.to_dict(),
+                                 holder="narrator serve", warn=lambda message: self.log(f"warning: {message}"))
         self.log(f"game {store.id} ({rules.name}, {settings.players} players) saved in {store.folder}")
-        position = start_position(rules, config, store)
-        self._restart_clock(0.0)
-        state = await self._play(rules, config, store, position, recap=False)
+        try:
+            position = start_position(rules, config, store)
+            self._restart_clock(0.0)
+            state = await self._play(rules, config, store, position, recap=False)
+        finally:
+            store.close()
         self.log(f"game {store.id} over: {state.winner} win")
 
     async def _play(self, rules: Any, config: Any, store: GameStore, position: Any, recap: bool) -> Any:

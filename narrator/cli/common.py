@@ -12,11 +12,12 @@ from typing import Any, Callable
 
 import click
 
-from narrator.errors import NarratorError
+from narrator.errors import NarratorError, SaveError
 
 
 def friendly_errors(func: Callable[..., Any]) -> Callable[..., Any]:
-    """Turn a NarratorError into `error: …` and its exit status; Ctrl-C into a resume hint."""
+    """Turn a NarratorError into `error: …` and its exit status, an unexpected disk failure into
+    one line and exit 2; Ctrl-C into a resume hint."""
 
     @wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -25,6 +26,11 @@ def friendly_errors(func: Callable[..., Any]) -> Callable[..., Any]:
         except NarratorError as err:
             click.echo(f"error: {err}", err=True)
             sys.exit(err.exit_code)
+        except OSError as err:  # a disk or path failure nothing else caught: still one line
+            where = f" {err.filename}" if err.filename else ""
+            click.echo(f"error: cannot read or write{where} ({err.strerror or err}); free some space or fix "
+                       "the path and its permissions (what was saved is kept)", err=True)
+            sys.exit(SaveError.exit_code)
         except KeyboardInterrupt:
             click.echo("\nstopped: the game is saved; continue it with `narrator resume`", err=True)
             sys.exit(130)

@@ -7,6 +7,7 @@ validate them, opens a sitting (voice, audio, listeners) and runs the loop.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -14,10 +15,11 @@ import click
 
 from narrator import home
 from narrator.cli.common import friendly_errors
-from narrator.errors import NarratorError
+from narrator.errors import DamagedGame, NarratorError
 from narrator.games import game_names, get_game
-from narrator.settings import build_settings, read_table_file
+from narrator.settings import RUN_KEYS, build_settings, read_table_file
 from narrator.table.runner import play as play_loop
+from narrator.table.runner import cut_log as cut_damaged_log
 from narrator.table.runner import resume_position, start_position
 from narrator.table.session import RunOptions, open_sitting
 from narrator.table.store import GameStore, find_game, saved_games
@@ -95,10 +97,9 @@ def play(game: str | None, table_file: Path | None, no_keyboard: bool, **flags: 
     if getattr(config, "digital_cards", False) and not run.phones and not run.answers:
         raise NarratorError("digital cards are shown on the players' phones; add --phones (or phones = true)")
     sitting = open_sitting(run, names=getattr(config, "names", ()), game=rules, config=config)
-    store = GameStore.create(home.app_home(), rules.name, config.to_dict(), run.to_dict())
+    store = GameStore.create(home.app_home(), rules.name, config.to_dict(), run.to_dict(), holder="narrator play")
     click.echo(f"game {store.id} saved in {store.folder}", err=True)
-    position = start_position(rules, config, store)
-    _run(rules, config, store, sitting, position, recap=False)
+    _run(rules, config, store, sitting, run, lambda: start_position(rules, config, store), recap=False)
 
 
 @click.command()
@@ -106,39 +107,72 @@ def play(game: str | None, table_file: Path | None, no_keyboard: bool, **flags: 
 @click.option("--voice", default=None, help="Voice pack name or `text`.")
 @click.option("--answers", type=click.Path(path_type=Path), default=None, help="Scripted answers file.")
 @click.option("--transcript", type=click.Path(path_type=Path), default=None, help="Transcript file to append to.")
-@click.option("--time-scale", "time_scale", type=float, default=None, help="1 = real time, 0 = instant.")
+@click.option("--time-scale", "time_scale", default=None, help="1 = real time, 0 = instant.")
 @click.option("--audio", default=None, help="auto, null or device.")
-@click.option("--port", type=int, default=None, help="Port of the phone page (if the game uses phones).")
+@click.option("--port", default=None, help="Port of the phone page (if the game uses phones).")
 @click.option("--host", default=None, help="Where the phone page listens (if the game uses phones).")
 @click.option("--no-keyboard", is_flag=True, help="Do not read answers from the terminal.")
+@click.option("--cut-log", is_flag=True,
+              help="Go on from the events before a damaged log line (the rest is kept beside the log).")
 @friendly_errors
-def resume(game_id: str | None, no_keyboard: bool, **flags: Any) -> None:
-    """Continue an interrupted game where it stopped (the latest one by default)."""
-    store = find_game(home.app_home(), game_id)
+def resume(game_id: str | None, no_keyboard: bool, cut_log: bool, **flags: Any) -> None:
+    """Continue an interrupted game where it stopped (the latest one by default).
+
+    Every flag is checked, and the voice, transcript and audio opened, before the
+    changed options are saved: a bad flag never breaks a later plain `narrator resume`.
+    """
+    store = find_game(home.app_home(), game_id, damaged_too=cut_log).open("narrator resume")
+    try:
+        _resume(store, no_keyboard, cut_log, flags)
+    finally:
+        store.close()
+
+
+def _resume(store: GameStore, no_keyboard: bool, cut_log: bool, flags: dict[str, Any]) -> None:
     meta = store.meta
     if meta.get("finished"):
         raise NarratorError(f"game {store.id} is already over; start a new one with `narrator play`")
     rules = get_game(meta["game"])
-    config = rules.config_from_dict(meta["config"])
-    saved = meta["run"]
-    for key, value in flags.items():
-        if value is not None:
-            saved[key] = str(Path(value).resolve()) if key in ("answers", "transcript") else value
-    saved["keyboard"] = not no_keyboard
-    run = RunOptions(**saved)
-    store.update_run(run.to_dict())
+    config = saved_config(rules, meta, store.id)
+    run = resume_options(meta["run"], flags, keyboard=not no_keyboard)
+    if cut_log:
+        cut_damaged_log(rules, config, store)
     position = resume_position(rules, config, store)
     used = sum(1 for e in store.events() if e.get("source") == "script")
     sitting = open_sitting(run, start_at=position.t, answers_used=used, names=getattr(config, "names", ()),
                            game=rules, config=config)
+    store.update_run(run.to_dict())
     click.echo(f"resuming game {store.id}", err=True)
-    _run(rules, config, store, sitting, position, recap=True)
+    _run(rules, config, store, sitting, run, lambda: position, recap=True)
 
 
-def _run(rules: Any, config: Any, store: GameStore, sitting: Any, position: Any, recap: bool) -> None:
-    run = RunOptions(**store.meta["run"])
+def saved_config(rules: Any, meta: dict[str, Any], game_id: str) -> Any:
+    """The game's saved setup, or one line saying the saved game cannot be trusted."""
+    try:
+        return rules.config_from_dict(meta["config"])
+    except Exception as err:  # noqa: BLE001 - meta.json edited by hand or by another version
+        raise DamagedGame(f"saved game {game_id}: the setup in meta.json does not fit {rules.name} "
+                          f"({err.__class__.__name__}); it cannot be resumed") from None
 
-    async def main_loop() -> Any:
+
+def resume_options(saved: dict[str, Any], flags: dict[str, Any], keyboard: bool) -> Any:
+    """The saved run options with the resume flags on top, all checked like a table file's."""
+    table = {k: v for k, v in saved.items() if k in RUN_KEYS and k != "listening" and v is not None}
+    given = {k: str(v) for k, v in flags.items() if v is not None}
+    if "audio" in given:
+        table.pop("audio_device", None)
+    build_settings({}, given, "command line")
+    settings = build_settings({**table, **given}, {}, "the saved game's run options (give the flag anew)")
+    run = RunOptions.from_settings(settings, keyboard=keyboard)
+    listening = saved.get("listening")
+    return replace(run, listening=listening if isinstance(listening, dict) else {})
+
+
+def _run(rules: Any, config: Any, store: GameStore, sitting: Any, run: Any, position: Callable[[], Any],
+         recap: bool) -> None:
+    """Play to the end; the sitting is closed and the game's lock dropped however it stops."""
+
+    async def main_loop(start: Any) -> Any:
         server = None
         if run.phones:
             from narrator.phones.table import make_server, open_phones
@@ -147,26 +181,33 @@ def _run(rules: Any, config: Any, store: GameStore, sitting: Any, position: Any,
             await open_phones(server, sitting.scheduler, run.host, run.port)
         sitting.start_listeners(asyncio.get_running_loop())
         try:
-            return await play_loop(rules, config, store, sitting.scheduler, position, recap=recap,
+            return await play_loop(rules, config, store, sitting.scheduler, start, recap=recap,
                                    on_state=server.set_state if server else None)
         finally:
             if server is not None:
                 await server.stop()
 
     try:
-        state = asyncio.run(main_loop())
+        state = asyncio.run(main_loop(position()))
     finally:
         sitting.close()
+        store.close()
     click.echo(f"game over: {state.winner} win", err=True)
 
 
 @click.command()
+@friendly_errors
 def games() -> None:
-    """List the games the narrator runs, and the saved games."""
+    """List the games the narrator runs, and the saved games (damaged ones with the reason)."""
     click.echo("games: " + ", ".join(game_names()))
     for store in saved_games(home.app_home()):
+        problem = store.problem()
+        if problem:
+            click.echo(f"{store.id}  damaged: {problem}")
+            continue
         meta = store.meta
-        status = f"over ({meta.get('outcome', {}).get('winner')} won)" if meta.get("finished") else "unfinished"
+        outcome = meta.get("outcome") if isinstance(meta.get("outcome"), dict) else {}
+        status = f"over ({outcome.get('winner')} won)" if meta.get("finished") else "unfinished"
         click.echo(f"{store.id}  {meta['game']}  {status}")
 
 

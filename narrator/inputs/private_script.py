@@ -22,6 +22,7 @@ from typing import Any
 
 from narrator.errors import AnswerError, SetupError
 from narrator.inputs.hub import ListenerHub
+from narrator.settings import read_text_bounded
 
 SOURCE = "script"
 KEYS = {"night": {"night", "player", "target", "ability"}, "vote": {"day", "player", "vote"},
@@ -30,13 +31,10 @@ KEYS = {"night": {"night", "player", "target", "ability"}, "vote": {"day", "play
 
 def is_json_lines(path: Path) -> bool:
     """True when the first answer line of `path` is a JSON object (the private-answer format)."""
-    try:
-        for raw in path.read_text(encoding="utf-8").splitlines():
-            line = raw.strip()
-            if line and not line.startswith("#"):
-                return line.startswith("{")
-    except OSError:
-        return False
+    for raw in read_text_bounded(path, "answers file", "check --answers").splitlines():
+        line = raw.strip()
+        if line and not line.startswith("#"):
+            return line.startswith("{")
     return False
 
 
@@ -48,10 +46,7 @@ def _phase(record: dict[str, Any]) -> str:
 
 def read_records(path: Path) -> dict[tuple[str, int, str], tuple[int, dict[str, Any]]]:
     """(phase, number, player) → (line number, record); a malformed line is one clear error."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise SetupError(f"answers file {path} cannot be read ({err.strerror}); check --answers") from None
+    text = read_text_bounded(path, "answers file", "check --answers")
     records: dict[tuple[str, int, str], tuple[int, dict[str, Any]]] = {}
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
@@ -62,7 +57,10 @@ def read_records(path: Path) -> dict[tuple[str, int, str], tuple[int, dict[str, 
             record = json.loads(line)
         except json.JSONDecodeError as err:
             raise SetupError(f"{where} is not valid JSON ({err.msg}); write one object per line") from None
-        if not isinstance(record, dict) or "player" not in record or ("night" in record) == ("day" in record):
+        except RecursionError:
+            raise SetupError(f"{where} nests too deeply; write one flat object per line") from None
+        if not isinstance(record, dict) or not isinstance(record.get("player"), str) \
+                or ("night" in record) == ("day" in record):
             raise SetupError(f"{where}: a record needs \"player\" and either \"night\" or \"day\"")
         phase = _phase(record)
         extra = sorted(set(record) - KEYS[phase])
@@ -88,6 +86,7 @@ class PrivateScriptListener:
 
     def start(self, hub: ListenerHub, loop: asyncio.AbstractEventLoop) -> asyncio.Task:
         hub.register(SOURCE)
+        loop.create_task(self._refuse_questions(hub))
         return loop.create_task(self._run(hub))
 
     async def _run(self, hub: ListenerHub) -> None:
@@ -97,6 +96,18 @@ class PrivateScriptListener:
             error = self._answer_round(hub, round_)
             if error is not None:
                 hub.fail(AnswerError(error))
+                return
+
+    async def _refuse_questions(self, hub: ListenerHub) -> None:
+        """A question this file cannot answer (yes/no, done, names) stops the game with one
+        line when nothing else can answer it, rather than waiting forever."""
+        serial = 0
+        while True:
+            serial, ask = await hub.next_ask(serial)
+            await asyncio.sleep(0)  # let a keyboard or phone that is there take it
+            if hub.sources <= {SOURCE} and hub.open_serial == serial:
+                hub.fail(AnswerError(f"answers file {self.path} holds JSON records (private answers), but the game "
+                                     f"asks '{ask.line}'; give this game an answers file with one answer per line"))
                 return
 
     def _answer_round(self, hub: ListenerHub, round_: Any) -> str | None:

@@ -5,30 +5,36 @@ separated by commas. This makes every game replayable through the real CLI. An a
 that does not fit its question stops the game with the file's line number: a script
 must never be silently misread. On resume, the answers already used are skipped.
 
-`repeat`, `help` and `pause` lines are commands about the open question: the next line
-still answers it. They leave no event in the log, so on resume they are skipped without
-being counted among the answers used.
+`repeat`, `help`, `pause` and `resume` lines are commands about the open question: the
+next line still answers it. They leave no event in the log, so on resume they are skipped
+without being counted among the answers used. A script cannot sit out a pause, so a
+pause lasts until its next line: an answer after `pause` first ends the pause. A pause
+the file leaves open at its end stops the game like any listener running dry (exit 3).
+
+A script never waits for what it cannot give: when the game opens a round of private
+answers (Bestia Magica's memos and votes) and nothing but this file can answer it, the
+game stops with the line the script had reached: such rounds need the JSON Lines form.
 """
 
 from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
-from narrator.errors import AnswerError, SetupError
+from narrator.errors import AnswerError
 from narrator.inputs.hub import ListenerHub
+from narrator.settings import read_text_bounded
 
 SOURCE = "script"
-SAME_QUESTION = ("repeat", "help", "pause")
+SAME_QUESTION = ("repeat", "help", "pause", "resume")
 """Commands after which the question stays open (unlike `undo`, which asks again)."""
+ENDS_PAUSE = ("pause", "resume")
 
 
 def read_answers(path: Path) -> list[tuple[int, str]]:
-    """(line number, answer) pairs of an answers file."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise SetupError(f"answers file {path} cannot be read ({err.strerror}); check --answers") from None
+    """(line number, answer) pairs of an answers file (read with a size bound)."""
+    text = read_text_bounded(path, "answers file", "check --answers")
     answers = []
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0].strip()
@@ -61,18 +67,48 @@ class ScriptedListener:
         return []
 
     async def _run(self, hub: ListenerHub) -> None:
-        serial, same_question = 0, False
+        serial, same_question, paused = 0, False, False
         ask = None
         for number, answer in self.answers:
+            meaning = hub.vocabulary.meaning(answer)
+            if paused and meaning not in ENDS_PAUSE:
+                hub.offer_text("resume", SOURCE)  # a script's pause lasts until its next line
+                await hub.commands_taken()
+                paused = False
+            if meaning in ENDS_PAUSE:
+                paused = meaning == "pause" and not paused
             if not same_question:
-                serial, ask = await hub.next_ask(serial)
+                waited = await self._next_ask(hub, serial, number)
+                if waited is None:
+                    return
+                serial, ask = waited
             hint = hub.offer_text(answer, SOURCE)
             if hint:
                 hub.fail(AnswerError(f"answers file {self.path} line {number}: '{answer}' does not answer "
                                      f"'{ask.line}': {hint}"))
                 return
             self.used += 1
-            same_question = hub.vocabulary.meaning(answer) in SAME_QUESTION
+            same_question = meaning in SAME_QUESTION
             if same_question:
                 await hub.commands_taken()
         hub.retire(SOURCE)
+
+    async def _next_ask(self, hub: ListenerHub, after: int, number: int) -> tuple[int, Any] | None:
+        """The next question; None (the game stopped) when a private round opens that only
+        this file could answer, and it cannot."""
+        rounds = 0
+        while True:
+            ask = asyncio.ensure_future(hub.next_ask(after))
+            round_ = asyncio.ensure_future(hub.next_collect(rounds))
+            await asyncio.wait({ask, round_}, return_when=asyncio.FIRST_COMPLETED)
+            if ask.done():
+                round_.cancel()
+                return ask.result()
+            ask.cancel()
+            rounds, open_ = round_.result()
+            if hub.sources <= {SOURCE}:
+                hub.fail(AnswerError(
+                    f"answers file {self.path} line {number}: the game collects private answers here "
+                    f"({open_.phase} {open_.number}); write them as JSON Lines, one record per line, such as "
+                    '{"night": 1, "player": "Aki", "target": "Ben", "ability": false}'))
+                return None

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from narrator import home
-from narrator.errors import NarratorError
+from narrator.errors import NarratorError, SetupError
 from narrator.sound.engines import VoiceSettings
 
 REPO_VOICES = Path(__file__).resolve().parents[2] / "voices"
@@ -215,7 +215,7 @@ def find_pack(name: str) -> Path:
     for folder in pack_dirs():
         if (folder / name / "voice.toml").is_file():
             return folder / name
-    raise NarratorError(f"no voice pack '{name}'; known packs: {', '.join(list_packs()) or 'none'}")
+    raise SetupError(f"no voice pack '{name}'; known packs: {', '.join(list_packs()) or 'none'}")
 
 
 def load_pack(name: str) -> VoicePack:

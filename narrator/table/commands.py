@@ -8,8 +8,13 @@ that fell due is spoken at the next chance.
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
+from narrator.errors import NoMoreAnswers
 from narrator.table.clock import InstantClock
+
+PAUSE_CHECK = 0.2
+"""Real seconds between checks, while paused, that some listener is still there to end it."""
 
 
 class TableCommands:
@@ -29,12 +34,26 @@ class TableCommands:
         """Hold everything until `pause` (or `done`) comes again; returns the paused seconds."""
         began = self.clock.now()
         await self._say(self.voice.clip("control.paused"), "say")
-        while (await self.hub.command()).value not in ("pause", "resume", "done"):
+        while (await self._command_while_paused()).value not in ("pause", "resume", "done"):
             pass
         self.cursor = self._slot(resync=True)
         await self._say(self.voice.clip("control.resumed"), "say")
         self.turn_clock.shift(self.clock.now() - began)
         return self.clock.now() - began
+
+    async def _command_while_paused(self) -> Any:
+        """The next command; a pause nothing is left to end (a script's last line) stops the
+        game like a listener running dry, instead of holding it forever."""
+        command = asyncio.ensure_future(self.hub.command())
+        try:
+            while not command.done():
+                if not self.hub.sources:
+                    raise NoMoreAnswers("the game is paused and no listener is left to end the pause (the answers "
+                                        "file ended or there is no keyboard); `narrator resume` goes on from here")
+                await asyncio.wait({command}, timeout=PAUSE_CHECK)
+            return command.result()
+        finally:
+            command.cancel()
 
     def _turn_clock_wait(self) -> asyncio.Future | None:
         """A sleep to the turn clock's next deadline, raced against an open question.

@@ -8,7 +8,7 @@ move or take back the ones not yet heard.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, Callable
 
 from narrator.cues import Countdown, Timer
 from narrator.sound.clips import RATE, WIDTH
@@ -41,8 +41,10 @@ class DeadlineCues:
         t0 = self._slot()
         pending = {k: self._start_clip(clip, t0 + off, show=False) for k, (off, clip) in enumerate(timed)}
         for k, (off, clip) in enumerate(timed):
-            outcome, shift = await self._wait_or_done(t0 + off, until,
-                                                      pending=[pending[j] for j in range(k, len(timed))])
+            # the clips not yet heard, listed only if a pause takes them back (listing them at
+            # every tick made a long countdown quadratic: look 32000 took 25 s at time scale 0)
+            outcome, shift = await self._wait_or_done(
+                t0 + off, until, pending=lambda k=k: [pending[j] for j in range(k, len(timed))])
             if shift:
                 t0 += shift
                 for j in range(k, len(timed)):
@@ -66,11 +68,11 @@ class DeadlineCues:
         self.cursor = self.clock.now() if outcome == "done" else t0 + shift + end
 
     async def _wait_or_done(self, deadline: float, until: asyncio.Future | None = None,
-                            pending: list[Any] = ()) -> tuple[str, float]:
+                            pending: Callable[[], list[Any]] = list) -> tuple[str, float]:
         """Sleep to `deadline` unless `done` (or the future `until`) comes first; a pause shifts it.
 
         At night a `done` is ignored unless `night_done` is set. On a pause the clips in
-        `pending` are taken back (the caller hands them over again, shifted).
+        `pending()` are taken back (the caller hands them over again, shifted).
         """
         shift = 0.0
         while True:
@@ -90,10 +92,10 @@ class DeadlineCues:
             if heard.value == "done" and (self.night.night_done or not self._at_night()):
                 return "done", shift
             if heard.value == "pause":
-                for handle in pending:
+                for handle in pending():
                     if handle is not None:
                         self.output.cancel(handle)
-                pending = []
+                pending = list
                 shift += await self._pause()
 
     def _play_sound(self, name: str, at: float) -> float:

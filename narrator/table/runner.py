@@ -7,13 +7,16 @@ playing, and an answer already recorded is never asked again.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any, Callable
 
 from narrator.cues import Ask, Collect, Cue, Say, cue_from_dict
 from narrator.games.contract import Game
 from narrator.table.scheduler import Scheduler
-from narrator.table.store import GameStore, Snapshot
+from narrator.errors import DamagedGame
+from narrator.table.event_log import LOG_FILE, read_log
+from narrator.table.store import SNAPSHOT_FILE, GameStore, Snapshot
 
 
 @dataclass
@@ -35,45 +38,109 @@ def start_position(game: Game, config: Any, store: GameStore) -> Position:
 
 
 def resume_position(game: Game, config: Any, store: GameStore) -> Position:
-    """Rebuild a saved game: its snapshot, plus any events logged after it was taken."""
-    snapshot = store.load_snapshot()
-    events = store.events()
+    """Rebuild a saved game: its snapshot, plus any events logged after it was taken.
+
+    A missing or damaged snapshot is rebuilt from the log (said once: a new one is saved
+    at once). A log that is empty, or older than its snapshot, is refused: starting the
+    game again from its welcome would silently throw away what the table played.
+    """
+    reading = store.read_log()
+    events = reading.events if reading else []
+    lines = reading.lines if reading else []
+    snapshot, problem = store.load_snapshot()
     if not events:
+        if (store.folder / SNAPSHOT_FILE).exists():
+            raise DamagedGame(f"saved game {store.id}: {store.folder / LOG_FILE} holds no events but a snapshot "
+                              "exists; put the log back from a backup, or start a new game")
         return start_position(game, config, store)
-    t = snapshot.t if snapshot else 0.0
-    if snapshot is None or any(e["type"] == "undo" for e in events[snapshot.event_count:]):
-        state, cues = rebuild(game, config, events)
-        return Position(state, cues, len(events), t)
-    state = game.state_from_dict(snapshot.state)
-    cues = [cue_from_dict(c) for c in snapshot.cues]
-    for event in events[snapshot.event_count:]:
-        state, cues = game.advance(config, state, event)
+    if snapshot is not None and snapshot.event_count > len(events):
+        raise DamagedGame(f"saved game {store.id}: {store.folder / LOG_FILE} holds {len(events)} events, older than "
+                          f"its snapshot ({snapshot.event_count}); put the whole log back, or "
+                          f"`narrator resume {store.id} --cut-log` to go on from the log alone")
+    if snapshot is not None and not any(e["type"] == "undo" for e in events[snapshot.event_count:]):
+        try:
+            state = game.state_from_dict(snapshot.state)
+            cues = [cue_from_dict(c) for c in snapshot.cues]
+            if json.loads(json.dumps(state.to_dict())) != snapshot.state:
+                raise ValueError("its state does not read back the same")
+        except Exception as err:  # noqa: BLE001 - a snapshot edited or from another version
+            snapshot, problem = None, f"{store.folder / SNAPSHOT_FILE} does not fit the game ({_reason(err)})"
+        else:
+            for index in range(snapshot.event_count, len(events)):
+                state, cues = _replay(game, config, state, events[index], store, lines[index])
+            return Position(state, cues, len(events), snapshot.t)
+    t = snapshot.t if snapshot is not None else 0.0
+    state, cues = rebuild(game, config, events, lambda i: (store, lines[i]))
+    if snapshot is None:
+        store.warn(f"{problem}; the game is rebuilt from its log {store.folder / LOG_FILE}")
+        store.save_snapshot(Snapshot(len(events), state.to_dict(), [c.to_dict() for c in cues], t))
     return Position(state, cues, len(events), t)
+
+
+def cut_log(game: Game, config: Any, store: GameStore) -> None:
+    """`resume --cut-log`: go on from the events before the first damaged or unplayable
+    line (the rest set aside), or from the log alone when it is older than its snapshot."""
+    reading = read_log(store.folder / LOG_FILE)
+    line = reading.damaged_line if reading else None
+    if reading is not None and line is None:
+        try:
+            rebuild(game, config, reading.events, lambda i: (store, reading.lines[i]))
+        except DamagedGame as err:
+            line = getattr(err, "line", None)
+    store.cut_log(line)
+
+
+def _effective_indices(events: list[dict[str, Any]]) -> list[int]:
+    kept: list[int] = []
+    for index, event in enumerate(events):
+        if event["type"] != "undo":
+            kept.append(index)
+            continue
+        while kept and events[kept[-1]]["type"] == "continue":
+            kept.pop()
+        if kept and events[kept[-1]]["type"] == "answer":
+            kept.pop()
+    return kept
 
 
 def effective_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The events that still count: each `undo` cancels the latest answer still standing
     (and the steps that merely followed it)."""
-    kept: list[dict[str, Any]] = []
-    for event in events:
-        if event["type"] != "undo":
-            kept.append(event)
-            continue
-        while kept and kept[-1]["type"] == "continue":
-            kept.pop()
-        if kept and kept[-1]["type"] == "answer":
-            kept.pop()
-    return kept
+    return [events[i] for i in _effective_indices(events)]
 
 
-def rebuild(game: Game, config: Any, events: list[dict[str, Any]]) -> tuple[Any, list[Cue]]:
-    """Replay the log from a fresh state. After an undo, only the question is asked again."""
+def rebuild(game: Game, config: Any, events: list[dict[str, Any]],
+            where: Callable[[int], tuple[GameStore, int]] | None = None) -> tuple[Any, list[Cue]]:
+    """Replay the log from a fresh state. After an undo, only the question is asked again.
+
+    `where(i)` names the store and file line of event i, for the error when it does not replay.
+    """
     state, cues = game.new_state(), []
-    for event in effective_events(events):
-        state, cues = game.advance(config, state, event)
+    for index in _effective_indices(events):
+        store, line = where(index) if where else (None, index + 1)
+        state, cues = _replay(game, config, state, events[index], store, line)
     if events and events[-1]["type"] == "undo" and cues and isinstance(cues[-1], (Ask, Collect)):
         cues = [Say("control.undone"), cues[-1]]
     return state, cues
+
+
+def _replay(game: Game, config: Any, state: Any, event: dict[str, Any], store: GameStore | None,
+            line: int) -> tuple[Any, list[Cue]]:
+    """One logged event played again; one that the rules cannot take is a damaged log line."""
+    try:
+        return game.advance(config, state, event)
+    except Exception as err:  # noqa: BLE001 - the rules were never meant to see this event
+        if store is None:
+            raise
+        damaged = DamagedGame(f"saved game {store.id}: {store.folder / LOG_FILE} line {line} does not replay into "
+                              f"{game.name} ({_reason(err)}); `narrator resume {store.id} --cut-log` resumes "
+                              "from the events before it")
+        damaged.line = line  # type: ignore[attr-defined]
+        raise damaged from None
+
+
+def _reason(err: Exception) -> str:
+    return f"{err.__class__.__name__}: {str(err)[:80]}"
 
 
 async def play(game: Game, config: Any, store: GameStore, scheduler: Scheduler, position: Position,

@@ -155,6 +155,8 @@ class Scheduler(DeadlineCues, PrivateRounds, TableCommands):
         finally:
             if not answer_task.done():
                 answer_task.cancel()
+            elif not answer_task.cancelled():
+                answer_task.exception()  # seen: when a pause stops the game, the pause's error is the one told
         heard = answer_task.result()
         self.output.extend(self.clock.now())
         self.cursor = self._slot(resync=True)

@@ -1,23 +1,36 @@
 """Saved games: an append-only events log and an atomic snapshot, per game folder.
 
 `games/<id>/meta.json` holds the game, its validated config and how it was run;
-`events.jsonl` gets every event, flushed and fsynced before the step it starts is played;
-`snapshot.json` (written to a temp file, fsynced, then `os.replace`d) holds the state, the
-step's cues and the game clock at the step's start. A kill at any instant leaves either
-the old or the new snapshot, and events the snapshot lacks are replayed on resume.
+`events.jsonl` (see `event_log`) is bound to its game by its first line and gets every
+event, flushed and fsynced before the step it starts is played; `snapshot.json` (written
+to a uniquely named temp file, fsynced, then `os.replace`d) holds the state, the step's
+cues and the game clock at the step's start. A kill at any instant leaves either the old
+or the new snapshot, and events the snapshot lacks are replayed on resume.
+
+Only one narrator writes a game (`lock.GameLock`). The folder is 0700 and its files 0600:
+the log says who holds which card. Every disk failure becomes one `SaveError` line; what
+was saved before it stays as it was.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import secrets
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
-from narrator.errors import NarratorError
+from narrator.errors import DamagedGame, NarratorError, SaveError
+from narrator.table.event_log import LOG_FILE, LogReading, header_line, read_at_most, read_log
+from narrator.table.lock import GameLock
+
+META_FILE, SNAPSHOT_FILE = "meta.json", "snapshot.json"
+MAX_JSON_BYTES = 16 * 1024 * 1024
+"""meta.json and snapshot.json are a few kilobytes; a bigger one is not ours."""
 
 
 @dataclass(frozen=True)
@@ -28,102 +41,329 @@ class Snapshot:
     t: float
 
 
+def _warn(message: str) -> None:
+    print(f"warning: {message}", file=sys.stderr, flush=True)
+
+
 class GameStore:
     """One saved game's folder."""
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, warn: Callable[[str], None] | None = None):
         self.folder = folder
         self.id = folder.name
+        self.warn = warn or _warn
+        self.lock = GameLock(folder)
+        self._tail_checked = False
 
     @classmethod
-    def create(cls, root: Path, game: str, config: dict[str, Any], run: dict[str, Any]) -> GameStore:
-        game_id = time.strftime("%Y%m%d-%H%M%S") + "-" + secrets.token_hex(2)
-        folder = root / "games" / game_id
-        folder.mkdir(parents=True)
-        store = cls(folder)
-        store._write_json("meta.json", {"id": game_id, "game": game, "config": config, "run": run, "finished": False})
+    def create(cls, root: Path, game: str, config: dict[str, Any], run: dict[str, Any],
+               holder: str = "narrator play", warn: Callable[[str], None] | None = None) -> GameStore:
+        """A new game folder, locked, with its meta and the log's binding line, all fsynced."""
+        games = root / "games"
+        game_id = time.strftime("%Y%m%d-%H%M%S") + "-" + secrets.token_hex(3)
+        try:
+            new_parent = not games.is_dir()
+            games.mkdir(parents=True, exist_ok=True, mode=0o700)
+            if new_parent:
+                _fsync_dir(games.parent)
+            (games / game_id).mkdir(mode=0o700)
+            os.chmod(games / game_id, 0o700)
+            _fsync_dir(games)
+        except OSError as err:
+            raise SaveError(f"cannot create a saved game in {games} ({err.strerror}); make it writable "
+                            "or set NARRATOR_HOME to a writable folder") from None
+        store = cls(games / game_id, warn)
+        store.lock.acquire(holder)
+        try:
+            store._write_json(META_FILE, {"id": game_id, "game": game, "config": config, "run": run,
+                                          "finished": False})
+            store._append(header_line(game_id, game))
+        except SaveError:
+            store.discard()
+            raise
+        store._tail_checked = True
         return store
+
+    def open(self, holder: str) -> GameStore:
+        """Take the game for this process (refused while another narrator has it); fix modes."""
+        self.lock.acquire(holder)
+        self.secure()
+        return self
+
+    def close(self) -> None:
+        self.lock.release()
+
+    def discard(self) -> None:
+        """Remove a game folder this process has just made and saved nothing playable in."""
+        for path in self.folder.iterdir():
+            path.unlink(missing_ok=True)
+        self.close()
+        self.folder.rmdir()
+
+    def secure(self) -> None:
+        """The folder 0700, its files 0600 (older versions left them world-readable)."""
+        try:
+            os.chmod(self.folder, 0o700)
+            for path in self.folder.iterdir():
+                if path.is_file() and not path.is_symlink():
+                    os.chmod(path, 0o600)
+        except OSError as err:
+            raise SaveError(f"cannot set the modes of {self.folder} ({err.strerror}); "
+                            "run the narrator as the user who owns it") from None
+
+    # --- meta ------------------------------------------------------------------------------
 
     @property
     def meta(self) -> dict[str, Any]:
-        return self._read_json("meta.json")
+        meta = self._read_json(META_FILE)
+        if meta is None:
+            raise DamagedGame(f"saved game {self.id}: {META_FILE} is missing; it cannot be resumed "
+                              f"(move {self.folder} away)")
+        if not isinstance(meta, dict) or not isinstance(meta.get("game"), str) \
+                or not isinstance(meta.get("config"), dict) or not isinstance(meta.get("run"), dict):
+            raise DamagedGame(f"saved game {self.id}: {META_FILE} lacks the game, its setup or its run "
+                              f"options; it cannot be resumed (move {self.folder} away)")
+        return meta
+
+    def problem(self) -> str | None:
+        """Why this game cannot be resumed or listed (None when it is sound)."""
+        try:
+            meta = self.meta
+            if not meta.get("finished"):
+                self.events()
+        except NarratorError as err:
+            return str(err)
+        return None
 
     def update_run(self, run: dict[str, Any]) -> None:
         meta = self.meta
         meta["run"] = run
-        self._write_json("meta.json", meta)
-
-    def append_event(self, event: dict[str, Any]) -> None:
-        with (self.folder / "events.jsonl").open("a", encoding="utf-8") as f:
-            f.write(json.dumps(event, ensure_ascii=False) + "\n")
-            f.flush()
-            os.fsync(f.fileno())
-
-    def events(self) -> list[dict[str, Any]]:
-        """Every complete event; a line torn by a power cut at the very end is dropped."""
-        path = self.folder / "events.jsonl"
-        if not path.exists():
-            return []
-        events = []
-        for line in path.read_text(encoding="utf-8").splitlines():
-            try:
-                events.append(json.loads(line))
-            except json.JSONDecodeError:
-                break
-        return events
-
-    def save_snapshot(self, snapshot: Snapshot) -> None:
-        self._write_json("snapshot.json", snapshot.__dict__)
-
-    def load_snapshot(self) -> Snapshot | None:
-        path = self.folder / "snapshot.json"
-        if not path.exists():
-            return None
-        return Snapshot(**self._read_json("snapshot.json"))
+        self._write_json(META_FILE, meta)
 
     def mark_finished(self, outcome: dict[str, Any]) -> None:
         meta = self.meta
         meta.update(finished=True, outcome=outcome)
-        self._write_json("meta.json", meta)
+        self._write_json(META_FILE, meta)
+
+    # --- the events log --------------------------------------------------------------------
+
+    def append_event(self, event: dict[str, Any]) -> None:
+        if not self._tail_checked:
+            self.cut_torn_tail()
+        self._append(json.dumps(event, ensure_ascii=False) + "\n")
+
+    def events(self) -> list[dict[str, Any]]:
+        """Every event of the log (a torn last line left out); damage or a foreign log raises."""
+        reading = self.read_log()
+        return reading.events if reading else []
+
+    def read_log(self) -> LogReading | None:
+        """The log, checked: no damaged line, and bound to this game (None when there is none)."""
+        path = self.folder / LOG_FILE
+        reading = read_log(path)
+        if reading is None:
+            return None
+        if reading.damaged_line is not None:
+            kept = len(reading.events)
+            raise DamagedGame(
+                f"saved game {self.id}: {path} line {reading.damaged_line} is damaged ({reading.damage}); "
+                f"`narrator resume {self.id} --cut-log` resumes from the {kept} events before it")
+        header = reading.header
+        meta = self.meta
+        if header is not None and (header["id"] != self.id or header["game"] != meta["game"]):
+            raise DamagedGame(f"saved game {self.id}: {path} is the log of {header['game']} game {header['id']}, "
+                              f"not of this {meta['game']} game; put its own log back or start a new game")
+        return reading
+
+    def cut_torn_tail(self) -> None:
+        """A power cut mid-append leaves half a line; appending after it would bury the next
+        event in it. Cut it (said once: once cut it is gone) and bind an old log to its game."""
+        reading = self.read_log()
+        path = self.folder / LOG_FILE
+        if reading is not None and reading.torn_bytes:
+            self._truncate(path, reading.complete_bytes)
+            self.warn(f"{path}: cut {reading.torn_bytes} bytes of an event torn by a stop mid-write "
+                      "(its step is played again)")
+        if reading is not None and reading.header is None and reading.events:
+            lines = [json.dumps(e, ensure_ascii=False) + "\n" for e in reading.events]
+            self._write_text(LOG_FILE, header_line(self.id, self.meta["game"]) + "".join(lines))
+        elif reading is None or not reading.complete_bytes:
+            self._append(header_line(self.id, self.meta["game"]))
+        self._tail_checked = True
+
+    def cut_log(self, line: int | None) -> None:
+        """`resume --cut-log`: keep the lines before `line`, set the rest aside in
+        `events.jsonl.cut-<time>`, and drop the snapshot (rebuilt from what is kept).
+        Without a line, only a snapshot newer than the log is dropped."""
+        path = self.folder / LOG_FILE
+        snapshot = self.folder / SNAPSHOT_FILE
+        if line is None:
+            if not snapshot.exists():
+                raise DamagedGame(f"saved game {self.id}: nothing to cut; resume without --cut-log")
+            self._write_bytes(f"{SNAPSHOT_FILE}.cut-{time.strftime('%Y%m%d-%H%M%S')}", snapshot.read_bytes())
+            snapshot.unlink()
+            self.warn(f"{snapshot} set aside; the game goes on from its log")
+            return
+        data = path.read_bytes()
+        keep = sum(len(raw) + 1 for raw in data.split(b"\n")[:line - 1])
+        self._write_bytes(f"{LOG_FILE}.cut-{time.strftime('%Y%m%d-%H%M%S')}", data[keep:])
+        self._truncate(path, keep)
+        snapshot.unlink(missing_ok=True)
+        self.warn(f"{path}: cut at line {line} (the rest is kept beside it); the game goes on from the "
+                  "events before it")
+
+    # --- the snapshot ----------------------------------------------------------------------
+
+    def save_snapshot(self, snapshot: Snapshot) -> None:
+        self._write_json(SNAPSHOT_FILE, {"game_id": self.id, **snapshot.__dict__})
+
+    def load_snapshot(self) -> tuple[Snapshot | None, str | None]:
+        """The snapshot, or None with the reason it cannot be used (missing, damaged, foreign)."""
+        try:
+            data = self._read_json(SNAPSHOT_FILE)
+        except DamagedGame as err:
+            return None, str(err)
+        if data is None:
+            return None, f"{self.folder / SNAPSHOT_FILE} is missing"
+        problem = _snapshot_problem(data, self.id)
+        if problem:
+            return None, f"{self.folder / SNAPSHOT_FILE} {problem}"
+        return Snapshot(data["event_count"], data["state"], data["cues"], float(data["t"])), None
+
+    # --- files -----------------------------------------------------------------------------
+
+    def _append(self, text: str) -> None:
+        path = self.folder / LOG_FILE
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            try:
+                os.write(fd, text.encode("utf-8"))
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        except OSError as err:
+            raise self._save_error(err) from None
+
+    def _truncate(self, path: Path, size: int) -> None:
+        try:
+            with path.open("r+b") as f:
+                f.truncate(size)
+                f.flush()
+                os.fsync(f.fileno())
+        except OSError as err:
+            raise self._save_error(err) from None
 
     def _write_json(self, name: str, data: dict[str, Any]) -> None:
-        path = self.folder / name
-        tmp = path.with_suffix(".tmp")
-        with tmp.open("w", encoding="utf-8") as f:
-            json.dump(data, f, ensure_ascii=False)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-        dir_fd = os.open(self.folder, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
+        self._write_text(name, json.dumps(data, ensure_ascii=False))
 
-    def _read_json(self, name: str) -> dict[str, Any]:
+    def _write_text(self, name: str, text: str) -> None:
+        self._write_bytes(name, text.encode("utf-8"))
+
+    def _write_bytes(self, name: str, data: bytes) -> None:
+        """Write `name` whole or not at all: a unique temp file, fsynced, renamed, folder fsynced."""
+        path = self.folder / name
+        tmp = self.folder / f".{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
         try:
-            return json.loads((self.folder / name).read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as err:
-            raise NarratorError(f"saved game {self.folder} is damaged ({name}: {err}); start a new game") from None
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            try:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view):]
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.replace(tmp, path)
+            _fsync_dir(self.folder)
+        except OSError as err:
+            tmp.unlink(missing_ok=True)
+            raise self._save_error(err) from None
+
+    def _read_json(self, name: str) -> Any:
+        """The parsed file, None when it is missing; unreadable or not JSON raises DamagedGame."""
+        path = self.folder / name
+        data = read_at_most(path, MAX_JSON_BYTES)
+        if data is None:
+            return None
+        try:
+            if len(data) > MAX_JSON_BYTES:
+                raise ValueError("far too large")
+            return json.loads(data.decode("utf-8"))
+        except (ValueError, RecursionError) as err:
+            reason = "empty" if not data.strip() else f"{err.__class__.__name__}"
+            raise DamagedGame(f"saved game {self.id}: {path} is damaged ({reason}); it cannot be resumed "
+                              f"(move {self.folder} away)") from None
+
+    def _save_error(self, err: OSError) -> SaveError:
+        return SaveError(f"cannot save game {self.id} in {self.folder} ({err.strerror}); free some space or "
+                         f"make it writable, then `narrator resume {self.id}` (what was saved is kept)")
+
+
+def _snapshot_problem(data: Any, game_id: str) -> str | None:
+    if not isinstance(data, dict):
+        return "is not a snapshot"
+    if data.get("game_id", game_id) != game_id:
+        return f"belongs to game {data.get('game_id')}"
+    count, t = data.get("event_count"), data.get("t")
+    if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+        return "has no event count"
+    if not isinstance(data.get("state"), dict) or not isinstance(data.get("cues"), list):
+        return "has no state or cues"
+    if not isinstance(t, (int, float)) or isinstance(t, bool) or not math.isfinite(t) or t < 0:
+        return "has no game clock"
+    return None
+
+
+def _fsync_dir(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def saved_games(root: Path) -> list[GameStore]:
-    """All saved games, oldest first."""
+    """Every game folder, oldest first (damaged ones too: `problem()` says what is wrong)."""
     folder = root / "games"
-    if not folder.is_dir():
+    try:
+        return [GameStore(p) for p in sorted(folder.iterdir()) if p.is_dir() and not p.name.startswith(".")]
+    except FileNotFoundError:
         return []
-    return [GameStore(p) for p in sorted(folder.iterdir()) if (p / "meta.json").is_file()]
+    except OSError as err:
+        raise SaveError(f"cannot list {folder} ({err.strerror}); check NARRATOR_HOME and its permissions") from None
 
 
-def find_game(root: Path, game_id: str | None) -> GameStore:
-    """The game `game_id`, or the most recent unfinished one."""
+def find_game(root: Path, game_id: str | None, warn: Callable[[str], None] | None = None,
+              damaged_too: bool = False) -> GameStore:
+    """The game `game_id`, or the most recent unfinished sound one (damaged ones are named and
+    skipped; with `damaged_too`, an unfinished game whose log is damaged counts, for --cut-log)."""
     games = saved_games(root)
     if game_id:
         for store in games:
             if store.id == game_id:
                 return store
         raise NarratorError(f"no saved game '{game_id}' in {root / 'games'}; see `narrator games`")
-    unfinished = [g for g in games if not g.meta.get("finished")]
-    if not unfinished:
-        raise NarratorError(f"no unfinished game in {root / 'games'}; start one with `narrator play`")
-    return unfinished[-1]
+    warn = warn or _warn
+    unfinished, damaged = [], []
+    for store in games:
+        problem = store.problem()
+        if problem is None:
+            if not store.meta.get("finished"):
+                unfinished.append(store)
+            continue
+        damaged.append(problem)
+        if damaged_too and _unfinished_meta(store):
+            unfinished.append(store)
+        else:
+            warn(f"skipping a damaged game: {problem}")
+    if unfinished:
+        return unfinished[-1]
+    if damaged:
+        raise DamagedGame(damaged[-1])
+    raise NarratorError(f"no unfinished game in {root / 'games'}; start one with `narrator play`")
+
+
+def _unfinished_meta(store: GameStore) -> bool:
+    try:
+        return not store.meta.get("finished")
+    except NarratorError:
+        return False

@@ -8,8 +8,12 @@ transcript is complete up to the kill, and `resume` appends to the same file.
 from __future__ import annotations
 
 import json
+import os
+import stat
 from pathlib import Path
 from typing import Any, TextIO
+
+from narrator.errors import SaveError
 
 
 class Transcript:
@@ -17,14 +21,22 @@ class Transcript:
         self.path = path
         self._file: TextIO | None = None
         if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            _drop_torn_tail(path)
-            self._file = path.open("a", encoding="utf-8")
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                self._file = _open_private(path)
+                _drop_torn_tail(self._file)
+            except OSError as err:
+                raise SaveError(f"transcript {path} cannot be written ({err.strerror}); "
+                                "give --transcript a file in a writable folder") from None
 
     def write(self, record: dict[str, Any]) -> None:
         if self._file is not None:
-            self._file.write(json.dumps(record, ensure_ascii=False) + "\n")
-            self._file.flush()
+            try:
+                self._file.write(json.dumps(record, ensure_ascii=False) + "\n")
+                self._file.flush()
+            except OSError as err:
+                raise SaveError(f"transcript {self.path} cannot be written ({err.strerror}); free some space "
+                                "and `narrator resume` (the game is saved)") from None
 
     def close(self) -> None:
         if self._file is not None:
@@ -32,14 +44,46 @@ class Transcript:
             self._file = None
 
 
-def _drop_torn_tail(path: Path) -> None:
-    """A power cut can leave half a record at the end; resume must not append after it."""
-    if not path.exists():
-        return
-    data = path.read_bytes()
-    if data and not data.endswith(b"\n"):
-        with path.open("r+b") as f:
-            f.truncate(data.rfind(b"\n") + 1)
+def _open_private(path: Path) -> TextIO:
+    """Append to `path`, created 0600 (it tells who was nominated and when); an existing
+    regular file others could read is made 0600 too. A pipe or a device is left as it is."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
+    except OSError:  # a write-only device or pipe (/dev/stdout)
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISREG(info.st_mode) and info.st_mode & 0o077 and info.st_uid == os.getuid():
+            os.fchmod(fd, 0o600)
+        return os.fdopen(fd, "a", encoding="utf-8")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+TAIL_CHUNK = 65536
+
+
+def _drop_torn_tail(file: TextIO) -> None:
+    """A power cut can leave half a record at the end; resume must not append after it.
+    Only the end of the file is read (a transcript can be long)."""
+    fd = file.fileno()
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        return  # a pipe or a device has no tail to cut
+    size = os.fstat(fd).st_size
+    end = size
+    while end > 0:
+        start = max(0, end - TAIL_CHUNK)
+        chunk = os.pread(fd, end - start, start)
+        if end == size and chunk.endswith(b"\n"):
+            return
+        newline = chunk.rfind(b"\n")
+        if newline >= 0:
+            os.ftruncate(fd, start + newline + 1)
+            return
+        end = start
+    if size:
+        os.ftruncate(fd, 0)
 
 
 def read_transcript(path: Path) -> list[dict[str, Any]]:

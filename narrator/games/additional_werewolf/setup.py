@@ -17,6 +17,9 @@ from typing import Any, Mapping
 
 from narrator.errors import SetupError
 from narrator.settings import (
+    MAX_COUNTDOWN,
+    MAX_DAYS,
+    MAX_TIMER,
     TableSettings,
     boolean,
     integer,
@@ -128,11 +131,15 @@ def configure(settings: TableSettings) -> AWConfig:
     cards = {k: v for k, v in cards.items() if v}
     _check_counts(players, roles, cards, src)
 
-    def seconds(key: str, minimum: int = 1) -> int:
-        return integer(options.get(key, defaults[key]), key, src, minimum=minimum)
+    def seconds(key: str, minimum: int = 1, maximum: int = MAX_COUNTDOWN) -> int:
+        return integer(options.get(key, defaults[key]), key, src, minimum=minimum, maximum=maximum)
 
-    countdowns = parse_counts(options.get("countdowns", {}), "countdowns", src)
+    countdowns = parse_counts(options.get("countdowns", {}), "countdowns", src, maximum=MAX_COUNTDOWN)
     _check_known(countdowns, definition()["cards"], "card in countdowns", src)
+    for card, value in countdowns.items():
+        if value < 1:
+            raise SetupError(f"{src}: countdowns.{card} must be at least 1 second, not {value}; "
+                             "drop it to use the global countdown")
     night_order = parse_list(options.get("night_order", defaults["night_order"]), "night_order", src)
     _check_night_order(night_order, cards, src)
     digital = boolean(options.get("digital_cards", False), "digital_cards", src)
@@ -143,11 +150,11 @@ def configure(settings: TableSettings) -> AWConfig:
         names=settings.names,
         roles=roles,
         cards=cards,
-        days=seconds("days"),
+        days=seconds("days", maximum=MAX_DAYS),
         countdown=seconds("countdown"),
         countdowns=countdowns,
         check_role=seconds("check_role"),
-        discussion=seconds("discussion"),
+        discussion=seconds("discussion", minimum=0, maximum=MAX_TIMER),
         warnings=parse_seconds_list(options.get("warnings", defaults["warnings"]), "warnings", src),
         night_order=night_order,
         strategist=seconds("strategist"),

@@ -19,6 +19,9 @@ from typing import Any, Mapping
 
 from narrator.errors import SetupError
 from narrator.settings import (
+    MAX_COUNTDOWN,
+    MAX_DAYS,
+    MAX_TIMER,
     TableSettings,
     integer,
     parse_counts,
@@ -124,7 +127,8 @@ def configure(settings: TableSettings) -> BMConfig:
     _check_deal(deal, src)
     defaults = definition()["defaults"]
     timers = {
-        key: integer(options.get(key, defaults[key]), key, src, minimum=1)
+        key: integer(options.get(key, defaults[key]), key, src, minimum=0 if key == "discussion" else 1,
+                     maximum=MAX_TIMER if key == "discussion" else MAX_COUNTDOWN)
         for key in defaults if key != "warnings"
     }
     warnings = parse_seconds_list(options.get("warnings", defaults["warnings"]), "warnings", src)
@@ -244,7 +248,7 @@ def _house_rules(options: Mapping[str, Any], src: str) -> dict[str, Any]:
             if not isinstance(value, bool):
                 raise SetupError(f"{src}: {key} must be true or false, not '{value}'")
         elif isinstance(default, int):
-            value = integer(value, key, src, minimum=1)
+            value = integer(value, key, src, minimum=1, maximum=MAX_DAYS)
         elif key == "night_order":
             value = parse_list(value, key, src)
             if sorted(value) != sorted(NIGHT_STEPS):

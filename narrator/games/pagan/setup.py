@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from narrator.errors import SetupError
-from narrator.settings import TableSettings, integer, parse_seconds_list
+from narrator.settings import MAX_TIMER, TableSettings, integer, parse_seconds_list
 
 DEFINITION_FILE = Path(__file__).with_name("definition.toml")
 OPTION_KEYS = ("turn_timer", "warnings")
@@ -57,6 +57,7 @@ def configure(settings: TableSettings) -> PaganConfig:
     if settings.names:
         raise SetupError(f"{src}: Pagan calls the players by their sides (witch, hunter); drop --names")
     defaults = definition()["defaults"]
-    turn_timer = integer(options.get("turn_timer", defaults["turn_timer"]), "turn_timer", src, minimum=0)
+    turn_timer = integer(options.get("turn_timer", defaults["turn_timer"]), "turn_timer", src, minimum=0,
+                         maximum=MAX_TIMER)
     warnings = parse_seconds_list(options.get("warnings", defaults["warnings"]), "warnings", src)
     return PaganConfig(turn_timer=turn_timer, warnings=tuple(w for w in warnings if w < turn_timer))
