@@ -164,16 +164,37 @@ def doctor() -> None:
 @click.option("--table", "table_file", type=click.Path(path_type=Path), help="Also render this table's lines (names, timers).")
 @click.option("--engine", default=None, help="Render for this engine instead of the pack's first working one.")
 def render(pack: str | None, table_file: Path | None, engine: str | None) -> None:
-    """Render every fixed line and countdown number of PACK (default: all packs) into its cache."""
-    from narrator.sound.voicepack import list_packs
+    """Render every fixed line and countdown number of PACK (default: all packs) into its cache.
+
+    Without PACK, packs that inherit another (ja-natural) are left out: they say the same
+    lines with another engine, which may take tens of minutes; render them by name.
+    """
+    from narrator.sound.voicepack import list_packs, load_pack
 
     names = [pack] if pack else list_packs()
+    if not pack:
+        variants = [name for name in names if len(load_pack(name).folders) > 1]
+        for name in variants:
+            click.echo(f"{name}: left out (it inherits another pack); render it with `narrator voices render {name}`")
+        names = [name for name in names if name not in variants]
     for name in names:
         voice = _engine_voice(name, engine)
         requests = render_requests(voice.pack, table_file)
         with click.progressbar(length=len(requests), label=f"{name} ({voice.engine_name})", file=sys.stderr) as bar:
             new = voice.prepare(requests, progress=bar.update)
+        new += _render_pieces(voice, name)
         click.echo(f"{name}: {len(requests)} lines ready, {new} rendered now, in {voice.cache_dir}")
+
+
+def _render_pieces(voice: Any, name: str) -> int:
+    """A slow engine says names apart: the words of every line around the names, ahead too."""
+    from narrator.sound.name_clips import fixed_pieces, piece_wav
+
+    if not getattr(voice.engine, "names_apart", False):
+        return 0
+    pieces = [p for p in fixed_pieces(voice) if not piece_wav(voice, p).is_file()]
+    with click.progressbar(length=len(pieces), label=f"{name}: words around names", file=sys.stderr) as bar:
+        return voice.prepare_pieces(pieces, progress=bar.update)
 
 
 def _games_to_render(table_file: Path | None, lang: str) -> list[tuple[Any, Any]]:

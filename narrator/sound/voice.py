@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from narrator import home
+from narrator.sound import name_clips
 from narrator.sound.clips import RATE, WIDTH, process, read_pcm
 from narrator.sound.engines import EngineUnavailable, TextToSpeech
 from narrator.sound.voicepack import WITHOUT_MICROPHONE, Spoken, VoicePack
@@ -134,6 +135,9 @@ class EngineVoice:
             if not wav.is_file():
                 self._process(recorded, wav, onset=_on_second(spoken))
             return wav, "recorded"
+        parts = name_clips.pieces(self, spoken)
+        if parts is not None:  # a slow engine says names apart, each cached by name
+            return name_clips.joined(self, parts)
         wav = self._cached(spoken)
         words = self._words(spoken)
         if wav.is_file():
@@ -148,7 +152,19 @@ class EngineVoice:
     def is_cached(self, spoken: Spoken) -> bool:
         if self.pack.recording(spoken) is not None:
             return True
+        parts = name_clips.pieces(self, spoken)
+        if parts is not None:
+            return name_clips.is_cached(self, parts)
         return self._cached(spoken).is_file()
+
+    def prepare_pieces(self, parts: list[Any], progress: Any = None) -> int:
+        """Render the pieces a slow engine says lines in (`name_clips`): names, fixed words."""
+        new = 0
+        for piece in parts:
+            new += name_clips.render_piece(self, piece)
+            if progress is not None:
+                progress(1)
+        return new
 
     def _words(self, spoken: Spoken) -> str:
         """What the engine is given: the text (with `[pronounce]` fixes) or the kana reading."""

@@ -9,6 +9,10 @@ and an optional night ambience loop; `recorded/` holds lines recorded by a perso
 (`recorded/<line>.wav`, or `recorded/<line>/<value>.wav` for a line with one parameter,
 e.g. `recorded/tick/5.wav`), which are played instead of the synthesized line.
 Cues name a line and give parameters; the pack turns them into words.
+
+A pack may `inherit = "<pack>"`: it then has that pack's settings, lines, sounds and
+recordings, and its own `voice.toml` (and any `lines/` of its own) only says what differs,
+e.g. `voices/ja-natural/` is the ja pack spoken by another engine. One copy of every line.
 """
 
 from __future__ import annotations
@@ -88,6 +92,8 @@ class VoicePack:
     without_microphone: bool = False
     """No microphone listens: a line with a `without_microphone.<line>` wording says that one
     (「ボタンかEnterキーを押してください」 instead of 「「終わりました」と言ってください」)."""
+    folders: tuple[Path, ...] = ()
+    """Where its files are: its own folder, then the folders of the pack it inherits."""
 
     def settings_for(self, engine: str, speed: float = 1.0) -> VoiceSettings:
         """The voice settings for `engine`: `[engines.<engine>]` over the pack's top-level ones."""
@@ -120,21 +126,19 @@ class VoicePack:
     def sound_path(self, name: str) -> Path | None:
         """The WAV file of sound `name` (e.g. `ambience`), or None if the pack has none."""
         file = self.sounds.get(name)
-        path = self.path / "sounds" / file if file else None
-        return path if path is not None and path.is_file() else None
+        paths = [folder / "sounds" / file for folder in self.folders or (self.path,)] if file else []
+        return next((path for path in paths if path.is_file()), None)
 
     def recording(self, spoken: "Spoken") -> Path | None:
         """A person's recording of this line with these parameters, if the pack has one."""
-        folder = self.path / "recorded"
-        if spoken.variant or not folder.is_dir():
-            return None
         if not spoken.params:
-            path = folder / f"{spoken.line}.wav"
+            name = f"{spoken.line}.wav"
         elif len(spoken.params) == 1 and not isinstance(spoken.params[0][1], (list, tuple)):
-            path = folder / spoken.line / f"{spoken.params[0][1]}.wav"
+            name = f"{spoken.line}/{spoken.params[0][1]}.wav"
         else:
             return None
-        return path if path.is_file() else None
+        paths = [folder / "recorded" / name for folder in self.folders or (self.path,)]
+        return None if spoken.variant else next((path for path in paths if path.is_file()), None)
 
     def has(self, line_id: str) -> bool:
         return line_id in self.lines
@@ -162,6 +166,10 @@ class VoicePack:
         reading = self.counted(_PackFormatter(self, reading=True, names=True).format(reading_template, **params))
         frozen = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in params.items()))
         return Spoken(line_id, text, reading, frozen, variant, said)
+
+    def format_value(self, value: Any, spec: str = "", reading: bool = False) -> str:
+        """One parameter as the pack writes it (names joined, `:duration` …), for a line said in pieces."""
+        return _PackFormatter(self, reading=reading).format_field(value, spec)
 
     def placeholders(self, line_id: str) -> set[str]:
         """The parameter names a line uses (text and reading together)."""
@@ -291,12 +299,13 @@ def find_pack(name: str) -> Path:
 def load_pack(name: str) -> VoicePack:
     """Load a pack by name or path; a broken file is one line naming it."""
     path = find_pack(name)
-    voice = _read_toml(path / "voice.toml")
+    voice, folders = _inherited(path)
     engine = voice.get("engine", "pyttsx3")
     engines = tuple(dict.fromkeys([engine, *voice.get("fallback", [])]))
     lines: dict[str, Line] = {}
-    for lines_file in sorted((path / "lines").glob("*.toml")):
-        lines.update(_flatten_lines(_read_toml(lines_file)))
+    for folder in reversed(folders):  # the inherited lines first, then the pack's own
+        for lines_file in sorted((folder / "lines").glob("*.toml")):
+            lines.update(_flatten_lines(_read_toml(lines_file)))
     return VoicePack(
         name=voice.get("name", path.name),
         path=path,
@@ -315,7 +324,31 @@ def load_pack(name: str) -> VoicePack:
         sounds=voice.get("sounds", {}),
         pronounce=voice.get("pronounce", {}),
         counter_readings=voice.get("counter_readings", {}),
+        folders=tuple(folders),
     )
+
+
+def _inherited(path: Path, seen: tuple[Path, ...] = ()) -> tuple[dict[str, Any], list[Path]]:
+    """A pack's `voice.toml` over the one it inherits (tables merged key by key), and its folders."""
+    voice = _read_toml(path / "voice.toml")
+    parent_name = voice.pop("inherit", None)
+    if parent_name is None:
+        return voice, [path]
+    parent_path = find_pack(parent_name)
+    if parent_path.resolve() == path.resolve():
+        raise NarratorError(f"voice pack {path} inherits itself; set `inherit` in {path / 'voice.toml'} to another pack")
+    if parent_path.resolve() in seen:
+        raise NarratorError(f"voice packs inherit in a circle through {path}; fix `inherit` in {path / 'voice.toml'}")
+    parent, folders = _inherited(parent_path, (*seen, path.resolve()))
+    parent.pop("name", None)
+    return _merged(parent, voice), [path, *folders]
+
+
+def _merged(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in over.items():
+        out[key] = _merged(out[key], value) if isinstance(value, Mapping) and isinstance(out.get(key), Mapping) else value
+    return out
 
 
 def _read_toml(path: Path) -> dict[str, Any]:

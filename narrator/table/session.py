@@ -112,7 +112,11 @@ def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
     voice = _voice(run, warn)
     voice.pack = with_readings(voice.pack, names, run.listening.get("name_readings"))
     if game is not None and config is not None:
-        prepare_voice(voice, game, config)
+        play_notice, close_notice = _notice_player(run)
+        try:
+            prepare_voice(voice, game, config, play_notice)
+        finally:
+            close_notice()
     clock = make_clock(run.time_scale, start_at)
     output, show_lines = _output(run, voice, clock, warn)
     if isinstance(output, NullOutput) and not isinstance(voice, TextVoice) and run.audio_out is None:
@@ -173,14 +177,56 @@ def _output(run: RunOptions, voice: Any, clock: Clock, warn: Callable[[str], Non
         return open_output("null", clock, volume=run.volume, record=record), True
 
 
-def prepare_voice(voice: Any, game: Any, config: Any) -> int:
-    """Render ahead every line `game` can say with `config`; a progress bar if it takes a while."""
+def _notice_player(run: RunOptions) -> tuple[Callable[[Any], None], Callable[[], None]]:
+    """Plays a clip at once on an output of its own (the game's clock has not started) and,
+    when closed, waits until it has been heard: how the rendering notice is said."""
+    opened: list[AudioOutput] = []
+
+    def play(clip: Any) -> None:
+        if clip.pcm is None or run.audio == "null" or run.time_scale == 0:
+            return
+        clock = make_clock(1.0)
+        try:
+            output = open_output("device", clock, run.audio_device, run.volume)
+        except AudioUnavailable:
+            return  # the game's own output says what is missing
+        output.start(clip.pcm, clock.now() + 0.05)
+        output.extend(clock.now() + 0.05 + clip.duration)
+        opened.append(output)
+
+    def close() -> None:
+        for output in opened:
+            output.close()
+
+    return play, close
+
+
+def prepare_voice(voice: Any, game: Any, config: Any, notice: Callable[[Any], None] | None = None) -> int:
+    """Render ahead every line `game` can say with `config`; a progress bar if it takes a while.
+
+    A slow engine says player names apart (`narrator.sound.name_clips`): the table's names
+    (and any words not rendered yet) are rendered first, after a pack line that says how
+    long that will take, printed and handed to `notice` to be heard.
+    """
+    from narrator.sound import name_clips
     from narrator.sound.render_ahead import game_requests
 
     if not hasattr(voice, "is_cached"):  # text: nothing to render
         return 0
     requests = game_requests(game, config)
     todo = [r for r in requests if not voice.is_cached(voice.pack.speak(r[0], r[1]))]
+    pieces = name_clips.missing(voice, todo, getattr(config, "names", ()))
+    if pieces:
+        import click
+
+        clip = voice.clip(name_clips.notice_line(name_clips.estimate_seconds(voice, pieces)))
+        click.echo(clip.spoken.text, err=True)
+        if notice is not None:
+            notice(clip)
+        with click.progressbar(length=len(pieces), label=f"rendering {len(pieces)} names and words",
+                               file=sys.stderr) as bar:
+            voice.prepare_pieces(pieces, progress=bar.update)
+        todo = [r for r in todo if not voice.is_cached(voice.pack.speak(r[0], r[1]))]
     if not todo:
         return voice.prepare(requests)
     import click
