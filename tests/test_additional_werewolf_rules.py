@@ -26,7 +26,7 @@ def test_default_five_player_night_follows_rule_text_order():
     rules, config = configure(players=5)
     assert dict(config.roles) == {"citizen": 3, "traitor": 1, "werewolf": 1}
     assert dict(config.cards) == {"seer": 1, "peddler": 1, "phantom_mage": 2, "strategist": 1}
-    state, cues = run_game(rules, config, ["done", "no", "no", "no", "no", "no", "no"])
+    state, cues = run_game(rules, config, ["done", "no", "no", "done", "no", "no", "done", "no", "no"])
     first = night_lines(cues, 1)
     wakes = [l for l in first if ".wake" in l]
     assert wakes == ["seer.wake", "peddler.wake", "phantom_mage.wake_numbered", "phantom_mage.wake_numbered"]
@@ -45,13 +45,15 @@ def test_every_call_has_countdown_and_sleep():
     assert cues[start + 2] == Countdown(7)
     assert cues[start + 3] == Say("night.sleep")
     peddler = next(i for i, c in enumerate(cues) if isinstance(c, Say) and c.line == "peddler.wake")
-    assert cues[peddler + 4:peddler + 7] == [Say("night.check_role"), Countdown(4), Say("night.sleep")]
+    # the role check ends with 「元に戻します」: the card goes back where it was
+    assert cues[peddler + 4:peddler + 8] == [Say("night.check_role"), Countdown(4), Say("night.put_back"),
+                                              Say("night.sleep")]
 
 
 @pytest.mark.parametrize("day", [1, 2, 3])
 def test_werewolf_found_on_day_k_ends_with_citizens_winning(day):
     rules, config = configure(players=5)
-    answers = ["done"] + ["no", "no"] * (day - 1) + ["yes"]
+    answers = ["done"] + ["no", "no", "done"] * (day - 1) + ["yes"]
     state, cues = run_game(rules, config, answers)
     assert state.winner == "citizens" and state.day == day
     assert isinstance(cues[-1], End) and cues[-1].winner == "citizens"
@@ -61,7 +63,7 @@ def test_werewolf_found_on_day_k_ends_with_citizens_winning(day):
 
 def test_no_werewolf_after_configured_days_werewolves_win():
     rules, config = configure(players=5, days=2)
-    state, cues = run_game(rules, config, ["done", "no", "no", "no", "no"])
+    state, cues = run_game(rules, config, ["done", "no", "no", "done", "no", "no"])
     assert state.winner == "werewolves" and state.day == 2
     assert lines(cues)[-2:] == ["end.no_werewolf", "end.werewolves_win"]
     # the additional cards are redealt between days, not after the last one
@@ -79,13 +81,14 @@ def test_discussion_timer_with_warnings_then_nomination_count_in():
 
 def test_strategist_procedure_runs_when_a_nominee_holds_it():
     rules, config = configure(players=5, strategist=25)
-    state, cues = run_game(rules, config, ["done", "no", "yes", "no", "no", "no", "no"])
+    state, cues = run_game(rules, config, ["done", "no", "yes", "done", "no", "no", "done", "no", "no"])
     seq = lines(cues)
     reveal = next(k for k, c in enumerate(cues) if isinstance(c, Say) and c.line == "strategist.reveal")
     assert cues[reveal + 1] == Say("strategist.exchange")
     assert cues[reveal + 2] == Countdown(25)
     assert cues[reveal + 3] == Say("strategist.check")
     assert cues[reveal + 4] == Countdown(config.check_role)
+    assert cues[reveal + 5] == Say("strategist.place")  # the role cards are placed again
     assert seq.count("strategist.reveal") == 1
     assert state.winner == "werewolves"
 
@@ -99,13 +102,14 @@ def test_strategist_not_asked_when_werewolf_found():
 def test_strategist_not_asked_without_the_card():
     rules, config = configure(players=4, roles="citizen=2,traitor=1,werewolf=1",
                               cards="seer=1,peddler=1,phantom_mage=1,on_break=1")
-    _, cues = run_game(rules, config, ["done", "no", "no", "no"])
+    _, cues = run_game(rules, config, ["done", "no", "done", "no", "done", "no"])
     assert "strategist.question" not in lines(cues)
 
 
 def test_two_strategists_nominated_resolve_one_after_another():
     rules, config = configure(names=NAMES, cards="seer=1,peddler=1,strategist=2,on_break=1")
-    answers = ["done", ["Aki", "Ben"], "no", "yes", "yes", ["Chika"], "no", "no", ["Dai"], "no", "no"]
+    answers = ["done", ["Aki", "Ben"], "no", "yes", "done", "yes", "done", "done", ["Chika"], "no", "no", "done",
+               ["Dai"], "no", "no"]
     state, cues = run_game(rules, config, answers)
     seq = lines(cues)
     assert seq.count("strategist.reveal") == 2 and seq.count("strategist.another") == 1
@@ -137,18 +141,19 @@ def test_werewolves_win_keeps_lovers_judged_by_role():
 
 def test_medium_wakes_from_night_two_and_names_yesterdays_nominees():
     rules, config = configure(players=6, names="Aki,Ben,Chika,Dai,Emi,Fumi")
-    answers = ["done", ["Ben", "Dai"], "no", "no", ["Emi"], "no", "no", ["Aki"], "no", "no"]
+    answers = ["done", ["Ben", "Dai"], "no", "no", "done", ["Emi"], "no", "no", "done", ["Aki"], "no", "no"]
     _, cues = run_game(rules, config, answers)
     assert "medium.wake" not in night_lines(cues, 1)
-    for night, names in ((2, ["Ben", "Dai"]), (3, ["Emi"])):
-        said = [c for c in cues if isinstance(c, Say) and c.line == "medium.act_names"]
-        assert said[night - 2].params == {"names": names}
+    said = [c for c in cues if isinstance(c, Say) and c.line.startswith("medium.act")]
+    assert said[0] == Say("medium.act_names", {"names": ["Ben", "Dai"]})
+    # one nominee: no 「…の中から1人を選び」, just that player's card
+    assert said[1] == Say("medium.act_name", {"names": ["Emi"]})
     assert night_lines(cues, 2).index("medium.wake") == night_lines(cues, 2).index("seer.wake") + 3
 
 
 def test_medium_without_names_uses_the_generic_line():
     rules, config = configure(players=6)
-    _, cues = run_game(rules, config, ["done", "no", "no", "yes"])
+    _, cues = run_game(rules, config, ["done", "no", "no", "done", "yes"])
     assert "medium.act" in night_lines(cues, 2) and "medium.act_names" not in lines(cues)
 
 
@@ -171,7 +176,7 @@ def test_duplicates_called_one_by_one():
 
 def test_reordered_night_order_is_followed():
     rules, config = configure(players=7, night_order="lovers,phantom_mage,peddler,medium,seer")
-    _, cues = run_game(rules, config, ["done", "no", "no", "yes", "no"])
+    _, cues = run_game(rules, config, ["done", "no", "no", "done", "yes", "no"])
     wakes = [l for l in night_lines(cues, 2) if l.endswith(".wake")]
     assert wakes == ["lovers.wake", "phantom_mage.wake", "peddler.wake", "medium.wake", "seer.wake"]
 

@@ -25,7 +25,7 @@ def play(tmp_path, *args, answers=None, table=None):
 
 
 def test_whole_game_with_names_ends_with_citizens(tmp_path):
-    answers = "# a table\ndone\n\nChika\nno\nno\nAki, Ben\nyes\n"
+    answers = "# a table\ndone\n\nChika\nno\nno\ndone\nAki, Ben\nyes\n"
     result = play(tmp_path, "--names", NAMES, answers=answers)
     assert result.exit_code == 0, result.output
     records = read_transcript(tmp_path / "t.jsonl")
@@ -33,7 +33,7 @@ def test_whole_game_with_names_ends_with_citizens(tmp_path):
     assert end["kind"] == "end" and end["winner"] == "citizens" and end["lovers_lose"] is False
     assert end["day"] == 2 and end["night"] == 2
     answered = [r["value"] for r in records if r["kind"] == "answer"]
-    assert answered == ["done", ["Chika"], "no", "no", ["Aki", "Ben"], "yes"]
+    assert answered == ["done", ["Chika"], "no", "no", "done", ["Aki", "Ben"], "yes"]
     ts = [r["t"] for r in records]
     assert ts == sorted(ts)
     for r in records:
@@ -132,7 +132,7 @@ def test_running_out_of_answers_stops_cleanly_and_resume_finishes(tmp_path, narr
     assert result.exit_code == 3 and "narrator resume" in result.output
     [store] = saved_games(narrator_home)
     assert not store.meta["finished"]
-    (tmp_path / "more.txt").write_text("done\nno\nno\nyes\n", encoding="utf-8")
+    (tmp_path / "more.txt").write_text("done\nno\nno\ndone\nyes\n", encoding="utf-8")
     result = CliRunner().invoke(main, ["resume", "--answers", str(tmp_path / "more.txt"), "--no-keyboard"])
     assert result.exit_code == 0, result.output
     records = read_transcript(tmp_path / "t.jsonl")
@@ -140,13 +140,13 @@ def test_running_out_of_answers_stops_cleanly_and_resume_finishes(tmp_path, narr
     assert len(recap) == 1
     # the strategist question was open when the answers ran out: the file is the whole game's,
     # the two answers already used are skipped and the open question is asked again
-    assert [r["value"] for r in records if r["kind"] == "answer"] == ["done", "no", "no", "yes"]
+    assert [r["value"] for r in records if r["kind"] == "answer"] == ["done", "no", "no", "done", "yes"]
     assert [r["line"] for r in records if r["kind"] == "ask"].count("strategist.question") == 2
     assert store.meta["finished"] and store.meta["outcome"]["winner"] == "citizens"
 
 
 def test_undo_takes_back_the_last_answer(tmp_path):
-    result = play(tmp_path, "--names", NAMES, answers="done\nAki\nundo\nBen\nno\nno\nDai\nyes\n")
+    result = play(tmp_path, "--names", NAMES, answers="done\nAki\nundo\nBen\nno\nno\ndone\nDai\nyes\n")
     assert result.exit_code == 0, result.output
     records = read_transcript(tmp_path / "t.jsonl")
     assert [r["line"] for r in records if r["line"] == "control.undone"] == ["control.undone"]

@@ -18,7 +18,7 @@ from tests.audio_helpers import first_sound, read_wav, rms_dbfs
 
 pytestmark = pytest.mark.slow
 NAMES = "Aki,Ben,Chie,Dai,Emi"
-ANSWERS = "done\nAki\nno\nno\nBen,Chie\nno\nno\nDai\nno\nno\n"
+ANSWERS = "done\nAki\nno\nno\ndone\nBen,Chie\nno\nno\ndone\nDai\nno\nno\n"
 THRESHOLD = 50
 """A line's onset: its first sample above −56 dBFS (between clips the WAV is digital silence)."""
 

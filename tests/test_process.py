@@ -12,7 +12,7 @@ import pytest
 from narrator.table.transcript import read_transcript
 
 NAMES = "Aki,Ben,Chika,Dai,Emi,Fumi"
-ANSWERS = "done\nBen,Dai\nno\nno\nEmi\nno\nno\nFumi\nyes\n"
+ANSWERS = "done\nBen,Dai\nno\nno\ndone\nEmi\nno\nno\ndone\nFumi\nyes\n"
 
 
 def narrator(*args, home, **kwargs):
@@ -73,7 +73,9 @@ def test_sigkill_mid_night_then_resume_gives_the_same_remaining_transcript(tmp_p
     records = read_transcript(transcript)
     resumed = without_time(records[len(killed):])
     assert resumed[0]["line"] == "resume.recap_night" and resumed[0]["night"] == 2
-    after = resumed[1:]
+    # a swap call cut off is played again after telling its holder not to swap twice
+    recap = 2 if resumed[1]["line"].endswith(".resume_once") else 1
+    after = resumed[recap:]
     # the interrupted step is played again from its start, and from there on all is the same
     assert after == reference[len(reference) - len(after):]
     assert len(reference) - len(after) <= len(killed)
@@ -81,7 +83,8 @@ def test_sigkill_mid_night_then_resume_gives_the_same_remaining_transcript(tmp_p
     # nothing answered before the kill was asked again
     asked_before = [r["line"] for r in killed if r["kind"] == "answer"]
     asked_after = [r["line"] for r in after if r["kind"] == "ask"]
-    assert asked_before == ["setup.ready", "nomination.who", "nomination.werewolf_found", "strategist.question"]
+    assert asked_before == ["setup.ready", "nomination.who", "nomination.werewolf_found", "strategist.question",
+                            "setup.ready"]
     assert asked_after[0] == "nomination.who"
     # the game clock went on from where it was
     ts = [r["t"] for r in records]

@@ -54,7 +54,7 @@ def test_game_requests_cover_every_line_a_game_says(tmp_path):
 
     rules, config = configure(names="Aki,Ben,Chie,Dai,Emi", cards="seer=1,medium=1,strategist=1,lovers=2")
     wanted = {(l, repr(sorted(p.items()))) for l, p in game_requests(rules, config)}
-    for answers in (["done", ["Aki"], "no", "no", ["Ben"], "no", "yes", ["Chie", "Dai"], "no", "no"],
+    for answers in (["done", ["Aki"], "no", "no", "done", ["Ben"], "no", "yes", "done", "done", ["Chie", "Dai"], "no", "no"],
                     ["done", ["Emi"], "yes", "no"]):
         _, cues = run_game(rules, config, answers)
         for line, params in cue_requests(cues):

@@ -23,7 +23,7 @@ from narrator import home
 from narrator.table.clock import make_clock
 from narrator.cues import Ask, Say
 from narrator.errors import NarratorError, SetupError
-from narrator.games import game_names, get_game
+from narrator.games import game_names, game_over_message, get_game
 from narrator.inputs.button import ButtonListener, ButtonUnavailable
 from narrator.table.runner import play as play_loop
 from narrator.table.runner import resume_position, start_position
@@ -81,6 +81,9 @@ def serve(options: ServeOptions, log: Callable[[str], None] | None = None) -> in
     app.table_error = table_error
     try:
         return asyncio.run(app.run())
+    except KeyboardInterrupt:  # stop now, not after the line in progress (the game is saved)
+        sitting.hush()
+        raise
     finally:
         if buttons is not None:
             buttons.close()
@@ -294,7 +297,7 @@ class Appliance:
             state = await self._play(rules, config, store, position, recap=True)
         finally:
             store.close()
-        self.log(f"game {store.id} over: {state.winner} win")
+        self.log(f"game {store.id} {game_over_message(state.winner)}")
         return True
 
     async def play_new(self, settings: TableSettings) -> None:
@@ -312,7 +315,7 @@ class Appliance:
             state = await self._play(rules, config, store, position, recap=False)
         finally:
             store.close()
-        self.log(f"game {store.id} over: {state.winner} win")
+        self.log(f"game {store.id} {game_over_message(state.winner)}")
 
     async def _play(self, rules: Any, config: Any, store: GameStore, position: Any, recap: bool) -> Any:
         """The game loop, with the phone page beside it when the table turned it on."""
@@ -326,7 +329,8 @@ class Appliance:
                 self.log(f"no phone page for this game: {err}")
             else:
                 server = make_server(rules, config, store, self.hub, self.run_options.lang)
-                await open_phones(server, self.scheduler, self.run_options.host, self.run_options.port)
+                await open_phones(server, self.scheduler, self.run_options.host, self.run_options.port,
+                                  wait=getattr(config, "digital_cards", False))
         try:
             return await play_loop(rules, config, store, self.scheduler, position, recap=recap,
                                    on_state=server.set_state if server else None)

@@ -38,6 +38,16 @@ _GAMES: dict[str, Callable[[], Game]] = {
 }
 
 
+def game_over_message(winner: str | None) -> str:
+    """The log's last line of a game, in English grammar: "citizens win", "town wins", "witch wins".
+
+    Team names (citizens, werewolves, beasts, demons) are plural; a side (town, witch, hunter) is one.
+    """
+    if not winner:
+        return "game over"
+    return f"game over: {winner} {'win' if winner.endswith('s') else 'wins'}"
+
+
 def game_names() -> list[str]:
     return list(_GAMES)
 

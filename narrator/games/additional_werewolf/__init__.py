@@ -1,6 +1,7 @@
 """Additional Werewolf (アディショナル人狼): config, rules engine, and the game contract."""
 
 from narrator.games.contract import Game
+from narrator.games.additional_werewolf.box import box_cues
 from narrator.games.additional_werewolf.rules import AWState, advance, new_state, recap
 from narrator.games.additional_werewolf.setup import AWConfig, configure
 
@@ -20,4 +21,5 @@ GAME = Game(
     state_from_dict=AWState.from_dict,
     advance=advance,
     recap=recap,
+    box=box_cues,
 )

@@ -169,7 +169,8 @@ def strategist_answer(config: Any, state: Any, value: Any) -> tuple[Any, list[Cu
     for n, r in given.items():
         roles[config.names.index(n)] = r
     state = replace(state, roles_of=tuple(roles), picks=(), strategist_queue=state.strategist_queue[1:])
-    return state, [Say("strategist.check_phone"), Countdown(config.check_role), Say("strategist.done")], True
+    done = "strategist.done_last" if state.day >= config.days else "strategist.done"
+    return state, [Say("strategist.check_phone"), Countdown(config.check_role), Say(done)], True
 
 
 def strategist_pile(config: Any, state: Any) -> list[str]:

@@ -17,10 +17,12 @@ from typing import Any
 from narrator.cues import Ask, Countdown, Cue, End, Say, Timer
 from narrator.errors import AnswerError
 from narrator.games.additional_werewolf import cards as digital
+from narrator.games.additional_werewolf.box import box_cues
 from narrator.games.additional_werewolf.setup import AWConfig, definition
 from narrator.games.steps import run_step
 
 YES_NO = ("yes", "no")
+DONE = ("done",)
 
 
 @dataclass(frozen=True)
@@ -101,11 +103,20 @@ def advance(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AW
 
 
 def recap(config: AWConfig, state: AWState) -> list[Cue]:
-    """A short line said on resume, so the table knows where the game picks up."""
+    """A short line said on resume, so the table knows where the game picks up.
+
+    At night everyone is told to lower their head again (some looked up when it stopped).
+    The step played again is the one that made `state`: at `night_check` that is a swap
+    call, which the holder may already have done, so they are told not to swap twice.
+    """
     if state.night == 0:
         return [Say("resume.recap_start")]
     if state.night > state.day:
-        return [Say("resume.recap_night", {"night": state.night})]
+        cues: list[Cue] = [Say("resume.recap_night", {"night": state.night})]
+        if state.step == "night_check" and not config.digital_cards:
+            card = night_plan(config, state.night)[state.call_index].card
+            cues.append(Say(f"{card}.resume_once"))
+        return cues
     return [Say("resume.recap_day", {"day": state.day})]
 
 
@@ -115,6 +126,7 @@ def _start(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWS
     if config.digital_cards:
         cues: list[Cue] = [
             Say("setup.welcome", {"players": config.players, "days": config.days}),
+            *box_cues(config),
             Say("setup.deal_digital"),
             Countdown(config.look),
             Ask("setup.ready", ("done",)),
@@ -122,6 +134,7 @@ def _start(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWS
         return replace(digital.deal(config, state), step="ask_ready"), cues
     cues = [
         Say("setup.welcome", {"players": config.players, "days": config.days}),
+        *box_cues(config),
         Say("setup.deal"),
         Countdown(config.look),
         Say("setup.place"),
@@ -156,8 +169,11 @@ def _night_call(config: AWConfig, state: AWState, event: dict[str, Any]) -> tupl
             return replace(state, step=waiting), cues + more
         state, after = _finish_call(config, state)
         return state, cues + more + after
-    if card == "medium" and _yesterdays_nominees(state):
-        cues.append(Say("medium.act_names", {"names": list(_yesterdays_nominees(state))}))
+    nominees = list(_yesterdays_nominees(state)) if card == "medium" else []
+    if len(nominees) == 1:
+        cues.append(Say("medium.act_name", {"names": nominees}))
+    elif nominees:
+        cues.append(Say("medium.act_names", {"names": nominees}))
     else:
         cues.append(Say(f"{card}.act"))
     cues.append(Countdown(config.countdown_for(card)))
@@ -166,15 +182,26 @@ def _night_call(config: AWConfig, state: AWState, event: dict[str, Any]) -> tupl
 
 
 def _finish_call(config: AWConfig, state: AWState) -> tuple[AWState, list[Cue]]:
-    """Sleep, the role check after a swap card (P-AW-1), then the next call or the morning."""
-    plan = night_plan(config, state.night)
-    card = plan[state.call_index].card
-    cues: list[Cue] = [Say("night.sleep")]
+    """Sleep; after a swap card the role check is a step of its own (P-AW-1), so a game
+    resumed after the swap plays the check, not the swap, again."""
+    card = night_plan(config, state.night)[state.call_index].card
     if definition()["cards"][card].get("swaps"):
-        check = "night.check_phone" if config.digital_cards else "night.check_role"
-        cues += [Say(check), Countdown(config.check_role), Say("night.sleep")]
+        return replace(state, step="night_check"), [Say("night.sleep")]
+    return _next_call(config, state, [Say("night.sleep")])
+
+
+def _night_check(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWState, list[Cue]]:
+    """Everyone looks at their own role card and puts it back (「元に戻します」), then sleeps."""
+    if config.digital_cards:
+        cues: list[Cue] = [Say("night.check_phone"), Countdown(config.check_role)]
+    else:
+        cues = [Say("night.check_role"), Countdown(config.check_role), Say("night.put_back")]
+    return _next_call(config, state, cues + [Say("night.sleep")])
+
+
+def _next_call(config: AWConfig, state: AWState, cues: list[Cue]) -> tuple[AWState, list[Cue]]:
     index = state.call_index + 1
-    step = "night_call" if index < len(plan) else "night_end"
+    step = "night_call" if index < len(night_plan(config, state.night)) else "night_end"
     return replace(state, step=step, call_index=index), cues
 
 
@@ -202,7 +229,11 @@ def _night_end(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple
 
 
 def _discussion(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWState, list[Cue]]:
-    cues: list[Cue] = [
+    if not config.discussion:  # 「納得がいくまで」: no clock, the table says when it is done
+        cues: list[Cue] = [Say("day.discussion_open", {"day": state.day, "days": config.days}),
+                           Ask("setup.ready", DONE)]
+        return replace(state, step="ask_discussed"), cues
+    cues = [
         Say("day.discussion", {"day": state.day, "days": config.days, "seconds": config.discussion}),
         Timer("discussion", config.discussion, tuple(w for w in config.warnings if w < config.discussion)),
         Say("day.discussion_end"),
@@ -215,7 +246,7 @@ def _nomination(config: AWConfig, state: AWState, event: dict[str, Any]) -> tupl
     if config.names:
         cues.append(Ask("nomination.who", tuple(config.names), multiple=True))
         return replace(state, step="ask_nominated"), cues
-    cues += [Say("nomination.declare"), Ask("nomination.werewolf_found", YES_NO)]
+    cues += [Say("nomination.declare"), Ask("nomination.werewolf_found", YES_NO, ends_game=_found_ends(config, state))]
     return replace(state, step="ask_werewolf"), cues
 
 
@@ -226,18 +257,20 @@ def _nominated(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple
         return _judge_nominees(config, state, names)
     cues: list[Cue] = [
         Say("nomination.declare_names", {"names": list(names)}),
-        Ask("nomination.werewolf_found", YES_NO),
+        Ask("nomination.werewolf_found", YES_NO, ends_game=_found_ends(config, state)),
     ]
     return state, cues
 
 
 def _werewolf_answer(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWState, list[Cue]]:
     if _yes(event):
+        flip: list[Cue] = [Say("nomination.flip")]  # 「人狼です」と答えて、カードを表向きにして
         if config.in_play("lovers"):
-            return replace(state, step="ask_lovers"), [Ask("end.lovers_question", YES_NO)]
-        return _end(state, "citizens", lovers_lose=False)
+            return replace(state, step="ask_lovers"), flip + [Ask("end.lovers_question", YES_NO, ends_game=YES_NO)]
+        state, cues = _end(state, "citizens", lovers_lose=False)
+        return state, flip + cues
     if config.in_play("strategist"):
-        return replace(state, step="ask_strategist"), [Ask("strategist.question", YES_NO)]
+        return replace(state, step="ask_strategist"), [Ask("strategist.question", YES_NO, ends_game=_last_no(config, state))]
     return _after_nomination(config, state)
 
 
@@ -275,21 +308,40 @@ def _lovers_answer(config: AWConfig, state: AWState, event: dict[str, Any]) -> t
 def _strategist_answer(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWState, list[Cue]]:
     if not _yes(event):
         return _after_nomination(config, state)
+    cues: list[Cue] = [Say("strategist.reveal"), Say("strategist.exchange")]
+    if not config.strategist:  # hands are busy: wait until the three cards are handed back
+        return replace(state, step="ask_exchanged"), cues + [Ask("setup.ready", DONE)]
+    state, more = _exchanged(config, state, {"type": "continue"})
+    return state, cues + [Countdown(config.strategist)] + more
+
+
+def _exchanged(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWState, list[Cue]]:
+    """The three look at their new role card and place it again; then the next strategist."""
+    last_day = state.day >= config.days
     cues: list[Cue] = [
-        Say("strategist.reveal"),
-        Say("strategist.exchange"),
-        Countdown(config.strategist),
         Say("strategist.check"),
         Countdown(config.check_role),
-        Say("strategist.done"),
+        Say("strategist.place"),
+        Say("strategist.done_last" if last_day else "strategist.done"),
     ]
     resolved = state.strategists_resolved + 1
     state = replace(state, strategists_resolved=resolved)
     nominees = len(state.nominations[-1]) if config.names and state.nominations else config.cards["strategist"]
     if resolved < min(config.cards["strategist"], nominees):
-        return replace(state, step="ask_strategist"), cues + [Ask("strategist.another", YES_NO)]
+        return replace(state, step="ask_strategist"), cues + [Ask("strategist.another", YES_NO, ends_game=_last_no(config, state))]
     state, more = _after_nomination(config, state)
     return state, cues + more
+
+
+def _found_ends(config: AWConfig, state: AWState) -> tuple[str, ...]:
+    """Which answers to 「人狼は見つかりましたか」 end the game (`Ask.ends_game`)."""
+    ends = () if config.in_play("lovers") else ("yes",)
+    return ends + (() if config.in_play("strategist") else _last_no(config, state))
+
+
+def _last_no(config: AWConfig, state: AWState) -> tuple[str, ...]:
+    """On the last day a "no" ends the game (the werewolves win)."""
+    return ("no",) if state.day >= config.days else ()
 
 
 def _after_nomination(config: AWConfig, state: AWState) -> tuple[AWState, list[Cue]]:
@@ -299,11 +351,15 @@ def _after_nomination(config: AWConfig, state: AWState) -> tuple[AWState, list[C
         return state, [Say("end.no_werewolf", {"days": config.days})] + cues
     if config.digital_cards:
         state = digital.redeal(config, state)
-        cues: list[Cue] = [Say("redeal.digital"), Countdown(config.look)]
-    else:
-        cues = [Say("redeal.collect"), Countdown(config.redeal), Say("redeal.look")]
-    state, night = _begin_night(config, state)
-    return state, cues + night
+        return replace(state, step="redealt"), [Say("redeal.digital"), Countdown(config.look)]
+    if config.redeal:  # the table's fixed time
+        return replace(state, step="redealt"), [Say("redeal.collect"), Countdown(config.redeal), Say("redeal.look")]
+    # collecting, shuffling and dealing up to 20 cards takes what it takes: wait for done
+    return replace(state, step="ask_redealt"), [Say("redeal.collect"), Say("redeal.look"), Ask("setup.ready", DONE)]
+
+
+def _redealt(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWState, list[Cue]]:
+    return _begin_night(config, state)
 
 
 def _end(state: AWState, winner: str, lovers_lose: bool) -> tuple[AWState, list[Cue]]:
@@ -331,8 +387,13 @@ _STEPS = {
     "start": _start,
     "ask_ready": _ready,
     "night_call": _night_call,
+    "night_check": _night_check,
     "night_end": _night_end,
     "discussion": _discussion,
+    "ask_discussed": _nomination,
+    "ask_exchanged": _exchanged,
+    "redealt": _redealt,
+    "ask_redealt": _redealt,
     "nomination": _nomination,
     "ask_nominated": _nominated,
     "ask_werewolf": _werewolf_answer,

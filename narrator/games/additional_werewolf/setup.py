@@ -59,7 +59,9 @@ class AWConfig:
     warnings: tuple[int, ...]
     night_order: tuple[str, ...]
     strategist: int
+    """Seconds of the strategist's exchange; 0: wait until the table says done."""
     redeal: int
+    """Seconds of the redeal; 0: wait until the table says done."""
     look: int
     digital_cards: bool = False
     """The app deals the cards to the phones and performs every look and swap (cards.py)."""
@@ -130,6 +132,12 @@ def configure(settings: TableSettings) -> AWConfig:
     roles = {k: v for k, v in roles.items() if v}
     cards = {k: v for k, v in cards.items() if v}
     _check_counts(players, roles, cards, src)
+    digital = boolean(options.get("digital_cards", False), "digital_cards", src)
+    if cards.get("lovers", 0) > 2 and not digital:
+        raise SetupError(
+            f"{src}: {cards['lovers']} lovers cards make {cards['lovers'] // 2} pairs, but the lovers cards do not "
+            "say which pair each belongs to; use lovers=2 (or digital_cards, where the phones show each pair)"
+        )
 
     def seconds(key: str, minimum: int = 1, maximum: int = MAX_COUNTDOWN) -> int:
         return integer(options.get(key, defaults[key]), key, src, minimum=minimum, maximum=maximum)
@@ -142,7 +150,6 @@ def configure(settings: TableSettings) -> AWConfig:
                              "drop it to use the global countdown")
     night_order = parse_list(options.get("night_order", defaults["night_order"]), "night_order", src)
     _check_night_order(night_order, cards, src)
-    digital = boolean(options.get("digital_cards", False), "digital_cards", src)
     if digital and not settings.names:
         raise SetupError(f"{src}: digital_cards deals the cards to named seats; give --names \"Aki,Ben,…\"")
     return AWConfig(
@@ -157,11 +164,11 @@ def configure(settings: TableSettings) -> AWConfig:
         discussion=seconds("discussion", minimum=0, maximum=MAX_TIMER),
         warnings=parse_seconds_list(options.get("warnings", defaults["warnings"]), "warnings", src),
         night_order=night_order,
-        strategist=seconds("strategist"),
-        redeal=seconds("redeal"),
+        strategist=seconds("strategist", minimum=0),
+        redeal=seconds("redeal", minimum=0),
         look=seconds("look"),
         digital_cards=digital,
-        seed=settings.seed if settings.seed is not None else secrets.randbelow(2**31),
+        seed=settings.seed if settings.seed is not None else secrets.randbits(128),
     )
 
 

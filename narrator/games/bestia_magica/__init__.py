@@ -1,7 +1,9 @@
 """Bestia Magica (ベスティアマギカ): config and deal, rules engine, and the game contract."""
 
 from narrator.games.contract import Game
+from narrator.games.bestia_magica.box import box_cues
 from narrator.games.bestia_magica.rules import advance, recap
+from narrator.games.bestia_magica.sayable import sayable
 from narrator.games.bestia_magica.setup import BMConfig, configure
 from narrator.games.bestia_magica.state import BMState, new_state
 
@@ -13,4 +15,6 @@ GAME = Game(
     state_from_dict=BMState.from_dict,
     advance=advance,
     recap=recap,
+    box=box_cues,
+    sayable=sayable,
 )

@@ -1,0 +1,29 @@
+"""What to take out of the box: the role cards and additional cards of this game, counted.
+
+A table without a GM stumbles first on the set: the narrator says it before the deal (and
+`narrator play --dry-run` prints it without playing). The cards are listed in the rule
+text's order (definition.toml), each as the voice-pack line `card.<name>` said with its
+count, so the words stay in the packs: 「市民4枚、裏切り者2枚、人狼2枚」.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from narrator.cues import Cue, Say
+from narrator.games.additional_werewolf.setup import AWConfig, definition
+
+
+def box_contents(config: AWConfig) -> tuple[list[list[Any]], list[list[Any]]]:
+    """(role cards, additional cards) in play, each `[line id, count]` in the rule text's order."""
+    spec = definition()
+    roles = [[f"card.{name}", config.roles[name]] for name in spec["roles"] if config.roles.get(name)]
+    cards = [[f"card.{name}", config.cards[name]] for name in spec["cards"] if config.cards.get(name)]
+    return roles, cards
+
+
+def box_cues(config: AWConfig) -> list[Cue]:
+    """The line that names the set: take these cards out (physical), or these are dealt (phones)."""
+    roles, cards = box_contents(config)
+    line = "setup.box_digital" if config.digital_cards else "setup.box"
+    return [Say(line, {"roles": roles, "cards": cards})]
