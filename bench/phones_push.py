@@ -40,13 +40,15 @@ async def setup():
     seats = Seats(tuple(NAMES), Path(tempfile.mkdtemp()) / "phones.json")
     server = PhoneServer(rules.name, config, ListenerHub(), seats, "bench", "en",
                          {"en": load_pack("en"), "ja": load_pack("ja")})
+    server._follows_cues = False  # no narration here: phones follow each state at once
     server.set_state(state)
     port = await server.start("127.0.0.1", 0)
+    server.guard.per_address = server.guard.total  # all 20 phones come from 127.0.0.1
     base = f"http://127.0.0.1:{port}"
     sessions = []
     for name in NAMES:
-        s = aiohttp.ClientSession(base_url=base, cookie_jar=aiohttp.CookieJar(unsafe=True))
-        async with s.post("/api/join", json={"seat": name}) as r:
+        s = aiohttp.ClientSession(base_url=base, cookie_jar=aiohttp.CookieJar(unsafe=True), headers={"Origin": base})
+        async with s.post("/api/join", json={"code": seats.code(name)}) as r:
             assert r.status == 200
         sessions.append(s)
     return server, state, sessions

@@ -72,6 +72,9 @@ class Ask(Cue):
     player: str | None = None
     help: tuple[str, ...] = ()
     """Line ids spoken (in order) when a listener asks for `help` while this question is open."""
+    ends_game: tuple[str, ...] = ()
+    """The answers that end the game (set by the rules): repeated back and confirmed before
+    they count, at the keyboard too, since no undo can take them back once the game is over."""
 
 
 @dataclass(frozen=True)
@@ -150,6 +153,9 @@ class Collect(Cue):
     closes_with_timer: bool = False
     """When the round runs beside the timer before it (phones), the timer's end closes it:
     the answers given so far count and the missing ones are left out (a house rule)."""
+    seats: tuple[str, ...] = ()
+    """The table's players in seat order (dead ones too), so every screen numbers a choice by
+    its seat (position + 1), the same number for the same player; empty: number each list."""
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import tomllib
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -22,12 +23,13 @@ COMMON_KEYS = (
     "game", "players", "names", "lang", "voice", "seed", "time_scale",
     "answers", "transcript", "audio", "audio_device",
     "audio_out", "volume", "speech_rate", "night_done", "ambience",
-    "answers", "transcript", "audio", "audio_device", "phones", "host", "port",
+    "answers", "transcript", "audio", "audio_device", "phones", "host", "port", "transcript_private",
 )
 LISTEN_KEYS = ("listen", "model", "input_device", "confidence", "mute_tail", "answer_timeout", "confirm",
                "stt_engine", "name_readings")
 """Listening keys: kept raw in `TableSettings.listening`, validated by `narrator.inputs.voice.setup`."""
-RUN_KEYS = ("lang", "voice", "time_scale", "audio", "audio_device", "answers", "transcript", "audio_out",
+RUN_KEYS = ("lang", "voice", "time_scale", "audio", "audio_device", "answers", "transcript", "transcript_private",
+            "audio_out",
             "volume", "speech_rate", "night_done", "ambience", "phones", "host", "port", "listening")
 """The `TableSettings` fields that say how a game is run, not what is played (`table.session.RunOptions`)."""
 MAX_PLAYERS = 100
@@ -64,6 +66,8 @@ class TableSettings:
     """1 is real time; 0 runs every wait instantly (tests, rehearsal); 0.1 is ten times faster."""
     answers: Path | None = None
     transcript: Path | None = None
+    transcript_private: bool = False
+    """Also write private records (lines to one player, memos, votes) to the transcript."""
     audio: str = "auto"
     """`auto` (speaker, else text), `null` (a clocked silent sink) or `device`."""
     audio_device: str | None = None
@@ -157,6 +161,8 @@ def build_settings(table: Mapping[str, Any], overrides: Mapping[str, Any], sourc
             settings = replace(settings, **{key: Path(_text(common[key], key, source))})
     if "phones" in common:
         settings = replace(settings, phones=boolean(common["phones"], "phones", source))
+    if "transcript_private" in common:
+        settings = replace(settings, transcript_private=boolean(common["transcript_private"], "transcript_private", source))
     if "host" in common:
         settings = replace(settings, host=_text(common["host"], "host", source))
     if "port" in common:
@@ -164,7 +170,11 @@ def build_settings(table: Mapping[str, Any], overrides: Mapping[str, Any], sourc
         if port > 65535:
             raise SetupError(f"{source}: port must be 0 to 65535, not {_shown(port)}")
         settings = replace(settings, port=port)
-    names = parse_names(common.get("names", ()), source)
+    names, readings = parse_name_entries(common.get("names", ()), source)
+    if readings:  # one key for voice and recognition: `name_readings` is its alias
+        alias = listening.get("name_readings")
+        merged_readings = {**(alias if isinstance(alias, Mapping) else {}), **readings}
+        settings = replace(settings, listening={**settings.listening, "name_readings": merged_readings})
     players = common.get("players")
     if players is not None:
         players = _integer(players, "players", source, minimum=1, maximum=MAX_PLAYERS)
@@ -189,19 +199,81 @@ def _audio_settings(settings: TableSettings, common: Mapping[str, Any], source: 
     return settings
 
 
+NAME_MAX = 20
+"""Characters a player's name may have (its reading not counted)."""
+ASCII_VOCABULARY = {
+    "yes": ("y", "yes"),
+    "no": ("n", "no"),
+    "done": ("", "d", "done", "next", "ok"),
+    "repeat": ("r", "repeat"),
+    "pause": ("p", "pause"),
+    "resume": ("resume",),
+    "undo": ("u", "undo"),
+    "help": ("h", "help"),
+}
+"""The keys every table has, in every language (`narrator.inputs.words` reads answers with them)."""
+
+
 def parse_names(value: Any, source: str) -> tuple[str, ...]:
-    """Names from a TOML list or a comma-separated string; duplicates are refused."""
+    """Names from a TOML list or a comma-separated string (readings dropped; see `parse_name_entries`)."""
+    return parse_name_entries(value, source)[0]
+
+
+def parse_name_entries(value: Any, source: str) -> tuple[tuple[str, ...], dict[str, str]]:
+    """Names and readings from a TOML list or "Aki,心愛:ここあ,…": `name:reading` gives the
+    reading the narrator says and listens for. Refused, with the fix: duplicates, a name over
+    `NAME_MAX` characters, a number (typed, it picks a seat), and a name that is an answer or
+    command word in either language (a player named "undo" or 「はい」 would rewind or answer the game)."""
     if isinstance(value, str):
         items = [n.strip() for n in value.split(",")]
     elif isinstance(value, (list, tuple)):
         items = [str(n).strip() for n in value]
     else:
         raise SetupError(f"{source}: names must be a list or \"Aki,Ben,…\"")
-    items = [n for n in items if n]
-    seen = {n.casefold() for n in items}
-    if len(seen) != len(items):
-        raise SetupError(f"{source}: player names must differ from each other: {', '.join(items)}")
-    return tuple(items)
+    names, readings = [], {}
+    for item in filter(None, items):
+        name, _, reading = item.replace("：", ":").partition(":")
+        name, reading = name.strip(), reading.strip()
+        if not name:
+            raise SetupError(f"{source}: '{item}' has a reading but no name; write name:reading, e.g. 心愛:ここあ")
+        if len(name) > NAME_MAX:
+            raise SetupError(f"{source}: player name '{name}' is {len(name)} characters; use at most {NAME_MAX}")
+        word = _fold(name)
+        if word.isdigit():
+            raise SetupError(f"{source}: player name '{name}' is a number, which means a seat when typed; "
+                             "give that player a name")
+        if word in _command_words() or (reading and _fold(reading) in _command_words()):
+            raise SetupError(f"{source}: player name '{item}' is an answer or command word (yes, no, undo, "
+                             "はい, 取り消し …); give that player another name")
+        names.append(name)
+        if reading:
+            readings[name] = reading
+    if len({_fold(n) for n in names}) != len(names):
+        raise SetupError(f"{source}: player names must differ from each other: {', '.join(names)}")
+    return tuple(names), readings
+
+
+def _fold(word: str) -> str:
+    """A word as words are compared: full-width as ASCII, any case, katakana as hiragana."""
+    import unicodedata
+
+    import jaconv
+
+    return jaconv.kata2hira(unicodedata.normalize("NFKC", word).strip().strip("。.!！?？").casefold())
+
+
+@lru_cache(maxsize=1)
+def _command_words() -> frozenset[str]:
+    """The keys every table has and the [vocabulary] words of every bundled voice pack."""
+    words = {w for keys in ASCII_VOCABULARY.values() for w in keys if w}
+    for voice_toml in (Path(__file__).resolve().parents[1] / "voices").glob("*/voice.toml"):
+        try:
+            vocabulary = tomllib.loads(voice_toml.read_text(encoding="utf-8")).get("vocabulary", {})
+        except (OSError, tomllib.TOMLDecodeError):
+            continue
+        for spoken in vocabulary.values():
+            words.update([spoken] if isinstance(spoken, str) else spoken)
+    return frozenset(_fold(w) for w in words)
 
 
 def parse_counts(value: Any, key: str, source: str, maximum: int = MAX_PLAYERS) -> dict[str, int]:

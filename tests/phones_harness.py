@@ -25,6 +25,9 @@ from narrator.settings import build_settings
 from narrator.table.store import GameStore
 
 NAMES5 = "Aki,Ben,Chika,Dai,Emi"
+SERVERS: dict[str, Any] = {}
+"""The server behind each test table's address: a test phone gets its seat's code from it,
+as a player gets it from the host screen at the table."""
 
 
 @dataclass
@@ -44,7 +47,16 @@ class Table:
     def events(self) -> list[dict[str, Any]]:
         return self.store.events()
 
+    async def host(self) -> "Phone":
+        """The table's host screen (joined with the table code on first use)."""
+        if getattr(self, "_host", None) is None:
+            self._host = Phone(self.base, "host")
+            assert await self._host.join_code(self.server.seats.table_code) == 200
+        return self._host
+
     async def close(self) -> None:
+        if getattr(self, "_host", None) is not None:
+            await self._host.close()
         if not self.task.done():
             self.task.cancel()
             try:
@@ -56,7 +68,7 @@ class Table:
 
 
 async def open_table(names: str | None = NAMES5, seed: int = 7, transcript: str | None = None, lang: str = "en",
-                     game: str = "additional-werewolf", **options: Any) -> Table:
+                     game: str = "additional-werewolf", time_scale: float = 0, **options: Any) -> Table:
     if game == "additional-werewolf":
         options = {"digital_cards": "true", **options}
     if names:
@@ -64,11 +76,14 @@ async def open_table(names: str | None = NAMES5, seed: int = 7, transcript: str 
     settings = build_settings({}, {"game": game, "seed": seed, **options}, "test")
     rules = get_game(settings.game)
     config = rules.configure(settings)
-    run = RunOptions(lang=lang, voice="text", time_scale=0, keyboard=False, phones=True, transcript=transcript)
+    run = RunOptions(lang=lang, voice="text", time_scale=time_scale, keyboard=False, phones=True, transcript=transcript)
     sitting = open_sitting(run)
     store = GameStore.create(home.app_home(), rules.name, config.to_dict(), run.to_dict())
     server = make_server(rules, config, store, sitting.hub, lang)
+    server.clock = sitting.scheduler.clock  # as open_phones does
     port = await server.start("127.0.0.1", 0)
+    SERVERS[f"http://127.0.0.1:{port}"] = server
+    server.guard.per_address = server.guard.total  # every test phone comes from 127.0.0.1
     position = start_position(rules, config, store)
     task = asyncio.create_task(play_loop(rules, config, store, sitting.scheduler, position,
                                          on_state=server.set_state))
@@ -81,10 +96,21 @@ class Phone:
 
     def __init__(self, base: str, name: str):
         self.base, self.name = base, name
-        self.session = aiohttp.ClientSession(base_url=base, cookie_jar=aiohttp.CookieJar(unsafe=True))
+        self.session = self._session(aiohttp.CookieJar(unsafe=True))
+
+    def _session(self, jar: Any) -> aiohttp.ClientSession:
+        # a browser sends the page's own Origin with every POST
+        return aiohttp.ClientSession(base_url=self.base, cookie_jar=jar, headers={"Origin": self.base})
 
     async def join(self, seat: str | None = None) -> int:
-        async with self.session.post("/api/join", json={"seat": seat or self.name}) as r:
+        """Join seat `seat` (default: this phone's name) with its code from the host screen;
+        a seat that is taken has no code to give (the attempt sends a spent one)."""
+        server = SERVERS.get(self.base)
+        code = server.seats.code(seat or self.name) if server is not None else None
+        return await self.join_code(code or "SPENTSPENT")
+
+    async def join_code(self, code: str) -> int:
+        async with self.session.post("/api/join", json={"code": code}) as r:
             return r.status
 
     async def view(self) -> tuple[int, Any]:
@@ -108,7 +134,7 @@ class Phone:
         jar = aiohttp.CookieJar(unsafe=True)
         jar.update_cookies({c.key: c.value for c in self.session.cookie_jar})
         await self.session.close()
-        self.session = aiohttp.ClientSession(base_url=self.base, cookie_jar=jar)
+        self.session = self._session(jar)
 
     async def first_event(self) -> dict[str, Any]:
         """The first view the server pushes on the events stream."""

@@ -10,7 +10,9 @@ import time
 
 import pytest
 
-gpiozero = pytest.importorskip("gpiozero")
+from tests.setup_parts import require_import
+
+gpiozero = require_import("gpiozero", "test", "gpiozero is missing: scripts/setup --test installs it")
 from gpiozero import Device  # noqa: E402
 from gpiozero.pins.mock import MockFactory  # noqa: E402
 

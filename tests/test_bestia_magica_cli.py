@@ -36,7 +36,7 @@ def test_play_with_answers_and_transcript(tmp_path, narrator_home, game):
     answers.write_text(answers_jsonl(rounds), encoding="utf-8")
     transcript = tmp_path / "t.jsonl"
     done = narrator(narrator_home, "play", "bestia-magica", *BASE_FLAGS, "--answers", str(answers),
-                    "--transcript", str(transcript))
+                    "--transcript", str(transcript), "--transcript-private")
     assert done.returncode == 0, done.stderr
     assert f"game over: {state.winner} win" in done.stderr
     records = read_transcript(transcript)

@@ -5,7 +5,9 @@ import time
 
 import pytest
 
-gpiozero = pytest.importorskip("gpiozero")
+from tests.setup_parts import require_import
+
+gpiozero = require_import("gpiozero", "test", "gpiozero is missing: scripts/setup --test installs it")
 from gpiozero.pins.mock import MockFactory  # noqa: E402
 
 from narrator.cues import Ask  # noqa: E402

@@ -28,7 +28,7 @@ def test_names_by_name_case_insensitive_or_seat_number():
 
 
 @pytest.mark.parametrize("ask, text, message", [
-    (YES_NO, "maybe", "answer yes or no"),
+    (YES_NO, "maybe", r"answer yes \(y\) or no \(n\)"),
     (NAMES, "Dai", "'Dai' is not a player here"),
     (NAMES, "7", "'7' is not a player here"),
     (Ask("one", ("Aki", "Ben")), "Aki,Ben", "name one player only"),
@@ -60,7 +60,7 @@ def test_a_garbled_answer_keeps_the_question_open():
         hub.register("keyboard")
         task = asyncio.ensure_future(hub.answer(YES_NO))
         await asyncio.sleep(0)
-        assert "answer yes or no" in hub.offer_text("perhaps", "keyboard")
+        assert "answer yes (y) or no (n)" in hub.offer_text("perhaps", "keyboard")
         assert not task.done()
         hub.offer_text("y", "keyboard")
         return await task

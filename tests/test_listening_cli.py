@@ -16,6 +16,7 @@ from narrator.inputs.voice.microphone import QueueSource
 from narrator.table.session import RunOptions, open_sitting
 from narrator.table.transcript import read_transcript
 from narrator.sound.voicepack import load_pack
+from tests.setup_parts import missing
 
 ANSWERS = "done\nChika\nno\nno\ndone\nAki, Ben\nyes\n"
 NAMES = "Aki,Ben,Chika,Dai,Emi"
@@ -35,7 +36,7 @@ def vosk_installed():
     from narrator.sound.engines import stt_engine_names
 
     if "vosk" not in stt_engine_names():
-        pytest.skip("the vosk engine is not installed")
+        missing("app", "the vosk engine is not installed (scripts/setup installs it)")
 
 
 def test_no_model_is_one_line_and_the_game_goes_on_by_keyboard(tmp_path):

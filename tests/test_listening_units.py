@@ -236,7 +236,7 @@ def test_what_is_said_back_for_each_kind_of_answer():
     assert (witch.line, witch.params) == ("confirm.answer", {"answer": "魔女"})
     assert load_pack("ja").speak(witch.line, witch.params).text == "「魔女」ですね？"
     names = confirmation(Heard("answer", ["Aki", "Ben"], "voice", True), vocabulary)
-    assert load_pack("ja").speak(names.line, names.params).text == "Akiさん、Benさんですね？"
+    assert load_pack("ja").speak(names.line, names.params).text == "AkiさんとBenさんですね？"  # two names: と
     assert load_pack("en").speak(names.line, names.params).text == "Aki and Ben, is that right?"
 
 
@@ -264,7 +264,7 @@ def test_a_confirmation_takes_yes_no_or_undo_only():
         return hints, await task
 
     hints, heard = asyncio.run(run())
-    assert hints == ["answer yes or no first"] * 3 and heard.value == "yes" and heard.confirm is False
+    assert hints == ["answer yes (y) or no (n) first"] * 3 and heard.value == "yes" and heard.confirm is False
 
 
 def test_every_confirmation_line_is_in_both_packs_with_the_same_placeholders():

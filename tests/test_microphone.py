@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.setup_parts import missing
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -23,7 +25,7 @@ def null_alsa_home(tmp_path):
     try:
         import sounddevice  # noqa: F401
     except OSError:
-        pytest.skip("PortAudio is not installed (scripts/setup installs libportaudio2)")
+        missing("app", "PortAudio is not installed (scripts/setup installs libportaudio2)")
     home = tmp_path / "alsa-home"
     home.mkdir()
     (home / ".asoundrc").write_text("pcm.!default { type null }\nctl.!default { type hw card 0 }\n")

@@ -36,7 +36,7 @@ def test_done_and_reports_are_answers_to_an_action(lang, text, meaning):
 @pytest.mark.parametrize("text", ["ritual", "儀式", "yes", "Aki"])
 def test_words_that_are_not_choices_are_refused_with_the_choices(text):
     vocabulary = Vocabulary(load_pack("ja").vocabulary)
-    with pytest.raises(AnswerError, match="is not an answer here; choose from done, innocent, exonerated, witch"):
+    with pytest.raises(AnswerError, match=r"is not an answer here; choose from done \(Enter\), innocent, exonerated or witch"):
         parse_answer(HUNTER_ACTION, text, vocabulary)
 
 

@@ -103,7 +103,7 @@ def test_private_round_attacks_are_refused_and_change_nothing():
             assert (await aki.private(serial + 1, {"target": "Dai", "ability": False}))[0] == 409  # wrong round
             assert (await aki.answer(serial, "Dai"))[0] == 409  # not a public question
             huge = json.dumps({"serial": serial, "answer": {"target": "D" * 50_000}}).encode()
-            assert await aki.post_raw("/api/private", huge) == 413
+            assert await aki.post_raw("/api/private", huge) == 400
             assert round_.answers == {}
             before = {n: (await p.view())[1] for n, p in phones.items() if n != "Aki"}
             assert (await aki.private(serial, {"target": "Dai", "ability": False}))[0] == 200

@@ -2,20 +2,24 @@
 
 Headless Chromium from Debian (`/usr/bin/chromium`) driven by Playwright for Python, one
 browser context per player (its own cookies, like its own phone), a phone-sized viewport,
-Japanese page. Each player joins by tapping their seat, reveals their cards by tapping,
-answers the narrator's questions and their own private ones by tapping buttons, and sees
-the winners. On failure every phone's screen is saved to `test-artifacts/`.
+Japanese page. The first phone opens the table code's link and becomes the host screen; it
+shows each seat's own code in turn, and each player types it (or opens its link, as a QR
+scan does). Each player reveals their cards by tapping, answers their own private
+questions by tapping buttons (the host screen answers the public ones), and sees the
+winners. On failure every phone's screen is saved to `test-artifacts/`.
 """
 
 import asyncio
+import contextlib
 import os
 from pathlib import Path
 
 import pytest
 
 from narrator.games.additional_werewolf import cards
-from tests.phones_harness import NAMES5, open_table
+from tests.phones_harness import NAMES5, open_table, wait_for
 from tests.phones_policy import choose
+from tests.setup_parts import missing, require_import
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(os.environ.get("NARRATOR_TEST_ARTIFACTS", Path(__file__).resolve().parent.parent / "test-artifacts"))
@@ -27,10 +31,10 @@ if os.environ.get("CI"):  # CI installs both (scripts/setup --test): a missing o
 
     assert CHROMIUM.exists(), "scripts/setup --test did not install Debian's chromium"
 else:
-    playwright_api = pytest.importorskip("playwright.async_api", reason="install the test extras: pip install -e '.[test]'")
+    playwright_api = require_import("playwright.async_api", "test", "the test extras are missing: scripts/setup --test")
     if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is missing: run scripts/setup --test (apt-get install chromium)",
-                    allow_module_level=True)
+        missing("test", "Debian's chromium is missing: run scripts/setup --test (apt-get install chromium)",
+                allow_module_level=True)
 
 
 async def view_of(page):
@@ -50,37 +54,70 @@ async def tap_answer(page, table, view):
     return value
 
 
+VIBRATIONS = "window.__vibrations = 0; navigator.vibrate = () => { window.__vibrations += 1; return true; };"
+
+
+async def new_phone(browser):
+    context = await browser.new_context(viewport={"width": 390, "height": 844}, locale="ja-JP",
+                                        has_touch=True, is_mobile=True)
+    await context.add_init_script(VIBRATIONS)  # counts each vibration
+    return await context.new_page()
+
+
+def contrast(fg: str, bg: str) -> float:
+    """WCAG contrast ratio of two CSS rgb() colours."""
+    def luminance(css):
+        r, g, b = (int(v) / 255 for v in css[css.index("(") + 1:css.index(")")].split(",")[:3])
+        lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    hi, lo = sorted((luminance(fg), luminance(bg)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+async def seat_everyone(table, browser, names, pages):
+    """The join flow at the table: the host screen first, then each seat's own code in turn."""
+    host = pages["host"] = await new_phone(browser)
+    await host.goto(f"{table.base}/#code={table.server.seats.table_code}")  # the terminal's QR code
+    await host.wait_for_selector("#host")
+    assert "#code" not in host.url  # the spent code leaves the address bar
+    for number, name in enumerate(names, 1):
+        await host.click(f'#host .seat[data-seat="{name}"] .show-code')
+        await host.wait_for_selector(f'#seat-code[data-seat="{name}"] #letters:not(:empty)')
+        assert await host.locator("#qr").count() == 1
+        letters = await host.inner_text("#letters")
+        page = pages[name] = await new_phone(browser)
+        if number == len(names):  # the last player scans the QR code: its link carries the code
+            link = await host.evaluate(f"fetch('/api/host/code/{number}').then(r => r.json()).then(d => d.link)")
+            await page.goto(link)
+        else:
+            await page.goto(table.base + "/")
+            await page.fill("#code", letters.lower())  # typed: case and spaces do not matter
+            await page.click("#join")
+        await page.wait_for_selector("#who:text-is('%d. %s')" % (number, name))
+        await host.wait_for_selector(f'#host .seat[data-seat="{name}"] .release')
+    return host
+
+
 def test_digital_cards_game_in_five_browsers(request):
     async def main():
         table = await open_table(NAMES5, seed=11, lang="ja")
         names = NAMES5.split(",")
-        pages = {}
-        async with playwright_api.async_playwright() as p:
-            browser = await p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-            try:
-                for name in names:
-                    context = await browser.new_context(viewport={"width": 360, "height": 740}, locale="ja-JP",
-                                                        has_touch=True, is_mobile=True)
-                    page = await context.new_page()
-                    pages[name] = page
-                    await page.goto(table.base + "/")
-                    await page.click(f'button[data-seat="{name}"]')
-                    await page.wait_for_selector("#who:text-is('%s')" % name)
-                await check_cards_hidden_until_tapped(table, pages)
-                await play(table, pages)
-                state = await table.task
-                assert state.winner == "citizens"
-                for name, page in pages.items():
-                    await page.wait_for_selector("#result")
-                    won = await page.get_attribute("#you-won", "data-won")
-                    assert won == str(cards.role(table.config, state, name) == "citizen").lower()
-                    assert "勝利" in await page.inner_text("#result")
-            except BaseException:
-                await screenshots(pages, request.node.name)
-                raise
-            finally:
-                await browser.close()
-                await table.close()
+        async with browsers(request, table) as (browser, pages):
+            host = await seat_everyone(table, browser, names, pages)
+            await pages["Ben"].reload()  # a reload keeps the seat (the cookie)
+            await pages["Ben"].wait_for_selector("#who:text-is('2. Ben')")
+            players = {n: pages[n] for n in names}
+            await check_cards_hidden_until_tapped(table, players)
+            await play(table, players, host)
+            state = await table.task
+            assert state.winner == "citizens"
+            for name, page in players.items():
+                await page.wait_for_selector("#result")
+                won = await page.get_attribute("#you-won", "data-won")
+                assert won == str(cards.role(table.config, state, name) == "citizen").lower()
+                assert "勝利" in await page.inner_text("#result")
+            counts = [await page.evaluate("window.__vibrations") for page in players.values()]
+            assert counts[0] > 0 and len(set(counts)) == 1, counts  # every phone at every call
 
     asyncio.run(main())
 
@@ -97,34 +134,52 @@ async def check_cards_hidden_until_tapped(table, pages):
         assert await page.locator("#role").count() == 0
 
 
-async def play(table, pages, limit: float = 120.0):
-    """Tap through the game: private questions on their player's phone, public ones by turns."""
+async def play(table, pages, host, limit: float = 120.0):
+    """Tap through the game: private questions on their player's phone, public ones on the host screen."""
     loop = asyncio.get_running_loop()
     end = loop.time() + limit
-    names = list(pages)
     answered = set()
     saw_night_screen = saw_private_ja = False
     while not table.task.done():
         assert loop.time() < end, "the game did not end in time"
-        for i, name in enumerate(names):
-            page = pages[name]
-            view = await view_of(page)
-            ask = view["ask"]
+        host_view = await view_of(host)
+        for page in [host] + list(pages.values()):
+            view = host_view if page is host else await view_of(page)
+            ask = view["host"]["ask"] if page is host else view["ask"]
             if not ask or ask["serial"] in answered:
-                continue
-            if not ask["private"] and i != ask["serial"] % len(names):
                 continue
             await page.wait_for_selector(f'#ask[data-serial="{ask["serial"]}"]')
             if ask["private"]:
                 assert "あなたの番です" in await page.inner_text("#ask")
                 saw_private_ja = True
+                if ask["line"] != "strategist.give_phone":  # choices are numbered by seat, as everywhere
+                    name = ask["choices"][0]
+                    label = await page.inner_text(f'#ask button[data-choice="{name}"]')
+                    assert label == f"{table.config.names.index(name) + 1}. {name}"
             if view["phase"] == "night":
                 saw_night_screen |= await page.evaluate("document.body.className") == "phase-night"
-            await tap_answer(page, table, view)
+            await tap_answer(page, table, {**view, "ask": ask})
             answered.add(ask["serial"])
             break
         await asyncio.sleep(0.02)
     assert saw_night_screen and saw_private_ja
+
+
+@contextlib.asynccontextmanager
+async def browsers(request, table):
+    """Chromium for one test: (the browser, the phones' pages by name); on failure every
+    phone's screen is saved; the table is closed either way."""
+    pages = {}
+    async with playwright_api.async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        try:
+            yield browser, pages
+        except BaseException:
+            await screenshots(pages, request.node.name)
+            raise
+        finally:
+            await browser.close()
+            await table.close()
 
 
 async def screenshots(pages, test_name):
@@ -143,66 +198,101 @@ def test_bestia_magica_six_players_in_six_browsers(request):
 
     async def main():
         table = await open_table(None, seed=1, game="bestia-magica", deal=DEAL, lang="ja")
-        pages = {}
-        async with playwright_api.async_playwright() as p:
-            browser = await p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-            try:
-                for name in NAMES:
-                    context = await browser.new_context(viewport={"width": 360, "height": 740}, locale="ja-JP",
-                                                        has_touch=True, is_mobile=True)
-                    page = await context.new_page()
-                    pages[name] = page
-                    await page.goto(table.base + "/")
-                    await page.click(f'button[data-seat="{name}"]')
-                    await page.wait_for_selector("#who:text-is('%s')" % name)
-                for name, page in pages.items():  # own role and attribute, hidden until tapped
-                    await page.wait_for_selector("#reveal")
-                    assert await page.locator("#role").count() == 0
-                    await page.click("#reveal")
-                    player = table.state.player(name)
-                    assert await page.get_attribute("#role", "data-role") == player.role
-                    assert await page.get_attribute("#attribute", "data-attribute") == player.attribute
-                    await page.click("#reveal")
-                rounds = await play_rounds(table, pages, {"night": memo_for, "vote": vote_for, "revote": vote_for})
-                assert rounds >= 2
-                state = await table.task
-                assert state.winner == "town"
-                for name, page in pages.items():
-                    await page.wait_for_selector("#result")
-                    assert await page.get_attribute("#you-won", "data-won") == str(name != "Aki").lower()
-                await pages["Ben"].click("#reveal")  # the prophet's result, shown to Ben alone
-                assert await pages["Ben"].locator("#messages li").count() >= 1
-            except BaseException:
-                await screenshots(pages, request.node.name)
-                raise
-            finally:
-                await browser.close()
-                await table.close()
+        async with browsers(request, table) as (browser, pages):
+            await seat_everyone(table, browser, NAMES, pages)
+            players = {n: pages[n] for n in NAMES}
+            for name, page in players.items():  # own role and attribute, hidden until tapped
+                await page.wait_for_selector("#reveal")
+                assert await page.locator("#role").count() == 0
+                await page.click("#reveal")
+                player = table.state.player(name)
+                assert await page.get_attribute("#role", "data-role") == player.role
+                assert await page.get_attribute("#attribute", "data-attribute") == player.attribute
+                await page.click("#reveal")
+            rounds, memo_screens = await play_rounds(table, players, {"night": memo_for, "vote": vote_for,
+                                                                      "revote": vote_for})
+            assert rounds >= 2
+            for serial, texts in memo_screens.items():  # hidden cards: the same screen for every role
+                assert len(texts) == 6 and len(set(texts.values())) == 1, texts
+            dead = table.server.shown.dead_names()
+            assert dead, "somebody died in this game"
+            await pages[dead[0]].wait_for_selector("#dead")
+            colours = await pages[dead[0]].evaluate(
+                "[getComputedStyle(document.getElementById('dead')).color, getComputedStyle(document.body).backgroundColor]")
+            assert contrast(*colours) >= 4.5, colours
+            state = await table.task
+            assert state.winner == "town"
+            for name, page in players.items():
+                await page.wait_for_selector("#result")
+                assert await page.get_attribute("#you-won", "data-won") == str(name != "Aki").lower()
+            await pages["Ben"].click("#reveal")  # the prophet's result, shown to Ben alone
+            assert await pages["Ben"].locator("#messages li").count() >= 1
 
     asyncio.run(main())
 
 
 async def play_rounds(table, pages, policies, limit: float = 120.0):
-    """Each phone fills in its own memo or vote by tapping; returns how many rounds were played."""
+    """Each phone fills in its own memo or vote by tapping; returns (rounds played, the night memo
+    screens' text by round and player, read while the cards were hidden)."""
     loop = asyncio.get_running_loop()
     end = loop.time() + limit
-    done, rounds = set(), set()
+    done, rounds, screens = set(), set(), {}
+    saw_day = False
     while not table.task.done():
         assert loop.time() < end, "the game did not end in time"
         for name, page in pages.items():
             view = await view_of(page)
             req = view["request"]
+            if view["phase"] == "day" and not saw_day:
+                await page.wait_for_selector("#day #alive")
+                alive = await page.inner_text("#alive")
+                assert all(f"{view['names'].index(n) + 1}. {n}" in alive for n in view["alive"])
+                saw_day = True
             if not req or req["answered"] or (name, req["serial"]) in done:
                 continue
             await page.wait_for_selector(f'#request[data-serial="{req["serial"]}"]')
+            if req["phase"] == "night":
+                assert await page.locator("#role").count() == 0  # cards hidden
+                screens.setdefault(req["serial"], {})[name] = await page.inner_text("#request")
             answer = policies[req["phase"]](name, req)
-            await page.click(f'#request button[data-target="{answer[req["key"]]}"]')
+            target = answer[req["key"]]
+            await page.click(f'#request button[data-target="{target}"]')
             if req["ability"]:
                 await page.click(f'#request button[data-ability="{str(answer["ability"]).lower()}"]')
             await page.click("#send")
-            # sent: this round's form goes (the next round may already be open with its own)
+            # sent: this round's form goes; the choice sent stays, by seat number and name
             await page.wait_for_selector(f'#request[data-serial="{req["serial"]}"] #send', state="detached")
+            sent = page.locator(f'#request[data-serial="{req["serial"]}"] #msg[data-sent]')
+            if await sent.count():
+                assert f"{view['names'].index(target) + 1}. {target}" in await sent.inner_text()
             done.add((name, req["serial"]))
             rounds.add(req["serial"])
         await asyncio.sleep(0.02)
-    return len(rounds)
+    assert saw_day, "the day screen showed who is alive"
+    return len(rounds), screens
+
+
+def test_the_day_screen_shows_the_timer_running(request):
+    """A real (fast) clock: the discussion timer counts down on the page while it runs."""
+    async def main():
+        table = await open_table(NAMES5, seed=2, lang="ja", digital_cards="false", time_scale=0.1)
+        async with browsers(request, table) as (browser, pages):
+            host = await seat_everyone(table, browser, ["Aki"], pages)
+            await pages["Aki"].wait_for_selector("#wait, #waiting")
+            ask = await wait_for(lambda: _host_ask(host, "setup.ready"), timeout=30)
+            await host.click(f'#ask[data-serial="{ask["serial"]}"] button[data-choice="done"]')
+            await pages["Aki"].wait_for_selector("#day #timer", timeout=60_000)
+            first = await pages["Aki"].inner_text("#timer")
+            await asyncio.sleep(2.2)
+            later = await pages["Aki"].inner_text("#timer")
+            assert first != later and ":" in later, (first, later)
+            assert "1. Aki" in await pages["Aki"].inner_text("#alive")
+            assert await pages["Aki"].inner_text("#phase") == "1日目の昼"
+
+    asyncio.run(main())
+
+
+async def _host_ask(host, line):
+    view = await view_of(host)
+    ask = view["host"]["ask"]
+    return ask if ask and ask["line"] == line else None

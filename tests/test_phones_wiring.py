@@ -84,7 +84,7 @@ def test_cli_plays_digital_cards_with_phones_on(tmp_path):
         "--answers", str(answers)], catch_exceptions=False)
     assert result.exit_code == 0, result.output
     assert "phones: open http://127.0.0.1:" in result.output
-    assert "Phones: open 127 dot 0 dot 0 dot 1, port " in result.output  # said aloud, as words (printed in text mode)
+    assert "Phones: on one phone, open 127 dot 0 dot 0 dot 1, port " in result.output  # said aloud, as words (printed in text mode)
     assert "game over: citizens win" in result.output
 
 

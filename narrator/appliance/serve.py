@@ -81,6 +81,9 @@ def serve(options: ServeOptions, log: Callable[[str], None] | None = None) -> in
     app.table_error = table_error
     try:
         return asyncio.run(app.run())
+    except KeyboardInterrupt:  # stop now, not after the line in progress (the game is saved)
+        sitting.hush()
+        raise
     finally:
         if buttons is not None:
             buttons.close()
@@ -326,7 +329,8 @@ class Appliance:
                 self.log(f"no phone page for this game: {err}")
             else:
                 server = make_server(rules, config, store, self.hub, self.run_options.lang)
-                await open_phones(server, self.scheduler, self.run_options.host, self.run_options.port)
+                await open_phones(server, self.scheduler, self.run_options.host, self.run_options.port,
+                                  wait=getattr(config, "digital_cards", False))
         try:
             return await play_loop(rules, config, store, self.scheduler, position, recap=recap,
                                    on_state=server.set_state if server else None)

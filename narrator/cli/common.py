@@ -13,6 +13,7 @@ from typing import Any, Callable
 import click
 
 from narrator.errors import NarratorError, SaveError
+from narrator.sound.doctor import command_name
 
 
 def friendly_errors(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -32,7 +33,7 @@ def friendly_errors(func: Callable[..., Any]) -> Callable[..., Any]:
                        "the path and its permissions (what was saved is kept)", err=True)
             sys.exit(SaveError.exit_code)
         except KeyboardInterrupt:
-            click.echo("\nstopped: the game is saved; continue it with `narrator resume`", err=True)
+            click.echo(f"\nstopped: the game is saved; continue it with `{command_name()} resume`", err=True)
             sys.exit(130)
 
     return wrapper

@@ -16,8 +16,10 @@ import click
 
 from narrator.cli.common import friendly_errors
 from narrator.errors import NarratorError
+from narrator.sound.doctor import command_name
 from narrator.inputs.voice.grammar import Grammar, PhraseBook, _norm
-from narrator.inputs.voice.models import find_model, install, installed_models, model_index, models_dir
+from narrator.inputs.voice.models import (find_model, install, installed_models, model_index, models_dir,
+                                          trusted_path)
 from narrator.inputs.voice.microphone import Microphone, WavSource
 from narrator.inputs.voice.listener import Hearing, VoiceListener, describe
 from narrator.sound.engines import load_stt
@@ -91,13 +93,10 @@ def register(main: click.Group) -> None:
     """Add `listen` and `models` to the `narrator` command group, and the doctor's checks."""
     from narrator.inputs.voice.checks import check_listening
 
-    try:
-        from narrator.sound import doctor
-    except ImportError:  # no shared doctor yet: a minimal one with the listening checks
-        _add_minimal_doctor(main, check_listening)
-    else:
-        if check_listening not in doctor.CHECKS:
-            doctor.register(check_listening)
+    from narrator.sound import doctor
+
+    if check_listening not in doctor.CHECKS:
+        doctor.register(check_listening)
 
     @main.command()
     @click.option("--grammar", default=None, help="Words to listen for: 'yes,no,done' (default: the game's vocabulary).")
@@ -131,11 +130,14 @@ def register(main: click.Group) -> None:
 
     @models.command("install")
     @click.argument("lang", default="ja")
-    @click.option("--sha256", default=None, help="Expected checksum of the archive (overrides the model index).")
-    @click.option("--no-checksum", is_flag=True, help="Install without comparing a checksum (prints the archive's).")
+    @click.option("--sha256", default=None, help="Expected checksum of the archive (overrides the index and the first download's).")
     @click.option("--url", default=None, help="Download from this URL instead (a mirror).")
-    def models_install(lang: str, sha256: str | None, no_checksum: bool, url: str | None) -> None:
-        """Download, verify and unpack the small model for LANG (ja, the default, or en)."""
+    def models_install(lang: str, sha256: str | None, url: str | None) -> None:
+        """Download, verify and unpack the small model for LANG (ja, the default, or en).
+
+        Without a known checksum the first download is trusted (checked for size and files)
+        and its sha256 recorded; later downloads must match it.
+        """
 
         @friendly_errors
         def go() -> None:
@@ -156,11 +158,16 @@ def register(main: click.Group) -> None:
                 state["done"] = done
 
             try:
-                folder = install(lang, sha256=sha256, verify=not no_checksum, progress=progress, url=url)
+                done = install(lang, sha256=sha256, progress=progress, url=url)
             finally:
                 if "bar" in state:
                     state["bar"].__exit__(None, None, None)
-            click.echo(f"model for {lang} ready in {folder}")
+            if done.trust == "first use":
+                click.echo(f"first download of this model: sha256 {done.sha256} recorded in {trusted_path()}; "
+                           "later downloads must match it", err=True)
+            elif done.trust == "checked":
+                click.echo(f"sha256 {done.sha256} matches", err=True)
+            click.echo(f"model for {lang} ready in {done.folder}")
 
         go()
 
@@ -173,18 +180,7 @@ def register(main: click.Group) -> None:
         names = {p.name for p in installed}
         for lang, spec in model_index().items():
             if spec.name not in names:
-                click.echo(f"available  {spec.name}  (narrator models install {lang})")
+                click.echo(f"available  {spec.name}  ({command_name()} models install {lang})")
         if not installed:
             click.echo(f"no model installed in {models_dir()}")
 
-
-def _add_minimal_doctor(main: click.Group, check: Any) -> None:
-    @main.command()
-    def doctor() -> None:
-        """Check what listening needs here (model, microphone) and name the fix."""
-        failed = False
-        for finding in check():
-            mark = "ok" if finding.ok else ("--" if finding.optional else "XX")
-            click.echo(f"{mark}  {finding.area}: {finding.what}" + (f"\n      fix: {finding.fix}" if finding.fix else ""))
-            failed |= not finding.ok and not finding.optional
-        sys.exit(1 if failed else 0)

@@ -7,6 +7,7 @@ validate them, opens a sitting (voice, audio, listeners) and runs the loop.
 from __future__ import annotations
 
 import asyncio
+import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
@@ -80,6 +81,8 @@ def _table_options(func: Callable[..., Any]) -> Callable[..., Any]:
 @click.option("--phones/--no-phones", "phones", default=None, help="Serve the phone page on the local network.")
 @click.option("--digital-cards/--no-digital-cards", "digital_cards", default=None,
               help="Additional Werewolf: deal the cards to the phones and play every ability there.")
+@click.option("--transcript-private", "transcript_private", is_flag=True, default=None,
+              help="Also write private lines, memos and votes to the transcript (off by default).")
 @click.option("--dry-run", is_flag=True, help="Check the setup and print the cards to take out of the box; play nothing.")
 @_table_options
 @friendly_errors
@@ -100,10 +103,30 @@ def play(game: str | None, table_file: Path | None, no_keyboard: bool, dry_run: 
         check_game(rules)
     if getattr(config, "digital_cards", False) and not run.phones and not run.answers:
         raise NarratorError("digital cards are shown on the players' phones; add --phones (or phones = true)")
+    _review_names(run, getattr(config, "names", ()), keyboard=not no_keyboard and not run.answers)
     sitting = open_sitting(run, names=getattr(config, "names", ()), game=rules, config=config)
     store = GameStore.create(home.app_home(), rules.name, config.to_dict(), run.to_dict(), holder="narrator play")
     click.echo(f"game {store.id} saved in {store.folder}", err=True)
     _run(rules, config, store, sitting, run, lambda: start_position(rules, config, store), recap=False)
+
+
+def _keyboard_present() -> bool:
+    return sys.stdin.isatty()
+
+
+def _review_names(run: Any, names: Any, keyboard: bool) -> None:
+    """A Japanese game at a keyboard: show how each name will be read and let the host correct it
+    (without one, say a scripted or headless game, the readings are worked out silently)."""
+    if not names or run.lang != "ja" or not keyboard or not _keyboard_present():
+        return
+    from narrator.inputs.name_review import review_readings
+    from narrator.sound.voicepack import load_pack
+
+    pack = load_pack(run.lang if run.voice in ("auto", "text") else run.voice)
+    kept = review_readings(list(names), run.listening.get("name_readings"), pack, input,
+                           lambda text: click.echo(text, err=True))
+    if kept:
+        run.listening["name_readings"] = kept
 
 
 @click.command()
@@ -182,8 +205,10 @@ def _run(rules: Any, config: Any, store: GameStore, sitting: Any, run: Any, posi
             from narrator.phones.table import make_server, open_phones
 
             server = make_server(rules, config, store, sitting.hub, run.lang)
-            await open_phones(server, sitting.scheduler, run.host, run.port)
+            await open_phones(server, sitting.scheduler, run.host, run.port, wait=False)
         sitting.start_listeners(asyncio.get_running_loop())
+        if server is not None and not run.answers:
+            await server.wait_for_phones()  # every seat has a phone, or the host starts anyway
         try:
             return await play_loop(rules, config, store, sitting.scheduler, start, recap=recap,
                                    on_state=server.set_state if server else None)
@@ -193,6 +218,9 @@ def _run(rules: Any, config: Any, store: GameStore, sitting: Any, run: Any, posi
 
     try:
         state = asyncio.run(main_loop(position()))
+    except KeyboardInterrupt:  # stop now: the speaker does not finish the line (the game is saved)
+        sitting.hush()
+        raise
     finally:
         sitting.close()
         store.close()

@@ -1,4 +1,10 @@
-"""The sound commands: `say`, `doctor`, and the `voices` group (`list`, `render`, `check`)."""
+"""The sound commands: `say`, `doctor`, and the `voices` group (`list`, `render`, `check`).
+
+The lines a pack must have rendered are counted in one place, `render_requests`: every
+fixed line, the countdown numbers and each game's own lines at its default settings.
+`voices render` (which setup runs), `voices list` and the doctor's pack check all use it,
+so they report one number.
+"""
 
 from __future__ import annotations
 
@@ -9,11 +15,16 @@ from typing import Any
 import click
 
 from narrator.cli.common import friendly_errors
+from narrator.sound.doctor import command_name
 from narrator.errors import NarratorError
 
 
 def register(main: click.Group) -> None:
-    """Add `say`, `doctor` and `voices …` to the `narrator` group."""
+    """Add `say`, `doctor` and `voices …` to the `narrator` group, and the doctor's pack check."""
+    from narrator.sound import doctor as checks
+
+    if check_packs not in checks.CHECKS:
+        checks.register(check_packs)
     main.add_command(_with_friendly_errors(say))
     main.add_command(_with_friendly_errors(doctor))
     voices.add_command(_with_friendly_errors(render))
@@ -38,7 +49,47 @@ def voices_list() -> None:
 
     for name in list_packs():
         pack = load_pack(name)
-        click.echo(f"{name}  lang={pack.lang}  engine={pack.engine}  lines={len(pack.lines)}  ({pack.path})")
+        click.echo(f"{name}  lang={pack.lang}  engine={pack.engine}  lines={len(render_requests(pack))}  ({pack.path})")
+
+
+def render_requests(pack: Any, table_file: Path | None = None) -> list[Any]:
+    """The (line, params) pairs of `pack` to render: fixed lines, countdowns, each game's lines."""
+    from narrator.sound.render_ahead import game_requests, pack_requests
+
+    extra: list[Any] = []
+    for game, config in _games_to_render(table_file, pack.lang):
+        extra += game_requests(game, config)
+    return pack_requests(pack, extra)
+
+
+def check_packs() -> list[Any]:
+    """The doctor's pack check: is every line of `render_requests` rendered for the working engine?"""
+    from narrator.sound.doctor import Finding
+    from narrator.sound.engines import EngineUnavailable
+    from narrator.sound.voice import EngineVoice, open_engine
+    from narrator.sound.voicepack import list_packs, load_pack
+
+    findings = []
+    for name in list_packs():
+        pack = load_pack(name)
+        try:
+            engine = open_engine(pack)
+        except EngineUnavailable:
+            engine = None
+        if engine is None:
+            findings.append(Finding("voice pack", False, f"{name}: none of its engines ({', '.join(pack.engines)}) works here",
+                                    "see the engine lines above"))
+            continue
+        voice = EngineVoice(pack, engine)
+        requests = render_requests(pack)
+        missing = sum(1 for line, params in requests if not voice.is_cached(pack.speak(line, params)))
+        preferred = "" if engine.name == pack.engine else f" (its preferred engine {pack.engine} is missing)"
+        if missing:
+            findings.append(Finding("voice pack", False, f"{name}: {missing} of {len(requests)} lines not rendered for {engine.name}{preferred}",
+                                    f"{command_name()} voices render {name}", optional=True))
+        else:
+            findings.append(Finding("voice pack", True, f"{name}: all {len(requests)} lines rendered with {engine.name}{preferred}"))
+    return findings
 
 
 def _engine_voice(pack_name: str, engine_name: str | None = None, speed: float = 1.0) -> Any:
@@ -51,7 +102,7 @@ def _engine_voice(pack_name: str, engine_name: str | None = None, speed: float =
     for message in warnings:
         click.echo(f"warning: {message}", err=True)
     if engine is None:
-        raise NarratorError(f"no speech engine of pack '{pack.name}' works here; run `narrator doctor`")
+        raise NarratorError(f"no speech engine of pack '{pack.name}' works here; run `{command_name()} doctor`")
     return EngineVoice(pack, engine, speed=speed)
 
 
@@ -113,20 +164,37 @@ def doctor() -> None:
 @click.option("--table", "table_file", type=click.Path(path_type=Path), help="Also render this table's lines (names, timers).")
 @click.option("--engine", default=None, help="Render for this engine instead of the pack's first working one.")
 def render(pack: str | None, table_file: Path | None, engine: str | None) -> None:
-    """Render every fixed line and countdown number of PACK (default: all packs) into its cache."""
-    from narrator.sound.render_ahead import game_requests, pack_requests
-    from narrator.sound.voicepack import list_packs
+    """Render every fixed line and countdown number of PACK (default: all packs) into its cache.
+
+    Without PACK, packs that inherit another (ja-natural) are left out: they say the same
+    lines with another engine, which may take tens of minutes; render them by name.
+    """
+    from narrator.sound.voicepack import list_packs, load_pack
 
     names = [pack] if pack else list_packs()
+    if not pack:
+        variants = [name for name in names if len(load_pack(name).folders) > 1]
+        for name in variants:
+            click.echo(f"{name}: left out (it inherits another pack); render it with `narrator voices render {name}`")
+        names = [name for name in names if name not in variants]
     for name in names:
         voice = _engine_voice(name, engine)
-        extra: list[Any] = []
-        for game, config in _games_to_render(table_file, voice.pack.lang):
-            extra += game_requests(game, config)
-        requests = pack_requests(voice.pack, extra)
+        requests = render_requests(voice.pack, table_file)
         with click.progressbar(length=len(requests), label=f"{name} ({voice.engine_name})", file=sys.stderr) as bar:
             new = voice.prepare(requests, progress=bar.update)
+        new += _render_pieces(voice, name)
         click.echo(f"{name}: {len(requests)} lines ready, {new} rendered now, in {voice.cache_dir}")
+
+
+def _render_pieces(voice: Any, name: str) -> int:
+    """A slow engine says names apart: the words of every line around the names, ahead too."""
+    from narrator.sound.name_clips import fixed_pieces, piece_wav
+
+    if not getattr(voice.engine, "names_apart", False):
+        return 0
+    pieces = [p for p in fixed_pieces(voice) if not piece_wav(voice, p).is_file()]
+    with click.progressbar(length=len(pieces), label=f"{name}: words around names", file=sys.stderr) as bar:
+        return voice.prepare_pieces(pieces, progress=bar.update)
 
 
 def _games_to_render(table_file: Path | None, lang: str) -> list[tuple[Any, Any]]:
@@ -141,7 +209,8 @@ def _games_to_render(table_file: Path | None, lang: str) -> list[tuple[Any, Any]
     out = []
     for name in game_names():
         rules = get_game(name)
-        out.append((rules, rules.configure(build_settings({}, {"game": name, "lang": lang}, "defaults"))))
+        # a fixed seed: a game that renders its dealt cards' lines (Bestia Magica) renders the same each run
+        out.append((rules, rules.configure(build_settings({}, {"game": name, "lang": lang, "seed": 0}, "defaults"))))
     return out
 
 
@@ -150,7 +219,6 @@ def _games_to_render(table_file: Path | None, lang: str) -> list[tuple[Any, Any]
 @click.option("--against", default=None, help="Reference pack whose lines PACK must have (default: the other bundled packs).")
 def check(pack: str, against: str | None) -> None:
     """List what PACK lacks: lines other packs have, recordings, rendered clips."""
-    from narrator.sound.render_ahead import pack_requests
     from narrator.sound.voicepack import list_packs, load_pack
 
     target = load_pack(pack)
@@ -162,7 +230,7 @@ def check(pack: str, against: str | None) -> None:
             click.echo(f"missing line  {line_id}  (in {other}; add it to a file in {target.path / 'lines'})")
             lacking += 1
     recorded_dir = target.path / "recorded"
-    requests = pack_requests(target)
+    requests = render_requests(target)
     if recorded_dir.is_dir():
         for line, params in requests:
             if target.recording(target.speak(line, params)) is None:
@@ -174,7 +242,7 @@ def check(pack: str, against: str | None) -> None:
         unrendered = [r for r in requests if not voice.is_cached(target.speak(*r))]
         if unrendered:
             click.echo(f"not rendered  {len(unrendered)} of {len(requests)} lines for {voice.engine_name} "
-                       f"(run `narrator voices render {pack}`)")
+                       f"(run `{command_name()} voices render {pack}`)")
             lacking += 1
     except NarratorError as err:
         click.echo(f"no engine     {err}")

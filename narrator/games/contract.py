@@ -20,3 +20,7 @@ class Game:
     recap: Callable[[Any, Any], list]
     box: Callable[[Any], list] | None = None
     """The cues that name the cards a table takes out of the box for `config` (None: no set to choose)."""
+    sayable: Callable[[Any], list] | None = None
+    """For a game whose private rounds have too many answers to play every branch (Bestia
+    Magica): cues holding every line it can say with this config, listed from the config
+    (what `narrator.sound.render_ahead` renders before play)."""

@@ -14,8 +14,9 @@ from typing import Any, Awaitable, Callable, Protocol
 
 from narrator.cues import Ask, Collect, Request
 from narrator.errors import AnswerError, NoMoreAnswers
+from narrator.inputs.hints import Hints
 from narrator.inputs.words import (  # noqa: F401  (re-exported: the hub's words)
-    ASCII_VOCABULARY, COMMANDS, Vocabulary, _parse_names, parse_answer,
+    ASCII_VOCABULARY, COMMANDS, Vocabulary, _parse_names, parse_answer, parse_private,
 )
 
 class Listener(Protocol):
@@ -46,6 +47,16 @@ def needs_confirmation(ask: Ask) -> bool:
     return ask.choices != ("done",) and not is_confirmation(ask)
 
 
+CONFIRM_ENDING = frozenset({"keyboard", "voice"})
+"""Sources whose answers that end the game (`Ask.ends_game`) are confirmed: a stray Enter or
+y at the terminal must not end a game that no undo can bring back."""
+
+
+def ends_game(ask: Ask, value: Any) -> bool:
+    values = value if isinstance(value, (list, tuple)) else [value]
+    return any(v in ask.ends_game for v in values)
+
+
 @dataclass
 class OpenCollect:
     """A round of private answers in progress."""
@@ -63,8 +74,10 @@ class OpenCollect:
 class ListenerHub:
     """Collects input from every listener; hands the scheduler answers and commands."""
 
-    def __init__(self, vocabulary: Vocabulary | None = None):
+    def __init__(self, vocabulary: Vocabulary | None = None, hints: Hints | None = None):
         self.vocabulary = vocabulary or Vocabulary()
+        self.hints = hints or Hints()
+        """What a typed answer that does not fit is told, in the game's language."""
         self._ask: Ask | None = None
         self._ask_serial = 0
         self._answer: asyncio.Future | None = None
@@ -72,6 +85,7 @@ class ListenerHub:
         self._sources: set[str] = set()
         self._change_waiters: list[asyncio.Future] = []
         self._watchers: list = []
+        self._cue_watchers: list = []
         self._table_commands: dict[str, Any] = {}
         self.last_error: str | None = None
         self.private_sources: set[str] = {"script"}
@@ -86,7 +100,9 @@ class ListenerHub:
         typed text answers that player's private request."""
         self._private_subscribers: list[Any] = []
         self.confirmer: Callable[[Ask, Heard], Awaitable[bool]] | None = None
-        """Set by a sitting with a voice: asks 「〇〇さんですね？」 and returns the verdict."""
+        """Set by a sitting: asks 「〇〇さんですね？」 and returns the verdict."""
+        self.confirm_heard = True
+        """Confirm every answer from a listener that can mishear (voice); the table key `confirm`."""
         self._ask_watchers: list[Callable[[Ask | None], None]] = []
         self._speech_watchers: list[Callable[[float, Any], None]] = []
 
@@ -154,7 +170,7 @@ class ListenerHub:
             if meaning == "undo":
                 text, meaning = "no", "no"  # undo while confirming takes the answer back
             elif meaning in ("pause", "resume", "help"):  # a confirmation is one short yes/no
-                return "answer yes or no first"
+                return self.hints.text("confirm_first")
         if meaning in ("repeat", "pause", "resume", "undo", "help"):
             self._commands.put_nowait(Heard("command", meaning, source))
             return None
@@ -167,15 +183,17 @@ class ListenerHub:
             if meaning == "done":
                 self._commands.put_nowait(Heard("command", "done", source))
                 return None
-            return "nothing is being asked right now"
+            return self.hints.text("nothing_asked")
         if self._ask.player is not None and source not in self.private_sources:
-            return "this answer is private: the player gives it on their phone"
+            return self.hints.text("private")
         try:
             value = parse_answer(self._ask, text, self.vocabulary)
         except AnswerError as err:
-            self.last_error = str(err)
-            return str(err)
-        self._answer.set_result(Heard("answer", value, source, confirm=confirm and value != "done" and needs_confirmation(self._ask)))
+            self.last_error = self.hints.of(err)
+            return self.last_error
+        misheard = confirm and self.confirm_heard and value != "done" and needs_confirmation(self._ask)
+        ending = source in CONFIRM_ENDING and ends_game(self._ask, value) and not is_confirmation(self._ask)
+        self._answer.set_result(Heard("answer", value, source, confirm=misheard or ending))
         return None
 
     @property
@@ -205,6 +223,14 @@ class ListenerHub:
         """Call `callback()` whenever a question opens or closes (the phone server pushes views)."""
         self._watchers.append(callback)
 
+    def watch_cues(self, callback) -> None:
+        """Call `callback(cue)` as the scheduler starts each cue (phones show a step once announced)."""
+        self._cue_watchers.append(callback)
+
+    def cue_started(self, cue: Any) -> None:
+        for callback in getattr(self, "_cue_watchers", ()):
+            callback(cue)
+
     @property
     def open_collect(self) -> tuple[int, OpenCollect] | None:
         """The round of private answers open now, with its serial; None when none is."""
@@ -224,8 +250,17 @@ class ListenerHub:
         """Open `ask` to every listener and return the first answer that fits (and is confirmed)."""
         while True:
             heard = await self._first_answer(ask)
-            if not heard.confirm or self.confirmer is None or await self.confirmer(ask, heard):
+            if await self.confirmed(ask, heard):
                 return heard
+
+    def first_answer(self, ask: Ask) -> asyncio.Future:
+        """Open `ask` now (the scheduler opens it as it starts speaking, so an answer typed
+        while the question is still being said counts) and return the first fitting answer."""
+        return asyncio.ensure_future(self._first_answer(ask))
+
+    async def confirmed(self, ask: Ask, heard: Heard) -> bool:
+        """Whether `heard` counts: asked back first when it must be confirmed."""
+        return not heard.confirm or self.confirmer is None or await self.confirmer(ask, heard)
 
     async def _first_answer(self, ask: Ask) -> Heard:
         loop = asyncio.get_running_loop()
@@ -354,19 +389,12 @@ class ListenerHub:
         """Pass-the-device: typed "Ben y" / "2 n" (memo) or "Ben" (vote) answers the open request."""
         pending = self._collect.pending() if self._collect else []
         if not pending:
-            return "nothing is being asked right now"
+            return self.hints.text("nothing_asked")
         request = pending[0]
-        words = text.replace("、", " ").replace(",", " ").split()
-        answer: dict[str, Any] = {}
-        if request.ability:
-            if len(words) < 2 or self.vocabulary.meaning(words[-1]) not in ("yes", "no"):
-                return "type a name or number, then y or n (for example: 2 n)"
-            answer["ability"] = self.vocabulary.meaning(words[-1]) == "yes"
-            words = words[:-1]
         try:
-            answer[request.key] = _parse_names(Ask(request.line, request.choices), " ".join(words))
+            answer = parse_private(request, text, self.vocabulary)
         except AnswerError as err:
-            return str(err)
+            return self.hints.of(err)
         return self.offer_private(request.player, answer, source)
 
     async def next_collect(self, after: int) -> tuple[int, OpenCollect]:

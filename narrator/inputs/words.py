@@ -7,28 +7,24 @@ against one question and says what would fit when it does not.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any, Mapping
 
-from narrator.cues import Ask
-from narrator.errors import AnswerError
+import jaconv
+
+from narrator.cues import Ask, Request
+from narrator.inputs.hints import Hint
+from narrator.settings import ASCII_VOCABULARY  # noqa: F401  (re-exported: the keys every table has)
 
 COMMANDS = ("done", "repeat", "pause", "resume", "undo", "help")
-ASCII_VOCABULARY = {
-    "yes": ("y", "yes"),
-    "no": ("n", "no"),
-    "done": ("", "d", "done", "next", "ok"),
-    "repeat": ("r", "repeat"),
-    "pause": ("p", "pause"),
-    "resume": ("resume",),
-    "undo": ("u", "undo"),
-    "help": ("h", "help"),
-}
 
 
 class Vocabulary:
     """Maps what a listener heard or read to canonical words (yes, no, done, …)."""
 
     def __init__(self, extra: Mapping[str, Any] | None = None):
+        self.readings: dict[str, str] = {}
+        """Each player's name → its reading (「心愛」 → 「ここあ」): typed readings name the player."""
         self._words: dict[str, str] = {}
         for meaning, words in ASCII_VOCABULARY.items():
             for w in words:
@@ -42,7 +38,13 @@ class Vocabulary:
 
 
 def _norm(text: str) -> str:
-    return text.strip().strip("。.!！?？").casefold()
+    """Full-width letters and digits as ASCII (ｙ → y, １ → 1), no end punctuation, any case."""
+    return unicodedata.normalize("NFKC", text).strip().strip("。.!！?？").casefold()
+
+
+def name_form(text: str) -> str:
+    """How a typed name is compared: normalized, katakana as hiragana (アキ = あき)."""
+    return jaconv.kata2hira(_norm(text))
 
 
 def parse_answer(ask: Ask, text: str, vocabulary: Vocabulary) -> Any:
@@ -55,32 +57,47 @@ def parse_answer(ask: Ask, text: str, vocabulary: Vocabulary) -> Any:
     if meaning is not None and meaning in ask.choices:
         return meaning
     if ask.choices == ("done",):
-        if vocabulary.meaning(text) == "done":
-            return "done"
-        raise AnswerError("say or type done when ready (Enter on the keyboard)")
+        raise Hint("done_when_ready")
     if set(ask.choices) <= {"yes", "no"}:
-        meaning = vocabulary.meaning(text)
-        if meaning in ask.choices:
-            return meaning
-        raise AnswerError(f"'{text.strip()}' is not an answer here; answer {' or '.join(ask.choices)}")
-    return _parse_names(ask, text)
+        raise Hint("not_an_answer", text=text.strip(), choices=tuple(ask.choices))
+    return _parse_names(ask, text, vocabulary)
 
 
-def _parse_names(ask: Ask, text: str) -> Any:
+def _parse_names(ask: Ask, text: str, vocabulary: Vocabulary | None = None) -> Any:
+    """Names (or their numbers) separated by commas: as written, in hiragana or katakana,
+    by their reading, or full-width (１ = 1)."""
+    text = unicodedata.normalize("NFKC", text)
     parts = [p.strip() for p in text.replace("、", ",").split(",") if p.strip()]
-    by_name = {c.casefold(): c for c in ask.choices}
+    readings = vocabulary.readings if vocabulary is not None else {}
+    by_name = {name_form(c): c for c in ask.choices}
+    for name, reading in readings.items():
+        if name in ask.choices:
+            by_name.setdefault(name_form(reading), name)
     chosen: list[str] = []
     for part in parts:
-        name = by_name.get(part.casefold())
+        name = by_name.get(name_form(part))
         if name is None and part.isdigit() and 1 <= int(part) <= len(ask.choices):
             name = ask.choices[int(part) - 1]
         if name is None:
-            what = "an answer" if "done" in ask.choices else "a player"
-            raise AnswerError(f"'{part}' is not {what} here; choose from {', '.join(ask.choices)}")
+            raise Hint("not_a_choice" if "done" in ask.choices else "not_a_player", text=part,
+                       choices=tuple(ask.choices))
         if name not in chosen:
             chosen.append(name)
     if not chosen:
-        raise AnswerError(f"name a player: {', '.join(ask.choices)}")
+        raise Hint("name_a_player", choices=tuple(ask.choices))
     if not ask.multiple and len(chosen) > 1:
-        raise AnswerError("name one player only")
+        raise Hint("one_player")
     return chosen if ask.multiple else chosen[0]
+
+
+def parse_private(request: Request, text: str, vocabulary: Vocabulary) -> dict[str, Any]:
+    """Pass-the-device: typed "Ben y" / "2 n" (memo) or "Ben" (vote) as `request`'s answer."""
+    words = unicodedata.normalize("NFKC", text).replace("、", " ").replace(",", " ").split()
+    answer: dict[str, Any] = {}
+    if request.ability:
+        if len(words) < 2 or vocabulary.meaning(words[-1]) not in ("yes", "no"):
+            raise Hint("memo")
+        answer["ability"] = vocabulary.meaning(words[-1]) == "yes"
+        words = words[:-1]
+    answer[request.key] = _parse_names(Ask(request.line, request.choices), " ".join(words), vocabulary)
+    return answer

@@ -1,8 +1,11 @@
 """Phones as the table's private channel: a small web page served beside the narration.
 
-`server.PhoneServer` runs an aiohttp app in the narration's own asyncio loop: each player
-claims a seat and gets a random secret token in a cookie; the page shows that player alone
-their cards, memos and private questions, and offers the answers the narrator asks for.
-`seats` keeps the tokens, `views` decides what one player may see, `network` finds the
-address to announce. The page itself is plain HTML, CSS and a little JavaScript (static/).
+`server.PhoneServer` runs an aiohttp app in the narration's own asyncio loop. The first
+phone joins with the table code and becomes the host screen (`host`), which shows each
+seat's own code; a phone that gives its seat's code gets a random secret token in a cookie
+(`seats`). The page shows that player alone their cards, memos and private questions
+(`views`, `private`) and takes their answers (`answers`; public questions on the host
+screen). `wire` pads every message to one size and reads request bodies safely, `guard`
+caps connections and times them out, `network` finds the address to announce. The page
+itself is plain HTML, CSS and a little JavaScript (static/).
 """

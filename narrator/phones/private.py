@@ -54,6 +54,7 @@ def request_view(open_collect: Any, name: str, text: Callable[[str, dict], dict[
         "line": request.line, "text": text(request.line, request.params),
         "choices": list(request.choices), "ability": request.ability, "key": request.key,
         "answered": name in round_.answers,
+        "sent": round_.answers.get(name),
     }
 
 

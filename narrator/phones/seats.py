@@ -1,9 +1,15 @@
-"""Seats and their secret tokens: who a phone is, checked on every request.
+"""Seats, their own secrets, and the host screen: who a phone is, checked on every request.
 
-A token is `secrets.token_urlsafe(32)`, made when a player claims a seat and set as an
-HttpOnly, SameSite=Strict cookie named after the game, so a cookie from another game is
-worth nothing. Only a SHA-256 of each token is kept (in memory and in the game folder's
+A seat is claimed with that seat's own code, handed over at the table (the host screen shows
+it, one seat at a time, as a QR code and as ten letters); knowing the seat names gives
+nothing. The first phone becomes the host screen with the table code (spoken once by the
+narrator and printed on its terminal). Each code works once: a claimed seat's code is spent,
+and releasing a seat makes it a new one.
+
+A phone that holds a seat or the host screen gets a `secrets.token_urlsafe(32)` token in a
+cookie; only a SHA-256 of each token is kept (in memory and in the game folder's
 `phones.json`, so `narrator resume` keeps everyone seated); a leaked file gives no token.
+Codes are compared in constant time; wrong codes are slowed down by the server.
 """
 
 from __future__ import annotations
@@ -15,9 +21,34 @@ import os
 import secrets
 from pathlib import Path
 
+HOST = "\x00host"
+"""The key of the host screen's token among the seats' (no seat name can be this)."""
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+SEAT_CODE_LENGTH = 10
+"""Ten letters from 32: 50 bits, typed in a few seconds, never guessed at one try a second."""
+TABLE_CODE_DIGITS = 8
+"""Eight digits (spoken): about 27 bits, against one wrong try a second from the network."""
+
 
 def _digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def new_seat_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(SEAT_CODE_LENGTH))
+
+
+def new_table_code() -> str:
+    return "".join(secrets.choice("0123456789") for _ in range(TABLE_CODE_DIGITS))
+
+
+def normal_code(code: str) -> str:
+    """A typed code as compared: case, spaces and dashes do not matter."""
+    return "".join(c for c in code.upper() if c.isalnum())
 
 
 class SeatTaken(Exception):
@@ -25,49 +56,106 @@ class SeatTaken(Exception):
 
 
 class Seats:
-    """The table's seats (player names) and the token digest of the phone holding each."""
+    """The table's seats (player names), each seat's code, and who holds what."""
 
     def __init__(self, names: tuple[str, ...], path: Path | None = None):
         self.names = names
         self.path = path
         self._digests: dict[str, str] = {}
+        self._codes: dict[str, str] = {}
+        self.table_code = new_table_code()
         if path is not None and path.exists():
             saved = json.loads(path.read_text(encoding="utf-8"))
-            self._digests = {n: d for n, d in saved.get("seats", {}).items() if n in names}
+            self._digests = {n: d for n, d in saved.get("seats", {}).items() if n in names or n == HOST}
+            self._codes = {n: c for n, c in saved.get("codes", {}).items() if n in names}
+            self.table_code = saved.get("table_code", self.table_code)
+        for name in names:
+            if name not in self._digests and name not in self._codes:
+                self._codes[name] = new_seat_code()
+        self._save()
 
     def taken(self, name: str) -> bool:
         return name in self._digests
 
+    def free(self) -> list[str]:
+        return [n for n in self.names if n not in self._digests]
+
+    @property
+    def has_host(self) -> bool:
+        return HOST in self._digests
+
+    def code(self, name: str) -> str | None:
+        """Seat `name`'s code while the seat is free (for the host screen only)."""
+        return None if name in self._digests else self._codes.get(name)
+
+    def seat_for_code(self, code: str) -> str | None:
+        """The free seat whose code this is, or None (every seat is compared: constant time)."""
+        typed = normal_code(code).encode()
+        found = None
+        for name in self.names:
+            own = self._codes.get(name)
+            if own is not None and hmac.compare_digest(own.encode(), typed) and name not in self._digests:
+                found = name
+        return found
+
+    def is_table_code(self, code: str) -> bool:
+        return hmac.compare_digest(self.table_code.encode(), normal_code(code).encode())
+
     def claim(self, name: str) -> str:
         """Give seat `name` to a new phone; returns the token (shown to that phone only)."""
-        if name not in self.names:
+        if name not in self.names and name != HOST:
             raise KeyError(name)
         if name in self._digests:
             raise SeatTaken(name)
-        token = secrets.token_urlsafe(32)
+        token = new_token()
         self._digests[name] = _digest(token)
+        self._codes.pop(name, None)  # the code is spent
         self._save()
         return token
 
     def release(self, name: str) -> None:
-        """Free a seat (a player lost their phone); the old token stops working."""
+        """Free a seat (a lost phone): the old token stops working, the seat gets a new code."""
         self._digests.pop(name, None)
+        if name in self.names:
+            self._codes[name] = new_seat_code()
         self._save()
 
-    def player(self, token: str | None) -> str | None:
-        """The seat a token holds, or None (compared in constant time)."""
+    def move(self, source: str, target: str) -> None:
+        """The phone on seat `source` takes free seat `target` instead (it scanned the wrong code)."""
+        if target not in self.names or source not in self.names or source not in self._digests:
+            raise KeyError(target)
+        if target in self._digests:
+            raise SeatTaken(target)
+        self._digests[target] = self._digests.pop(source)
+        self._codes.pop(target, None)
+        self._codes[source] = new_seat_code()
+        self._save()
+
+    def holder(self, token: str | None) -> str | None:
+        """What a token holds (a seat name or HOST), or None; compared in constant time."""
         if not token or len(token) > 200:
             return None
         digest = _digest(token)
+        found = None
         for name, saved in self._digests.items():
             if hmac.compare_digest(saved, digest):
-                return name
-        return None
+                found = name
+        return found
+
+    def player(self, token: str | None) -> str | None:
+        """The seat a token holds, or None (the host token holds no seat)."""
+        held = self.holder(token)
+        return None if held == HOST else held
+
+    def is_host(self, token: str | None) -> bool:
+        return token is not None and self.holder(token) == HOST
 
     def _save(self) -> None:
         if self.path is None:
             return
         tmp = self.path.with_suffix(".tmp")
-        tmp.write_text(json.dumps({"seats": self._digests}), encoding="utf-8")
-        os.chmod(tmp, 0o600)
+        data = {"seats": self._digests, "codes": self._codes, "table_code": self.table_code}
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump(data, out)
         os.replace(tmp, self.path)

@@ -2,42 +2,42 @@
 
 Why aiohttp: one pure-asyncio package gives the HTTP server, streaming responses for
 server-sent events and a test client; it runs inside the loop the scheduler already owns
-(`AppRunner` + `TCPSite`, no second server process or thread, no loop or signal handling
-of its own as uvicorn has), and it has wheels for the Pi's ARM builds. Server-sent events
-rather than websockets: phones only need pushes, `EventSource` reconnects by itself after
-a locked screen or a Wi-Fi drop, and answers go by plain POSTs that are easy to check.
+(`AppRunner` + its own listening socket, no second server process or thread), and it has
+wheels for the Pi's ARM builds. Server-sent events rather than websockets: phones only need
+pushes, `EventSource` reconnects by itself after a locked screen or a Wi-Fi drop, and answers
+go by plain POSTs that are easy to check.
 
-Every request is checked against the seat its token holds; answers also against the
-question open right now (its serial), the player it is for and the choices that player
-may give. A refused request changes nothing and gets a 4xx with one line of JSON.
+Every request is checked against what its token holds (a seat, the host screen); answers
+also against the question open right now (its serial), the player it is for and the choices
+that player may give. A refused request changes nothing and gets a 4xx with one line of JSON.
+Every POST must come from the page itself (its Origin). The game never waits on the server
+and never sees its failures: see `safe` and `guard.py`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
+import functools
+import sys
 from pathlib import Path
 from typing import Any
 
 from aiohttp import web
 
-from narrator.cues import Ask
+from narrator.cues import Ask, Collect, End, Timer
 from narrator.inputs.hub import ListenerHub
-from narrator.phones.private import PrivateLines, check_private_answer, request_view
-from narrator.phones.seats import Seats, SeatTaken
-from narrator.phones.views import build_view, may_answer, valid_choices
+from narrator.phones import answers, guard, host, wire
+from narrator.phones.private import PrivateLines, request_view
+from narrator.phones.seats import HOST, Seats
+from narrator.phones.views import build_view
 
 STATIC = Path(__file__).with_name("static")
 STATIC_FILES = {"app.js": "text/javascript", "style.css": "text/css", "strings.json": "application/json"}
-MAX_BODY = 2048
-"""Bytes a request body may have; an answer or a seat choice is far smaller."""
-MAX_STREAMS = 200
 MAX_STREAMS_PER_SEAT = 4
 """Open pages one seat may keep (a phone and a reload or two); more is someone hogging the Pi."""
 KEEPALIVE = 15.0
 CHECK_EVERY = 0.5
 """Seconds between checks that a quiet stream's page is still there."""
-SOURCE = "phone"
 SECURITY_HEADERS = {
     "Cache-Control": "no-store",
     "X-Content-Type-Options": "nosniff",
@@ -45,10 +45,23 @@ SECURITY_HEADERS = {
     "X-Frame-Options": "DENY",
     "Content-Security-Policy": "default-src 'self'; style-src 'self'; script-src 'self'; frame-ancestors 'none'",
 }
+SHOWN_AT = (Timer, Ask, Collect, End)
+"""Cues at which the phones catch up with the game: by then the step's announcements (the
+morning, a death) have been spoken, so a phone never tells its player first. (Not a
+countdown: the night's results are looked at during one, before the morning is said.)"""
 
 
-def _error(status: int, message: str) -> web.Response:
-    return web.json_response({"error": message}, status=status)
+def safe(method: Any) -> Any:
+    """The game's calls into the server never fail the game: an error is one line on stderr."""
+    @functools.wraps(method)
+    def wrapper(self: Any, *args: Any) -> Any:
+        try:
+            return method(self, *args)
+        except Exception as err:  # the page may break; the game goes on
+            print(f"phones: {method.__name__} failed ({type(err).__name__}: {err}); the game goes on",
+                  file=sys.stderr)
+            return None
+    return wrapper
 
 
 class PhoneServer:
@@ -57,32 +70,68 @@ class PhoneServer:
     def __init__(self, game: str, config: Any, hub: ListenerHub, seats: Seats, cookie: str,
                  lang: str, packs: dict[str, Any], private_lines: PrivateLines | None = None):
         self.game, self.config, self.hub, self.seats = game, config, hub, seats
-        self.cookie, self.lang, self.packs = cookie, lang, packs
+        self.cookie, self.host_cookie, self.lang, self.packs = cookie, f"{cookie}_host", lang, packs
         self.private_lines = private_lines or PrivateLines()
         self.state: Any = None
+        """The game's state now (answers are checked against it)."""
+        self.shown: Any = None
+        """The state the phones show: the game's, once its step has been announced."""
+        self.timer: tuple[float, float] | None = None
+        self.call = 0
+        """Counts the private calls (night calls, rounds): every phone vibrates at each."""
+        self._last_call: tuple[str, int] | None = None
+        self.clock: Any = None
+        """The game's clock (`open_phones` sets it), so the timer shown follows --time-scale."""
+        self.waiting: asyncio.Future | None = None
         self.allowed_hosts: set[str] = set()
         """Host headers the page answers to (its own addresses): a page elsewhere that points
         a name of its own at this machine (DNS rebinding) gets 421 and no seat."""
+        self.check_origin = True
+        self.guard = guard.ConnectionGuard(*guard.caps_for(guard.raise_file_limit()))
         self._streams: set[asyncio.Queue] = set()
         self._seat_streams: dict[str, int] = {}
         self._runner: web.AppRunner | None = None
+        self._listener: Any = None
+        self._sweeper: asyncio.Task | None = None
+        self.code_lock = asyncio.Lock()
         hub.watch(self._changed)
         hub.subscribe_private(self._private_line)
-        hub.register(SOURCE)  # phones can answer, so a game without a keyboard still waits
+        self._follows_cues = hasattr(hub, "watch_cues")
+        if self._follows_cues:
+            hub.watch_cues(self._cue)
+        hub.register(answers.SOURCE)  # phones can answer, so a game without a keyboard still waits
         hub.rounds_during_timers = True
         hub.add_table_command("release", self.release)
 
     # --- the game's side --------------------------------------------------------------------
 
+    @safe
     def set_state(self, state: Any) -> None:
         self.state = state
+        if self.shown is None or not self._follows_cues:
+            self.shown = state
         self._changed()
 
+    @safe
+    def _cue(self, cue: Any) -> None:
+        """The scheduler starts `cue`: show the announced state, follow the timer, count calls."""
+        if isinstance(cue, SHOWN_AT):  # a spoken line changes nothing shown: no push for it
+            self.shown = self.state
+            self.timer = (self._now(), float(cue.seconds)) if isinstance(cue, Timer) else None
+            self._changed()
+
+    @safe
     def _changed(self) -> None:
+        open_ask, open_collect = self.hub.open_ask, self.hub.open_collect
+        if open_ask is not None and open_ask[1].player is not None or open_collect is not None:
+            serial = ("ask", open_ask[0]) if open_ask is not None and open_ask[1].player else ("round", open_collect[0])
+            if serial != self._last_call:
+                self._last_call, self.call = serial, self.call + 1
         for queue in self._streams:
             if queue.empty():
                 queue.put_nowait("changed")
 
+    @safe
     def _private_line(self, to: str, line: str, text: str) -> None:
         """A private line the scheduler played for `to` (in the table's language)."""
         when = (getattr(self.state, "night", 0), getattr(self.state, "day", 0))
@@ -91,24 +140,67 @@ class PhoneServer:
 
     def release(self, name: str) -> str:
         """Free a seat from the table's terminal (a lost phone): its old token stops working."""
+        if name.casefold() == "host":
+            self.seats.release(HOST)
+            self._changed()
+            return f"the host screen is free: open the page on a phone and enter the table code {self.seats.table_code}"
         match = next((n for n in self.seats.names if n.casefold() == name.casefold()), None)
         if match is None:
-            return f"no seat '{name}'; seats: {', '.join(self.seats.names)}"
+            return f"no seat '{name}'; seats: {', '.join(self.seats.names)}, host"
         self.seats.release(match)
         self._changed()
-        return f"{match}'s seat is free: open the page on the new phone and choose it"
+        return f"{match}'s seat is free: the host screen shows its new code"
 
-    def view(self, name: str) -> dict[str, Any]:
-        """Everything `name`'s phone shows now (see views.py for what may be in it)."""
-        view = build_view(self.game, self.config, self.state, name, self.hub.open_ask, self._ask_text)
-        private = view["private"]
-        shown = set()
-        if "lines" in private:  # the role card and attribute, shown in the cards box already
-            shown = {line for line, _ in private["lines"]}
-            private["lines"] = [self._text(line, params) for line, params in private["lines"]]
-        view["messages"] = [e["text"] for e in self.private_lines.of(name) if e["line"] not in shown]
-        view["request"] = request_view(self.hub.open_collect, name, self._text)
+    async def wait_for_phones(self) -> None:
+        """Before the first step: wait until every seat has a phone, the host screen starts
+        anyway, or the table says "done" (Enter, a button press)."""
+        if not self.seats.free():
+            return
+        self.waiting = asyncio.get_running_loop().create_future()
+        self._changed()
+        command = None
+        try:
+            while not self.waiting.done():
+                command = asyncio.ensure_future(self.hub.command())
+                await asyncio.wait({self.waiting, command}, return_when=asyncio.FIRST_COMPLETED)
+                if command.done() and command.result().value == "done":
+                    break
+        finally:
+            if command is not None and not command.done():
+                command.cancel()
+            self.waiting = None
+            self._changed()
+
+    def seats_changed(self) -> None:
+        if self.waiting is not None and not self.waiting.done() and not self.seats.free():
+            self.waiting.set_result(None)
+        self._changed()
+
+    def view(self, name: str | None, is_host: bool = False) -> dict[str, Any]:
+        """Everything this phone shows now (see views.py for what may be in it)."""
+        view = build_view(self.game, self.config, self.shown, self.state, name, self.hub.open_ask, self._ask_text)
+        view["call"] = self.call
+        view["timer"] = None
+        if self.timer is not None:
+            started, seconds = self.timer
+            view["timer"] = max(0, round(seconds - (self._now() - started)))
+        view["waiting"] = {"free": len(self.seats.free())} if self.waiting is not None else None
+        view["messages"], view["request"] = [], None
+        if name is not None:
+            private = view["private"]
+            shown = set()
+            if "lines" in private:  # the role card and attribute, shown in the cards box already
+                shown = {line for line, _ in private["lines"]}
+                private["lines"] = [self._text(line, params) for line, params in private["lines"]]
+            view["messages"] = [e["text"] for e in self.private_lines.of(name) if e["line"] not in shown]
+            view["request"] = request_view(self.hub.open_collect, name, self._text)
+        view["host"] = host.host_view(self) if is_host else None
+        if not is_host and view["ask"] is not None and not view["ask"]["private"]:
+            view["ask"] = None  # public questions are answered on the host screen (answers.py)
         return view
+
+    def _now(self) -> float:
+        return self.clock.now() if self.clock is not None else asyncio.get_running_loop().time()
 
     def _ask_text(self, ask: Ask) -> dict[str, str]:
         return self._text(ask.line, ask.params)
@@ -119,7 +211,7 @@ class PhoneServer:
     # --- web app ----------------------------------------------------------------------------
 
     def app(self) -> web.Application:
-        app = web.Application(client_max_size=MAX_BODY, middlewares=[self._check_host])
+        app = web.Application(client_max_size=wire.MAX_BODY, middlewares=[self._check_request])
         app.on_response_prepare.append(_headers)
         app.router.add_get("/", self._index)
         app.router.add_get("/static/{name}", self._static)
@@ -127,45 +219,77 @@ class PhoneServer:
         app.router.add_post("/api/join", self._join)
         app.router.add_get("/api/view", self._view)
         app.router.add_get("/api/events", self._events)
-        app.router.add_post("/api/answer", self._answer)
-        app.router.add_post("/api/private", self._private)
+        app.router.add_post("/api/answer", functools.partial(answers.answer, self))
+        app.router.add_post("/api/private", functools.partial(answers.private, self))
+        host.add_routes(self, app)
         app.on_shutdown.append(self._close_streams)
         return app
 
-    async def start(self, host: str, port: int) -> int:
-        """Listen on `host:port` (port 0: any free port); returns the port."""
-        self._runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=2.0)
+    async def start(self, host_: str, port: int) -> int:
+        """Listen on `host_:port` (port 0: any free port); returns the port."""
+        self._runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=2.0,
+                                     keepalive_timeout=guard.REQUEST_TIMEOUT)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, host, port)
+        loop = asyncio.get_running_loop()
         try:
-            await site.start()
+            self._listener = await loop.create_server(self.guard.factory(self._runner.server), host_, port,
+                                                      backlog=64, reuse_address=True)
         except OSError as err:
             await self._runner.cleanup()
             from narrator.errors import SetupError
 
-            raise SetupError(f"the phone page cannot listen on {host}:{port} ({err.strerror}); "
+            raise SetupError(f"the phone page cannot listen on {host_}:{port} ({err.strerror}); "
                              "choose another --port or --host") from None
-        port = self._runner.addresses[0][1]
-        self.allowed_hosts |= {f"{h}:{port}" for h in _own_names(host)}
+        self._sweeper = asyncio.ensure_future(self.guard.sweep_forever())
+        port = self.addresses[0][1]
+        self.allowed_hosts |= {f"{h}:{port}" for h in _own_names(host_)}
         return port
 
+    @property
+    def addresses(self) -> list[tuple[str, int]]:
+        return [s.getsockname()[:2] for s in self._listener.sockets] if self._listener else []
+
     async def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            self._sweeper = None
+        if self._listener is not None:
+            self._listener.close()
+            self._listener = None
         if self._runner is not None:
+            await self._close_streams(None)
             await self._runner.cleanup()
             self._runner = None
 
-    async def _close_streams(self, app: web.Application) -> None:
+    async def _close_streams(self, app: Any) -> None:
         for queue in self._streams:
             queue.put_nowait("close")
 
     @web.middleware
-    async def _check_host(self, request: web.Request, handler: Any) -> web.StreamResponse:
-        if request.host.lower() not in self.allowed_hosts:
-            return _error(421, "unknown host: open the address the narrator announced")
-        return await handler(request)
+    async def _check_request(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        self.guard.started(request.transport)
+        try:
+            if request.host.lower() not in self.allowed_hosts:
+                return wire.error(421, "unknown host: open the address the narrator announced")
+            if request.method == "POST" and self.check_origin and not self._same_origin(request):
+                return wire.error(403, "this request did not come from the narrator's page")
+            return await handler(request)
+        finally:
+            self.guard.finished(request.transport)
 
-    def _player(self, request: web.Request) -> str | None:
-        return self.seats.player(request.cookies.get(self.cookie))
+    def _same_origin(self, request: web.Request) -> bool:
+        """A POST must carry the page's own Origin (a page elsewhere cannot answer for a phone)."""
+        origin = request.headers.get("Origin", "")
+        return origin.lower() == f"http://{request.host.lower()}"
+
+    def token(self, request: web.Request, host_cookie: bool = False) -> str | None:
+        return request.cookies.get(self.host_cookie if host_cookie else self.cookie)
+
+    def player(self, request: web.Request) -> str | None:
+        return self.seats.player(self.token(request))
+
+    def is_host(self, request: web.Request) -> bool:
+        return self.seats.is_host(self.token(request, host_cookie=True))
 
     # --- handlers ---------------------------------------------------------------------------
 
@@ -175,57 +299,41 @@ class PhoneServer:
     async def _static(self, request: web.Request) -> web.StreamResponse:
         name = request.match_info["name"]
         if name not in STATIC_FILES:
-            return _error(404, "no such file")
+            return wire.error(404, "no such file")
         return web.FileResponse(STATIC / name, headers={"Content-Type": f"{STATIC_FILES[name]}; charset=utf-8"})
 
     async def _seats(self, request: web.Request) -> web.Response:
-        seats = [{"name": n, "taken": self.seats.taken(n)} for n in self.seats.names]
-        return web.json_response({"seats": seats, "lang": self.lang, "you": self._player(request)})
+        return wire.reply({"lang": self.lang, "you": self.player(request), "host": self.is_host(request),
+                           "has_host": self.seats.has_host, "free": len(self.seats.free())})
 
     async def _join(self, request: web.Request) -> web.Response:
-        body = await _json_body(request)
-        if isinstance(body, web.Response):
-            return body
-        seat = body.get("seat")
-        if not isinstance(seat, str) or seat not in self.seats.names:
-            return _error(404, "unknown seat; choose one of the listed seats")
-        if self._player(request) == seat:
-            return web.json_response({"seat": seat})
-        try:
-            token = self.seats.claim(seat)
-        except SeatTaken:
-            return _error(409, "this seat is already taken by another phone")
-        response = web.json_response({"seat": seat})
-        response.set_cookie(self.cookie, token, httponly=True, samesite="Strict", path="/", max_age=86400)
-        self._changed()
-        return response
+        return await host.join(self, request)
 
     async def _view(self, request: web.Request) -> web.Response:
-        name = self._player(request)
-        if name is None:
-            return _error(401, "no seat: choose your seat first")
-        return web.json_response(self.view(name))
+        name, is_host = self.player(request), self.is_host(request)
+        if name is None and not is_host:
+            return wire.error(401, "no seat: enter your seat's code first")
+        return wire.reply(self.view(name, is_host))
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
-        name = self._player(request)
-        if name is None:
-            return _error(401, "no seat: choose your seat first")
-        if len(self._streams) >= MAX_STREAMS or self._seat_streams.get(name, 0) >= MAX_STREAMS_PER_SEAT:
-            return _error(429, "too many open pages for this seat; close one and reload")
+        name, is_host = self.player(request), self.is_host(request)
+        if name is None and not is_host:
+            return wire.error(401, "no seat: enter your seat's code first")
+        key = name or HOST
+        if self._seat_streams.get(key, 0) >= MAX_STREAMS_PER_SEAT:
+            return wire.error(429, "too many open pages for this seat; close one and reload")
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "X-Accel-Buffering": "no"})
         await response.prepare(request)
+        self.guard.streaming(request.transport)
         queue: asyncio.Queue = asyncio.Queue()
         self._streams.add(queue)
-        self._seat_streams[name] = self._seat_streams.get(name, 0) + 1
-        last, quiet = None, 0.0
+        self._seat_streams[key] = self._seat_streams.get(key, 0) + 1
+        quiet = 0.0
         try:
+            queue.put_nowait("changed")
             while True:
-                if self._player(request) != name:
+                if self.player(request) != name or self.is_host(request) != is_host:
                     break  # the seat was released: this token is worth nothing now
-                data = json.dumps(self.view(name), ensure_ascii=False)
-                if data != last:
-                    await response.write(f"data: {data}\n\n".encode())
-                    last, quiet = data, 0.0
                 try:
                     item = await asyncio.wait_for(queue.get(), CHECK_EVERY)
                 except asyncio.TimeoutError:
@@ -238,112 +346,30 @@ class PhoneServer:
                     continue
                 if item == "close":
                     break
+                # every phone gets a message at every change, of the same size: nobody's
+                # traffic tells when their own view changed
+                await response.write(wire.event_frame(self.view(name, is_host)))
+                quiet = 0.0
         except (ConnectionResetError, asyncio.CancelledError):
             pass
         finally:
             self._streams.discard(queue)
-            self._seat_streams[name] -= 1
+            self._seat_streams[key] -= 1
         return response
 
-    async def _answer(self, request: web.Request) -> web.Response:
-        name = self._player(request)
-        if name is None:
-            return _error(401, "no seat: choose your seat first")
-        body = await _json_body(request)
-        if isinstance(body, web.Response):
-            return body
-        serial, value = body.get("serial"), body.get("value")
-        if not isinstance(serial, int) or isinstance(serial, bool):
-            return _error(400, "serial must be the number of the question being answered")
-        open_ask = self.hub.open_ask
-        if open_ask is None or open_ask[0] != serial:
-            return _error(409, "this question is closed: reload to see the current one")
-        ask = open_ask[1]
-        if not may_answer(ask, name):
-            return _error(403, "this question is not yours to answer")
-        choices = valid_choices(self.game, self.config, self.state, name, ask)
-        problem = _check_value(value, choices, ask.multiple)
-        if problem:
-            return _error(400, problem)
-        if not self.hub.offer_value(serial, value, SOURCE):
-            return _error(409, "this question is closed: reload to see the current one")
-        return web.json_response({"ok": True})
 
-
-    async def _private(self, request: web.Request) -> web.Response:
-        """One player's answer in a private round (a night memo, a vote): theirs, once."""
-        name = self._player(request)
-        if name is None:
-            return _error(401, "no seat: choose your seat first")
-        body = await _json_body(request)
-        if isinstance(body, web.Response):
-            return body
-        serial = body.get("serial")
-        if not isinstance(serial, int) or isinstance(serial, bool):
-            return _error(400, "serial must be the number of the round being answered")
-        open_collect = self.hub.open_collect
-        if open_collect is None or open_collect[0] != serial:
-            return _error(409, "this round is closed: reload to see the current one")
-        round_ = open_collect[1]
-        asked = round_.requests.get(name)
-        if asked is None:
-            return _error(403, "you are not asked in this round")
-        if name in round_.answers:
-            return _error(409, "you have already answered this round")
-        answer, problem = check_private_answer(asked, body.get("answer"))
-        if problem:
-            return _error(400, problem)
-        refused = self.hub.offer_private(name, answer, SOURCE)
-        if refused:
-            return _error(409, refused)
-        self._changed()
-        return web.json_response({"ok": True})
-
-
-def _own_names(host: str) -> set[str]:
-    """The names a phone may use for a server bound to `host`."""
+def _own_names(host_: str) -> set[str]:
+    """The names a phone may use for a server bound to `host_`."""
     from narrator.phones.network import lan_ip, mdns_name
 
-    names = {host.lower()}
-    if host in ("0.0.0.0", "::", ""):
+    names = {host_.lower()}
+    if host_ in ("0.0.0.0", "::", ""):
         names |= {n for n in (lan_ip(), "127.0.0.1", "localhost") if n}
-    if host in ("127.0.0.1", "::1"):
+    if host_ in ("127.0.0.1", "::1"):
         names.add("localhost")
-    if host not in ("127.0.0.1", "::1", "localhost"):
+    if host_ not in ("127.0.0.1", "::1", "localhost"):
         names |= {n for n in (mdns_name(),) if n}
     return {f"[{n}]" if ":" in n else n for n in names}
-
-
-def _check_value(value: Any, choices: tuple[str, ...], multiple: bool) -> str | None:
-    """Why `value` does not answer a question with `choices`, or None when it does."""
-    if multiple:
-        if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
-            return "choose at least one"
-        if len(set(value)) != len(value):
-            return "each choice only once"
-        bad = [v for v in value if v not in choices]
-    else:
-        if not isinstance(value, str):
-            return "choose one"
-        bad = [] if value in choices else [value]
-    return f"not a choice here: {bad[0][:40]!r}" if bad else None
-
-
-async def _json_body(request: web.Request) -> dict[str, Any] | web.Response:
-    """The request's JSON object; a form, a non-object or a huge body is refused."""
-    if request.content_type != "application/json":
-        return _error(415, "send JSON (Content-Type: application/json)")
-    if request.content_length is not None and request.content_length > MAX_BODY:
-        return _error(413, f"request body larger than {MAX_BODY} bytes")
-    try:
-        body = await request.json()
-    except web.HTTPRequestEntityTooLarge:
-        return _error(413, f"request body larger than {MAX_BODY} bytes")
-    except (ValueError, UnicodeDecodeError):
-        return _error(400, "the body is not valid JSON")
-    if not isinstance(body, dict):
-        return _error(400, "the body must be a JSON object")
-    return body
 
 
 async def _headers(request: web.Request, response: web.StreamResponse) -> None:

@@ -6,6 +6,7 @@ folder, so a resumed game keeps every phone seated with the same cookie.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -35,12 +36,27 @@ def make_server(rules: Any, config: Any, store: Any, hub: Any, lang: str) -> Pho
     return PhoneServer(rules.name, config, hub, seats, f"narrator_{store.id}", lang, packs, lines)
 
 
-async def open_phones(server: PhoneServer, scheduler: Any, host: str | None, port: int) -> str:
-    """Start listening, print the address (and a QR code on a terminal), say how to join."""
+def spoken_code(code: str) -> str:
+    """The table code as the narrator says it: digit by digit."""
+    return " ".join(code)
+
+
+async def open_phones(server: PhoneServer, scheduler: Any, host: str | None, port: int,
+                      wait: bool = True) -> str:
+    """Start listening, print the address and the table code (and a QR code of both on a
+    terminal), say them, then wait until every seat has a phone or the host starts anyway."""
     host = bind_host(host)
+    server.clock = scheduler.clock
     port = await server.start(host, port)
     url = join_url(host, port)
     server.allowed_hosts.add(urlsplit(url).netloc.lower())
-    show_qr(url)
-    await scheduler.play([Say("phones.join", {"address": spoken_address(url)})], {})
+    if server.seats.has_host:
+        print(f"phones: open {url} (the host screen is taken; `release host` frees it)", file=sys.stderr)
+    else:
+        code = server.seats.table_code
+        print(f"phones: table code {code}", file=sys.stderr, flush=True)
+        show_qr(f"{url}#code={code}")
+        await scheduler.play([Say("phones.join", {"address": spoken_address(url), "code": spoken_code(code)})], {})
+    if wait:
+        await server.wait_for_phones()
     return url

@@ -63,7 +63,7 @@ def phase(state: Any) -> str:
     return "night" if state.night > state.day else "day"
 
 
-def valid_choices(game: str, config: Any, state: Any, name: str, ask: Ask) -> tuple[str, ...]:
+def valid_choices(game: str, config: Any, state: Any, name: str | None, ask: Ask) -> tuple[str, ...]:
     """The answers `name` may give to `ask` (a private question's choices are the player's own)."""
     if ask.player is None:
         return ask.choices
@@ -76,21 +76,33 @@ def may_answer(ask: Ask, name: str) -> bool:
     return ask.player is None or ask.player == name
 
 
-def build_view(game: str, config: Any, state: Any, name: str, open_ask: tuple[int, Ask] | None,
-               texts: Callable[[Ask], dict[str, str]]) -> dict[str, Any]:
-    """Everything player `name`'s phone shows now."""
+def living(config: Any, state: Any) -> list[str]:
+    """The players still in the game (public: every death is announced)."""
+    if state is not None and getattr(state, "players", ()):
+        return list(state.living_names())
+    return list(seats_of(config))
+
+
+def build_view(game: str, config: Any, shown: Any, state: Any, name: str | None,
+               open_ask: tuple[int, Ask] | None, texts: Callable[[Ask], dict[str, str]]) -> dict[str, Any]:
+    """Everything player `name`'s phone shows now (`name` None: a host screen without a seat).
+
+    Public facts and the cards come from `shown`, the state the narrator has announced;
+    the choices a question offers from `state`, the game's state now."""
     private, _ = GAME_HOOKS.get(game, (_no_private_view, _all_choices))
     view: dict[str, Any] = {
         "game": game,
         "seat": name,
-        "phase": phase(state),
-        "night": getattr(state, "night", 0),
-        "day": getattr(state, "day", 0),
-        "winner": getattr(state, "winner", None),
-        "private": private(config, state, name) if state is not None else {},
+        "names": list(seats_of(config)),
+        "phase": phase(shown),
+        "night": getattr(shown, "night", 0),
+        "day": getattr(shown, "day", 0),
+        "winner": getattr(shown, "winner", None),
+        "alive": living(config, shown),
+        "private": private(config, shown, name) if shown is not None and name is not None else {},
         "ask": None,
     }
-    if open_ask is not None:
+    if open_ask is not None and name is not None:
         serial, ask = open_ask
         if may_answer(ask, name):
             view["ask"] = {

@@ -24,6 +24,11 @@ SILENCE_THRESHOLD_DB = -45.0
 """A stretch quieter than this, relative to the clip's peak, counts as silence when trimming."""
 FADE_MS = 3
 """A trimmed clip fades in and out over this long, so it does not start or stop on a click."""
+ONSET_FRAME_MS = 10
+ONSET_WITHIN_DB = 20.0
+"""A clip's audible onset: its first `ONSET_FRAME_MS` frame within this many dB of its loudest frame."""
+ONSET_KEEP_MS = 30
+"""Onset trimming keeps this much before the onset frame (the consonant that leads into it)."""
 
 
 def _pydub():
@@ -34,14 +39,21 @@ def _pydub():
     return pydub, silence
 
 
-def process(raw: Path, out: Path, trim: bool = True, normalize: bool = True) -> None:
-    """Read any WAV `raw`, write it to `out` as trimmed, normalized 16-bit mono at `RATE`."""
+def process(raw: Path, out: Path, trim: bool = True, normalize: bool = True, onset: bool = False) -> None:
+    """Read any WAV `raw`, write it to `out` as trimmed, normalized 16-bit mono at `RATE`.
+
+    With `onset` (countdown numbers), the lead is trimmed up to `ONSET_KEEP_MS` before the
+    audible onset too: a quiet breath or a soft first mora (Open JTalk's 「1」 starts 0.4 s
+    before it is heard) would otherwise put the number late on its second.
+    """
     pydub, silence = _pydub()
     sound = pydub.AudioSegment.from_wav(str(raw))
     sound = sound.set_channels(1).set_sample_width(WIDTH).set_frame_rate(RATE)
     if trim and len(sound) > 0 and sound.max_dBFS != float("-inf"):
         threshold = sound.max_dBFS + SILENCE_THRESHOLD_DB
         start = silence.detect_leading_silence(sound, silence_threshold=threshold, chunk_size=1)
+        if onset:
+            start = max(start, audible_onset_ms(sound) - ONSET_KEEP_MS)
         end = len(sound) - silence.detect_leading_silence(sound.reverse(), silence_threshold=threshold, chunk_size=1)
         if end > start:
             sound = sound[start:end].fade_in(FADE_MS).fade_out(FADE_MS)
@@ -55,6 +67,23 @@ def process(raw: Path, out: Path, trim: bool = True, normalize: bool = True) -> 
         w.setsampwidth(WIDTH)
         w.setframerate(RATE)
         w.writeframes(sound.raw_data)
+
+
+def audible_onset_ms(sound) -> int:
+    """Milliseconds from the start of `sound` (a pydub segment) to its first 10 ms frame
+    within `ONSET_WITHIN_DB` of its loudest frame: when a listener hears it begin."""
+    frames = [sound[i:i + ONSET_FRAME_MS] for i in range(0, len(sound), ONSET_FRAME_MS)]
+    levels = [f.dBFS for f in frames]
+    loudest = max(levels, default=float("-inf"))
+    if loudest == float("-inf"):
+        return 0
+    return next(i for i, level in enumerate(levels) if level >= loudest - ONSET_WITHIN_DB) * ONSET_FRAME_MS
+
+
+def audible_onset(path: Path) -> float:
+    """Seconds from the start of WAV `path` to its audible onset (see `audible_onset_ms`)."""
+    pydub, _ = _pydub()
+    return audible_onset_ms(pydub.AudioSegment.from_wav(str(path))) / 1000.0
 
 
 def read_pcm(path: Path) -> bytes:

@@ -3,11 +3,18 @@
 Each check is a function returning `Finding`s; `CHECKS` is the list the command runs, in
 order, so another part of the app (the vosk engine's model and microphone checks, say)
 adds its own with `register(check)`. A check never raises: a crash becomes a finding.
+
+A fix is a command the user can paste as it is: `command_name()` is `narrator` only when that
+name runs this installation (scripts/setup links it onto the PATH), else the script's full
+path; `setup_command()` is this checkout's scripts/setup by its full path.
 """
 
 from __future__ import annotations
 
+import shutil
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
 from narrator.errors import NarratorError
@@ -28,7 +35,24 @@ class Finding:
 Check = Callable[[], list[Finding]]
 CHECKS: list[Check] = []
 
-APT_OPENJTALK = "scripts/setup  (or: sudo apt-get install open-jtalk open-jtalk-mecab-naist-jdic hts-voice-nitech-jp-atr503-m001, after enabling Debian contrib)"
+APT_OPENJTALK = "sudo apt-get install open-jtalk open-jtalk-mecab-naist-jdic hts-voice-nitech-jp-atr503-m001, after enabling Debian contrib"
+
+
+def command_name() -> str:
+    """How to run `narrator` from any shell here: the bare name when it is this installation."""
+    script = Path(sys.executable).with_name("narrator")
+    if not script.exists():
+        return f"{sys.executable} -m narrator"
+    found = shutil.which("narrator")
+    if found and Path(found).resolve() == script.resolve():
+        return "narrator"
+    return str(script)
+
+
+def setup_command(*flags: str) -> str:
+    """This checkout's scripts/setup, by its full path (it installs every piece the doctor checks)."""
+    script = Path(__file__).resolve().parents[2] / "scripts" / "setup"
+    return " ".join([str(script) if script.exists() else "scripts/setup", *flags])
 
 
 def register(check: Check) -> Check:
@@ -52,20 +76,20 @@ def check_engines() -> list[Finding]:
     from narrator.sound.engines import EngineUnavailable, load_tts, tts_engine_names
 
     fixes = {
-        "pyttsx3": "sudo apt-get install espeak-ng libespeak-ng1 && .venv/bin/pip install -e engines/pyttsx3",
-        "openjtalk": APT_OPENJTALK,
+        "pyttsx3": f"{setup_command()}  (or: sudo apt-get install espeak-ng libespeak-ng1)",
+        "openjtalk": f"{setup_command()}  (or: {APT_OPENJTALK})",
     }
     findings = []
     names = tts_engine_names()
     for name in sorted(set(names) | set(fixes)):
         if name not in names:
-            findings.append(Finding("engine", False, f"{name}: not installed", f".venv/bin/pip install -e engines/{name}"))
+            findings.append(Finding("engine", False, f"{name}: not installed", setup_command()))
             continue
         try:
             engine = load_tts(name)
             findings.append(Finding("engine", True, f"{name}: works (reads kanji: {'yes' if engine.reads_kanji else 'no'})"))
         except (EngineUnavailable, NarratorError) as err:
-            findings.append(Finding("engine", False, f"{name}: {err}", fixes.get(name, "scripts/setup")))
+            findings.append(Finding("engine", False, f"{name}: {err}", fixes.get(name, setup_command())))
     return findings
 
 
@@ -76,7 +100,7 @@ def check_audio() -> list[Finding]:
     try:
         import_sounddevice()
     except AudioUnavailable as err:
-        return [Finding("audio", False, f"PortAudio/sounddevice: {err}", "sudo apt-get install libportaudio2 && scripts/setup")]
+        return [Finding("audio", False, f"PortAudio/sounddevice: {err}", f"{setup_command()}  (or: sudo apt-get install libportaudio2)")]
     findings = [Finding("audio", True, "PortAudio and sounddevice: installed")]
     devices = output_devices()
     if devices:
@@ -85,34 +109,4 @@ def check_audio() -> list[Finding]:
         findings.append(Finding("audio", False, "no audio output device",
                                 "connect a speaker (USB or 3.5 mm), or play with --audio null / --audio-out FILE.wav",
                                 optional=True))
-    return findings
-
-
-@register
-def check_packs() -> list[Finding]:
-    from narrator.sound.render_ahead import pack_requests
-    from narrator.sound.engines import EngineUnavailable
-    from narrator.sound.voice import EngineVoice, open_engine
-    from narrator.sound.voicepack import list_packs, load_pack
-
-    findings = []
-    for name in list_packs():
-        pack = load_pack(name)
-        try:
-            engine = open_engine(pack)
-        except EngineUnavailable:
-            engine = None
-        if engine is None:
-            findings.append(Finding("voice pack", False, f"{name}: none of its engines ({', '.join(pack.engines)}) works here",
-                                    "see the engine lines above"))
-            continue
-        voice = EngineVoice(pack, engine)
-        requests = pack_requests(pack)
-        missing = sum(1 for line, params in requests if not voice.is_cached(pack.speak(line, params)))
-        preferred = "" if engine.name == pack.engine else f" (its preferred engine {pack.engine} is missing)"
-        if missing:
-            findings.append(Finding("voice pack", False, f"{name}: {missing} of {len(requests)} lines not rendered for {engine.name}{preferred}",
-                                    f".venv/bin/narrator voices render {name}", optional=True))
-        else:
-            findings.append(Finding("voice pack", True, f"{name}: all {len(requests)} lines rendered with {engine.name}{preferred}"))
     return findings

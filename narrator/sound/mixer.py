@@ -94,6 +94,13 @@ class Mixer:
                 if a.stop is None:
                     a.stop = max(a.start, stop)
 
+    def silence(self, frame: int) -> None:
+        """Stop everything at `frame`: clips (begun or not) leave the timeline, ambience stops."""
+        with self._lock:
+            self.placed.clear()
+            for a in self.ambience:
+                a.stop = max(a.start, min(frame, a.stop if a.stop is not None else frame))
+
     def end_frame(self) -> int:
         """The last frame anything on the timeline reaches (stopped ambience included)."""
         with self._lock:

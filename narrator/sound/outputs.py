@@ -178,6 +178,10 @@ class LiveOutput:
     def extend(self, t: float) -> None:
         pass
 
+    def hush(self) -> None:
+        """Ctrl-C: drop what is still to be heard, so `close` has nothing to drain."""
+        self.mixer.silence(self.rendered)
+
 
 class NullSink(LiveOutput):
     """`--audio null`: a sink clocked like a sound card, for a machine without one.
@@ -287,6 +291,11 @@ class Tee:
     def extend(self, t: float) -> None:
         for o in self.outputs:
             o.extend(t)
+
+    def hush(self) -> None:
+        for o in self.outputs:
+            if hasattr(o, "hush"):
+                o.hush()
 
     def close(self) -> None:
         for o in self.outputs:

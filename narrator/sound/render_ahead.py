@@ -5,7 +5,10 @@ A game's engine is pure, so the lines it can say are found by playing it: starti
 for a small table, each pair of names, the first time such a question comes; one name
 after that), breadth-first, until every reachable step has been
 seen or a budget runs out. The cues met on the way give the exact (line, params) pairs, the
-numbers each `Countdown` counts and the warnings each `Timer` gives. `narrator voices
+numbers each `Countdown` counts and the warnings each `Timer` gives. A game whose rounds of
+private answers (`Collect`) have too many answers to walk lists its lines from its config
+instead (`Game.sayable`), and a game with private lines also renders each player's
+pass-the-device call. `narrator voices
 render` and the start of every game use this, so nothing is synthesized during play.
 """
 
@@ -15,7 +18,7 @@ import itertools
 import json
 from typing import Any, Iterable, Mapping
 
-from narrator.cues import Ask, Countdown, Cue, End, Say, Timer
+from narrator.cues import Ask, Collect, Countdown, Cue, End, Private, Say, Timer
 
 COMMON_LINES = ("control.paused", "control.resumed")
 MAX_STATES = 4000
@@ -56,6 +59,10 @@ def game_requests(game: Any, config: Any, max_states: int = MAX_STATES) -> list[
             seen_requests.setdefault(_key(line, params), (line, params))
 
     add((line, {}) for line in COMMON_LINES)
+    sayable = getattr(game, "sayable", None)
+    if sayable is not None:
+        add(cue_requests(sayable(config)))
+    private = False
     frontier = [(game.new_state(), {"type": "start"})]
     seen_states: set[str] = set()
     fanned_out: set[str] = set()
@@ -66,6 +73,7 @@ def game_requests(game: Any, config: Any, max_states: int = MAX_STATES) -> list[
         except Exception:  # an answer this step refuses: not a path a table can take
             continue
         add(cue_requests(cues))
+        private = private or any(isinstance(c, (Private, Collect)) for c in cues)
         key = json.dumps(state.to_dict(), sort_keys=True, default=str)
         if key in seen_states or state.finished:
             continue
@@ -80,6 +88,8 @@ def game_requests(game: Any, config: Any, max_states: int = MAX_STATES) -> list[
             frontier += [(state, {"type": "answer", "value": a}) for a in answers]
         else:
             frontier.append((state, {"type": "continue"}))
+    if private:  # pass-the-device calls each player by name
+        add(("private.call", {"name": name}) for name in getattr(config, "names", ()) or ())
     return list(seen_requests.values())
 
 
@@ -87,7 +97,7 @@ def pack_requests(pack: Any, extra: Iterable[tuple[str, Mapping[str, Any]]] = ()
     """Every fixed line of a pack (no placeholders), countdown numbers 0 … 60, plus `extra`."""
     out: dict[str, tuple[str, dict[str, Any]]] = {}
     for line_id in sorted(pack.lines):
-        if not pack.placeholders(line_id):
+        if pack.is_spoken(line_id) and not pack.placeholders(line_id):
             out.setdefault(_key(line_id, {}), (line_id, {}))
     for n in range(TICKS_UP_TO, -1, -1):
         out.setdefault(_key("tick", {"n": n}), ("tick", {"n": n}))

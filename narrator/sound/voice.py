@@ -14,14 +14,15 @@ from __future__ import annotations
 import hashlib
 import json
 import wave
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from narrator import home
+from narrator.sound import name_clips
 from narrator.sound.clips import RATE, WIDTH, process, read_pcm
 from narrator.sound.engines import EngineUnavailable, TextToSpeech
-from narrator.sound.voicepack import Spoken, VoicePack
+from narrator.sound.voicepack import WITHOUT_MICROPHONE, Spoken, VoicePack
 
 PROCESSING = "trim-norm-v2"
 """Part of every cache key: change it when clip processing changes, and the cache renews."""
@@ -114,10 +115,13 @@ class EngineVoice:
         `progress`, if given, is called once per request (a click progress bar's `update(1)`).
         """
         before = self.synthesized
+        packs = [self.pack, replace(self.pack, without_microphone=not self.pack.without_microphone)]
         for line, params in requests:
             wordings = len(self.pack.lines[line].wordings()) if line in self.pack.lines else 1
             for variant in range(wordings):
                 self.clip_for(self.pack.speak(line, params, variant))
+            if f"{WITHOUT_MICROPHONE}.{line}" in self.pack.lines:  # the other inputs' wording too
+                self.clip_for(packs[1].speak(line, params))
             if progress is not None:
                 progress(1)
         return self.synthesized - before
@@ -127,10 +131,13 @@ class EngineVoice:
         recorded = self.pack.recording(spoken)
         if recorded is not None:
             stat = recorded.stat()
-            wav = self.cache_dir / f"rec-{self._key(str(recorded), stat.st_size, stat.st_mtime_ns)}.wav"
+            wav = self.cache_dir / f"rec-{self._key(str(recorded), stat.st_size, stat.st_mtime_ns, *_mode(spoken))}.wav"
             if not wav.is_file():
-                self._process(recorded, wav)
+                self._process(recorded, wav, onset=_on_second(spoken))
             return wav, "recorded"
+        parts = name_clips.pieces(self, spoken)
+        if parts is not None:  # a slow engine says names apart, each cached by name
+            return name_clips.joined(self, parts)
         wav = self._cached(spoken)
         words = self._words(spoken)
         if wav.is_file():
@@ -138,21 +145,33 @@ class EngineVoice:
         raw = wav.with_suffix(".raw.wav")
         self.engine.render(words, raw, self.settings)
         self.synthesized += 1
-        self._process(raw, wav)
+        self._process(raw, wav, onset=_on_second(spoken))
         raw.unlink(missing_ok=True)
         return wav, "synthesized"
 
     def is_cached(self, spoken: Spoken) -> bool:
         if self.pack.recording(spoken) is not None:
             return True
+        parts = name_clips.pieces(self, spoken)
+        if parts is not None:
+            return name_clips.is_cached(self, parts)
         return self._cached(spoken).is_file()
+
+    def prepare_pieces(self, parts: list[Any], progress: Any = None) -> int:
+        """Render the pieces a slow engine says lines in (`name_clips`): names, fixed words."""
+        new = 0
+        for piece in parts:
+            new += name_clips.render_piece(self, piece)
+            if progress is not None:
+                progress(1)
+        return new
 
     def _words(self, spoken: Spoken) -> str:
         """What the engine is given: the text (with `[pronounce]` fixes) or the kana reading."""
-        return self.pack.kanji_words(spoken.text) if self.engine.reads_kanji else spoken.reading
+        return self.pack.kanji_words(spoken.said or spoken.text) if self.engine.reads_kanji else spoken.reading
 
     def _cached(self, spoken: Spoken) -> Path:
-        return self.cache_dir / f"{self._key(self.engine.name, self.settings.__dict__, self._words(spoken))}.wav"
+        return self.cache_dir / f"{self._key(self.engine.name, self.settings.__dict__, self._words(spoken), *_mode(spoken))}.wav"
 
     def sound(self, name: str) -> bytes | None:
         """A pack sound (chime, tick, gong, ambience) as mixer-ready PCM, or None."""
@@ -167,15 +186,28 @@ class EngineVoice:
         return self._memory[wav]
 
     @staticmethod
-    def _process(source: Path, wav: Path, trim: bool = True, normalize: bool = True) -> None:
+    def _process(source: Path, wav: Path, trim: bool = True, normalize: bool = True, onset: bool = False) -> None:
         tmp = wav.with_suffix(".part.wav")
-        process(source, tmp, trim=trim, normalize=normalize)
+        process(source, tmp, trim=trim, normalize=normalize, onset=onset)
         tmp.replace(wav)
 
     @staticmethod
     def _key(*parts: Any) -> str:
         ident = json.dumps([PROCESSING, *parts], ensure_ascii=False, sort_keys=True, default=str)
         return hashlib.sha256(ident.encode()).hexdigest()[:24]
+
+
+ON_SECOND_LINES = ("tick",)
+"""Lines heard on a deadline (countdown numbers): their lead is trimmed to the audible onset."""
+
+
+def _on_second(spoken: Spoken) -> bool:
+    return spoken.line in ON_SECOND_LINES
+
+
+def _mode(spoken: Spoken) -> tuple[str, ...]:
+    """Extra cache-key parts: onset-trimmed clips are cached apart from plain ones."""
+    return ("onset",) if _on_second(spoken) else ()
 
 
 def open_engine(pack: VoicePack, warn: Any = None, names: Iterable[str] | None = None) -> TextToSpeech | None:

@@ -9,10 +9,15 @@ and an optional night ambience loop; `recorded/` holds lines recorded by a perso
 (`recorded/<line>.wav`, or `recorded/<line>/<value>.wav` for a line with one parameter,
 e.g. `recorded/tick/5.wav`), which are played instead of the synthesized line.
 Cues name a line and give parameters; the pack turns them into words.
+
+A pack may `inherit = "<pack>"`: it then has that pack's settings, lines, sounds and
+recordings, and its own `voice.toml` (and any `lines/` of its own) only says what differs,
+e.g. `voices/ja-natural/` is the ja pack spoken by another engine. One copy of every line.
 """
 
 from __future__ import annotations
 
+import re
 import string
 import tomllib
 from dataclasses import dataclass, field
@@ -24,6 +29,8 @@ from narrator.errors import NarratorError, SetupError
 from narrator.sound.engines import VoiceSettings
 
 REPO_VOICES = Path(__file__).resolve().parents[2] / "voices"
+WITHOUT_MICROPHONE = "without_microphone"
+"""The table of `lines/common.toml` holding the wordings said when no microphone listens."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +56,8 @@ class Spoken:
     reading: str
     params: tuple[tuple[str, Any], ...] = ()
     variant: int = 0
+    said: str = ""
+    """The text as handed to an engine that reads kanji: players' names by their readings."""
 
 
 @dataclass(frozen=True)
@@ -73,8 +82,18 @@ class VoicePack:
     engine_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict, repr=False)
     pronounce: Mapping[str, str] = field(default_factory=dict, repr=False)
     """Fixes applied to `text` for engines that read kanji (「の方」 → 「のかた」)."""
+    counter_readings: Mapping[str, Mapping[str, str]] = field(default_factory=dict, repr=False)
+    """counter → {number: kana} for the kana `reading` (2にちめ → ふつかめ): kana-only engines
+    read a number before a counter digit by digit."""
     sounds: Mapping[str, str] = field(default_factory=dict)
     """Sound names (chime, tick, gong, ambience …) → file names in `sounds/`."""
+    name_readings: Mapping[str, str] = field(default_factory=dict, repr=False)
+    """Each player's name → how it is read (`narrator.sound.names`): said, never spelled out."""
+    without_microphone: bool = False
+    """No microphone listens: a line with a `without_microphone.<line>` wording says that one
+    (「ボタンかEnterキーを押してください」 instead of 「「終わりました」と言ってください」)."""
+    folders: tuple[Path, ...] = ()
+    """Where its files are: its own folder, then the folders of the pack it inherits."""
 
     def settings_for(self, engine: str, speed: float = 1.0) -> VoiceSettings:
         """The voice settings for `engine`: `[engines.<engine>]` over the pack's top-level ones."""
@@ -96,31 +115,44 @@ class VoicePack:
             text = text.replace(written, said)
         return text
 
+    def counted(self, reading: str) -> str:
+        """`reading` with each number before a counter said the counter's way (2にちめ → ふつかめ)."""
+        for counter in sorted(self.counter_readings, key=len, reverse=True):
+            said = self.counter_readings[counter]
+            reading = re.sub(rf"(?<![0-9])([0-9]+){re.escape(counter)}",
+                             lambda m: said.get(m.group(1), m.group(0)), reading)
+        return reading
+
     def sound_path(self, name: str) -> Path | None:
         """The WAV file of sound `name` (e.g. `ambience`), or None if the pack has none."""
         file = self.sounds.get(name)
-        path = self.path / "sounds" / file if file else None
-        return path if path is not None and path.is_file() else None
+        paths = [folder / "sounds" / file for folder in self.folders or (self.path,)] if file else []
+        return next((path for path in paths if path.is_file()), None)
 
     def recording(self, spoken: "Spoken") -> Path | None:
         """A person's recording of this line with these parameters, if the pack has one."""
-        folder = self.path / "recorded"
-        if spoken.variant or not folder.is_dir():
-            return None
         if not spoken.params:
-            path = folder / f"{spoken.line}.wav"
+            name = f"{spoken.line}.wav"
         elif len(spoken.params) == 1 and not isinstance(spoken.params[0][1], (list, tuple)):
-            path = folder / spoken.line / f"{spoken.params[0][1]}.wav"
+            name = f"{spoken.line}/{spoken.params[0][1]}.wav"
         else:
             return None
-        return path if path.is_file() else None
+        paths = [folder / "recorded" / name for folder in self.folders or (self.path,)]
+        return None if spoken.variant else next((path for path in paths if path.is_file()), None)
 
     def has(self, line_id: str) -> bool:
         return line_id in self.lines
 
+    @staticmethod
+    def is_spoken(line_id: str) -> bool:
+        """False for lines only shown at the terminal (`hint.*`): never rendered, never reviewed."""
+        return not line_id.startswith("hint.")
+
     def speak(self, line_id: str, params: Mapping[str, Any] | None = None, variant: int = 0) -> Spoken:
         """The words of `line_id` (wording `variant`) with `params` filled in, as text and as reading."""
         line = self.lines.get(line_id)
+        if self.without_microphone:
+            line = self.lines.get(f"{WITHOUT_MICROPHONE}.{line_id}", line)
         if line is None:
             raise NarratorError(
                 f"voice pack '{self.name}' has no line '{line_id}'; add it to a file in {self.path / 'lines'}"
@@ -129,10 +161,15 @@ class VoicePack:
         variant = variant % len(line.wordings())
         text_template, reading_template = line.wordings()[variant]
         text = _PackFormatter(self, reading=False).format(text_template, **params)
+        said = _PackFormatter(self, reading=False, names=True).format(text_template, **params)
         reading_template = reading_template if reading_template is not None else text_template
-        reading = _PackFormatter(self, reading=True).format(reading_template, **params)
+        reading = self.counted(_PackFormatter(self, reading=True, names=True).format(reading_template, **params))
         frozen = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in params.items()))
-        return Spoken(line_id, text, reading, frozen, variant)
+        return Spoken(line_id, text, reading, frozen, variant, said)
+
+    def format_value(self, value: Any, spec: str = "", reading: bool = False) -> str:
+        """One parameter as the pack writes it (names joined, `:duration` …), for a line said in pieces."""
+        return _PackFormatter(self, reading=reading).format_field(value, spec)
 
     def placeholders(self, line_id: str) -> set[str]:
         """The parameter names a line uses (text and reading together)."""
@@ -151,8 +188,14 @@ class _PackFormatter(string.Formatter):
     """Formats names lists, `:duration`, `:counted` (cards with their counts) and `:one|many` fields
     the way the pack's language writes them."""
 
-    def __init__(self, pack: VoicePack, reading: bool):
-        self.pack, self.reading = pack, reading
+    def __init__(self, pack: VoicePack, reading: bool, names: bool = False):
+        self.pack, self.reading, self.names = pack, reading, names
+
+    def _name(self, value: Any) -> Any:
+        """A player's name by its reading (when this formats what an engine says)."""
+        if self.names and isinstance(value, str):
+            return self.pack.name_readings.get(value, value)
+        return value
 
     def format_field(self, value: Any, format_spec: str) -> str:
         formats = self.pack.formats
@@ -166,11 +209,11 @@ class _PackFormatter(string.Formatter):
             one, many = format_spec.split("|", 1)  # `{n:card|cards}`: the word for one, the word for more
             return one if value == 1 else many
         if isinstance(value, (list, tuple)):
-            names = [formats.get("name", "{name}").format(name=v) for v in value]
+            names = [formats.get("name", "{name}").format(name=self._name(v)) for v in value]
             if len(names) > 1 and "join_last" in formats:
                 return formats.get("join", ", ").join(names[:-1]) + formats["join_last"] + names[-1]
             return formats.get("join", ", ").join(names)
-        return super().format_field(value, format_spec)
+        return super().format_field(self._name(value), format_spec)
 
     def _counted(self, items: Any) -> str:
         """`[[line_id, n], …]` as a list: each item is its own line said with `n`
@@ -256,12 +299,13 @@ def find_pack(name: str) -> Path:
 def load_pack(name: str) -> VoicePack:
     """Load a pack by name or path; a broken file is one line naming it."""
     path = find_pack(name)
-    voice = _read_toml(path / "voice.toml")
+    voice, folders = _inherited(path)
     engine = voice.get("engine", "pyttsx3")
     engines = tuple(dict.fromkeys([engine, *voice.get("fallback", [])]))
     lines: dict[str, Line] = {}
-    for lines_file in sorted((path / "lines").glob("*.toml")):
-        lines.update(_flatten_lines(_read_toml(lines_file)))
+    for folder in reversed(folders):  # the inherited lines first, then the pack's own
+        for lines_file in sorted((folder / "lines").glob("*.toml")):
+            lines.update(_flatten_lines(_read_toml(lines_file)))
     return VoicePack(
         name=voice.get("name", path.name),
         path=path,
@@ -279,7 +323,32 @@ def load_pack(name: str) -> VoicePack:
         engine_options=voice.get("engines", {}),
         sounds=voice.get("sounds", {}),
         pronounce=voice.get("pronounce", {}),
+        counter_readings=voice.get("counter_readings", {}),
+        folders=tuple(folders),
     )
+
+
+def _inherited(path: Path, seen: tuple[Path, ...] = ()) -> tuple[dict[str, Any], list[Path]]:
+    """A pack's `voice.toml` over the one it inherits (tables merged key by key), and its folders."""
+    voice = _read_toml(path / "voice.toml")
+    parent_name = voice.pop("inherit", None)
+    if parent_name is None:
+        return voice, [path]
+    parent_path = find_pack(parent_name)
+    if parent_path.resolve() == path.resolve():
+        raise NarratorError(f"voice pack {path} inherits itself; set `inherit` in {path / 'voice.toml'} to another pack")
+    if parent_path.resolve() in seen:
+        raise NarratorError(f"voice packs inherit in a circle through {path}; fix `inherit` in {path / 'voice.toml'}")
+    parent, folders = _inherited(parent_path, (*seen, path.resolve()))
+    parent.pop("name", None)
+    return _merged(parent, voice), [path, *folders]
+
+
+def _merged(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in over.items():
+        out[key] = _merged(out[key], value) if isinstance(value, Mapping) and isinstance(out.get(key), Mapping) else value
+    return out
 
 
 def _read_toml(path: Path) -> dict[str, Any]:

@@ -8,9 +8,11 @@ move or take back the ones not yet heard.
 from __future__ import annotations
 
 import asyncio
+import math
 from typing import Any, Callable
 
 from narrator.cues import Countdown, Timer
+from narrator.table.clock import InstantClock
 from narrator.sound.clips import RATE, WIDTH
 from narrator.sound.voice import Clip
 
@@ -26,8 +28,32 @@ class DeadlineCues:
         warnings = [(cue.seconds - w, self.voice.clip("timer.warning", {"seconds": w}))
                     for w in cue.warnings if w < cue.seconds]
         self._record("timer", cue.line, "", self._slot(), seconds=cue.seconds)
-        await self._on_deadlines(warnings, end=cue.seconds, kind="timer", until=until)
+        self._timer_end = self._slot() + cue.seconds
+        self.display.time_left(cue.seconds)
+        ticker = self._time_left_ticker()
+        try:
+            await self._on_deadlines(warnings, end=cue.seconds, kind="timer", until=until)
+        finally:
+            if ticker is not None:
+                ticker.cancel()
+        self.display.time_left(0)
+        self.display.end_count()
         self.cursor += self._play_sound("timer_end", self.cursor)
+
+    def _time_left_ticker(self) -> asyncio.Task | None:
+        """On a terminal, the time left is updated every second (on its line, in place)."""
+        if not (self.display.show_lines and self.display.in_place) or isinstance(self.clock, InstantClock):
+            return None
+
+        async def tick() -> None:
+            while True:  # each whole second left, on its second (0:00 is shown when the timer ends)
+                shown = math.ceil(self._timer_end - self.clock.now() - 1e-6) - 1
+                if shown < 1:
+                    return
+                await self.clock.sleep_until(self._timer_end - shown)
+                self.display.time_left(shown)
+
+        return asyncio.ensure_future(tick())
 
     async def _on_deadlines(self, timed: list[tuple[float, Clip]], end: float | None, kind: str,
                             until: asyncio.Future | None = None) -> None:
@@ -47,14 +73,18 @@ class DeadlineCues:
                 t0 + off, until, pending=lambda k=k: [pending[j] for j in range(k, len(timed))])
             if shift:
                 t0 += shift
+                self._timer_end = t0 + (end or 0)
                 for j in range(k, len(timed)):
                     pending[j] = self._start_clip(timed[j][1], t0 + timed[j][0], show=False)
             if outcome == "done":
                 for j in range(k, len(timed)):
                     self.output.cancel(pending[j])
                 self.cursor = max(self.clock.now(), self.cursor)
+                self.display.end_count()
                 return
             self._show(clip)
+            if kind == "timer" and not self.display.in_place:
+                self.display.time_left((end or 0) - off)
             self._speaking_at(t0 + off, clip)  # listeners mute while the narrator talks
             if kind == "tick":
                 self._record("tick", "tick", clip.spoken.text, t0 + off, n=len(timed) - 1 - k)
@@ -63,6 +93,7 @@ class DeadlineCues:
             self.cursor = t0 + off + clip.duration
         if end is None:
             await self.clock.sleep_until(self.cursor)
+            self.display.end_count()
             return
         outcome, shift = await self._wait_or_done(t0 + end, until)
         self.cursor = self.clock.now() if outcome == "done" else t0 + shift + end
@@ -91,12 +122,20 @@ class DeadlineCues:
             heard = command.result()
             if heard.value == "done" and (self.night.night_done or not self._at_night()):
                 return "done", shift
-            if heard.value == "pause":
+            if heard.value == "pause" or (heard.value == "repeat" and self._instruction is not None):
                 for handle in pending():
                     if handle is not None:
                         self.output.cancel(handle)
                 pending = list
-                shift += await self._pause()
+                shift += await (self._pause() if heard.value == "pause" else self._repeat_instruction())
+
+    async def _repeat_instruction(self) -> float:
+        """`repeat` during a countdown or timer: say the call's instruction again, the clock
+        held meanwhile; returns the seconds it took."""
+        began = self.clock.now()
+        self.cursor = self._slot(resync=True)
+        await self._say(self._instruction, "say", repeat=True)
+        return self.clock.now() - began
 
     def _play_sound(self, name: str, at: float) -> float:
         """Play the pack's sound for `name` (if it maps one) at `at`; returns its length."""

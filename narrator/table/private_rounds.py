@@ -8,23 +8,30 @@ lines or the choices. `Collect` gathers one private answer per requested player.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass, replace
 from typing import Any
 
-from narrator.cues import Ask, Collect, Cue, Event, Private
+from narrator.cues import Ask, Collect, Countdown, Cue, Event, Private, Request
 from narrator.inputs.hub import Heard
 
 
 class PrivateRounds:
     """Private lines and collected answers for `Scheduler`."""
 
-    async def _private(self, cues: list[Private]) -> None:
-        """Private lines for one player: recorded; in pass-the-device mode shown to them alone."""
+    async def _private(self, cues: list[Any]) -> None:
+        """Private lines for one player: recorded; in pass-the-device mode shown to them alone.
+
+        A `Countdown` at the end of the group is the time to read them (see `group_privates`):
+        played when the lines went to phones at once, skipped when each player has just read
+        theirs alone on the device."""
+        reading = [c for c in cues if isinstance(c, Countdown)]
+        cues = [c for c in cues if isinstance(c, Private)]
         to = cues[0].to
         texts = [self.voice.pack.speak(c.line, c.params).text for c in cues]
         t = round(self._slot(), 3)
         for cue, text in zip(cues, texts):
-            self.transcript.write({"kind": "private", "to": to, "line": cue.line, "text": text, "t": t,
-                                   **self.context})
+            self.transcript.write_private({"kind": "private", "to": to, "line": cue.line, "text": text, "t": t,
+                                           **self.context})
             self.hub.publish_private(to, cue.line, text)
         if self.hub.sequential_private:
             await self._hand_device(to)
@@ -32,6 +39,9 @@ class PrivateRounds:
             await self.hub.answer(Ask("private.hide", ("done",)))
             self.display.clear()
             self.cursor = self._slot(resync=True)
+        else:
+            for countdown in reading:
+                await self._countdown(countdown)
 
     def _record_event(self, cue: Event) -> None:
         """A silent state change; its own night or day replaces the step's context."""
@@ -41,49 +51,93 @@ class PrivateRounds:
     async def _collect(self, cue: Collect, early: asyncio.Future | None = None) -> Heard:
         """One private answer from each requested player; an `undo` meanwhile is returned instead.
 
-        `early`: the round already opened with the timer before it (phones)."""
-        task = asyncio.ensure_future(self._collect_answers(cue, early))
+        `early`: the round already opened with the timer before it (phones). Passing the device,
+        `u` only takes back the answer of the player holding it (`_pass_round`)."""
+        if self.hub.sequential_private and early is None:
+            heard = await self._pass_round(cue)
+        else:
+            heard, command = await self._unless_command(self._collect_answers(cue, early))
+            if command is not None:
+                self.display.clear()
+                self.cursor = self._slot(resync=True)
+                self._record("answer", f"collect.{cue.phase}", "", self.cursor, number=cue.number,
+                             value="undo", source=command.source)
+                return command
+        self.cursor = self._slot(resync=True)
+        record = {"kind": "answer", "line": f"collect.{cue.phase}", "text": "", "t": round(self.cursor, 3),
+                  **self.context, "number": cue.number}
+        self.transcript.write_private({**record, "value": heard.value, "source": heard.source},
+                                      {**record, "private": True})
+        return heard
+
+    async def _collect_answers(self, cue: Collect, early: asyncio.Future | None = None) -> Heard:
+        """All at once (scripts, phones)."""
+        if early is not None:
+            return await early
+        return await self.hub.collect(cue)
+
+    async def _pass_round(self, cue: Collect) -> Heard:
+        """Turn by turn on one device: each player chooses, sees the choice, and confirms it
+        (Enter) before the screen clears; `u` before that chooses again."""
+        answers: dict[str, Any] = {}
+        for request in cue.requests:
+            await self._hand_device(request.player)
+            seated = SeatedRequest.of(request, cue.seats)
+            while True:
+                self.display.private(request.player, self._choice_screen(request, seated))
+                answer = await self._private_answer(cue, seated)
+                if answer is None:
+                    continue  # `u` before choosing: nothing of theirs to take back
+                self.display.private(request.player, self._confirm_screen(request, seated, answer))
+                if await self._confirmed():
+                    break
+            answers[request.player] = answer
+            self.display.clear()
+        return Heard("answer", answers, "device")
+
+    async def _private_answer(self, cue: Collect, request: Request) -> dict[str, Any] | None:
+        """The holder's answer to `request`, or None on `u`; `pause` holds the table meanwhile."""
+        heard, command = await self._unless_command(self.hub.collect(cue, (request,)), pause=True)
+        return None if command is not None else heard.value[request.player]
+
+    async def _confirmed(self) -> bool:
+        """Enter confirms the choice shown; `u` takes it back."""
+        _, command = await self._unless_command(self.hub.answer(Ask("private.confirm", ("done",))))
+        return command is None
+
+    async def _unless_command(self, awaitable: Any, pause: bool = False) -> tuple[Any, Heard | None]:
+        """Wait for `awaitable` unless `undo` comes first: (its result, None) or (None, the undo).
+        Other commands are let go, except `pause` (with `pause`), which holds the table."""
+        task = asyncio.ensure_future(awaitable)
         try:
             while True:
                 command_task = asyncio.ensure_future(self.hub.command())
                 await asyncio.wait({task, command_task}, return_when=asyncio.FIRST_COMPLETED)
                 if task.done():
                     command_task.cancel()
-                    break
+                    return task.result(), None
                 command = command_task.result()
                 if command.value == "undo":
-                    self.display.clear()
-                    self.cursor = self._slot(resync=True)
-                    self._record("answer", f"collect.{cue.phase}", "", self.cursor, number=cue.number,
-                                 value="undo", source=command.source)
-                    return command
+                    return None, command
+                if command.value == "pause" and pause:
+                    await self._pause()
         finally:
             if not task.done():
                 task.cancel()
-        heard = task.result()
-        self.cursor = self._slot(resync=True)
-        self._record("answer", f"collect.{cue.phase}", "", self.cursor, number=cue.number,
-                     value=heard.value, source=heard.source)
-        return heard
 
-    async def _collect_answers(self, cue: Collect, early: asyncio.Future | None = None) -> Heard:
-        """All at once (scripts, phones), or turn by turn on one device (pass-the-device)."""
-        if early is not None:
-            return await early
-        if not self.hub.sequential_private:
-            return await self.hub.collect(cue)
-        answers: dict[str, Any] = {}
-        for request in cue.requests:
-            await self._hand_device(request.player)
-            lines = [self._text(request.line, request.params)]
-            if request.ability:
-                lines.append(self._text("private.ability"))
-            lines.append("  " + ", ".join(f"{i}={n}" for i, n in enumerate(request.choices, 1)))
-            self.display.private(request.player, lines)
-            one = await self.hub.collect(cue, (request,))
-            answers.update(one.value)
-            self.display.clear()
-        return Heard("answer", answers, "device")
+    def _choice_screen(self, request: Request, seated: SeatedRequest) -> list[str]:
+        lines = [self._text(request.line, request.params)]
+        if request.ability:
+            lines.append(self._text("private.ability"))
+        lines.append("  " + ", ".join(f"{seated.number(n)}={n}" for n in request.choices))
+        return lines
+
+    def _confirm_screen(self, request: Request, seated: SeatedRequest, answer: dict[str, Any]) -> list[str]:
+        chosen = answer[request.key]
+        lines = [self._text("private.chosen", {"seat": seated.number(chosen), "target": [chosen]})]
+        if request.ability:
+            lines.append(self._text(f"private.chosen_ability.{'yes' if answer['ability'] else 'no'}"))
+        return lines + [self._text("private.confirm")]
 
     async def _hand_device(self, player: str) -> None:
         """Call `player` by name, and wait until they hold the device alone (Enter)."""
@@ -96,15 +150,39 @@ class PrivateRounds:
         return self.voice.pack.speak(line, params).text
 
 
+@dataclass(frozen=True)
+class SeatedRequest(Request):
+    """A request whose typed numbers are seats: `choices` lists every seat in order, so the
+    listener reads "2" as the player in seat 2; the answer must still be one of `allowed`."""
+
+    allowed: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, request: Request, seats: tuple[str, ...]) -> SeatedRequest:
+        order = tuple(seats) if set(request.choices) <= set(seats) else request.choices
+        return cls(**{**vars(request), "choices": order, "allowed": request.choices})
+
+    def number(self, name: str) -> int:
+        return self.choices.index(name) + 1
+
+    def check(self, answer: Any) -> dict[str, Any]:
+        return Request.check(replace(self, choices=self.allowed), answer)
+
+
 def group_privates(cues: list[Cue]) -> list[Any]:
-    """Consecutive `Private` cues to the same player become one list (one device hand-over)."""
+    """Consecutive `Private` cues to the same player become one list (one device hand-over).
+
+    A `Countdown` right after private lines is the time to read them: it joins the last list,
+    so `_private` can skip it when each player has read alone on the device."""
     out: list[Any] = []
     for cue in cues:
         if isinstance(cue, Private):
-            if out and isinstance(out[-1], list) and out[-1][0].to == cue.to:
+            if out and isinstance(out[-1], list) and out[-1][0].to == cue.to and isinstance(out[-1][-1], Private):
                 out[-1].append(cue)
             else:
                 out.append([cue])
+        elif isinstance(cue, Countdown) and out and isinstance(out[-1], list):
+            out[-1].append(cue)
         else:
             out.append(cue)
     return out

@@ -61,17 +61,22 @@ class Scheduler(DeadlineCues, PrivateRounds, TableCommands):
         self.cursor = clock.now()
         self.context: dict[str, Any] = {}
         self._last: Clip | None = None
+        self._instruction: Clip | None = None
+        """The last line this step said (not a question): what `repeat` says again during a
+        countdown, and before the question at a question."""
         self._ambience_on = False
         self.turn_clock = TurnClockState()
 
     async def play(self, cues: list[Cue], context: dict[str, Any]) -> Heard | None:
         """Play cues in order; return the answer when the last one is an `Ask`."""
         self.context = context
+        self._instruction = None
         self._ambience()
         heard = None
         items = group_privates(cues)
         early: asyncio.Future | None = None
         for i, cue in enumerate(items):
+            self.hub.cue_started(cue)
             if isinstance(cue, list):
                 await self._private(cue)
             elif isinstance(cue, Collect):
@@ -80,7 +85,8 @@ class Scheduler(DeadlineCues, PrivateRounds, TableCommands):
             elif isinstance(cue, Event):
                 self._record_event(cue)
             elif isinstance(cue, Say):
-                await self._say(self.voice.clip(cue.line, cue.params), "say")
+                self._instruction = self.voice.clip(cue.line, cue.params)
+                await self._say(self._instruction, "say")
             elif isinstance(cue, Countdown):
                 await self._countdown(cue)
             elif isinstance(cue, Timer):
@@ -108,10 +114,13 @@ class Scheduler(DeadlineCues, PrivateRounds, TableCommands):
 
     # --- cues ------------------------------------------------------------------------------
 
-    async def _say(self, clip: Clip, kind: str, **extra: Any) -> None:
+    async def _say(self, clip: Clip, kind: str, prompt: Ask | None = None, **extra: Any) -> None:
+        """Say `clip` on its slot; with `prompt`, show the question's keys as it begins."""
         start = self._slot()
         await self.clock.sleep_until(start - LEAD)
         self._start_clip(clip, start)
+        if prompt is not None:
+            self.display.prompt(prompt)
         self._record(kind, clip.spoken.line, clip.spoken.text, start, **extra)
         self._last = clip
         self.cursor = start + clip.duration
@@ -119,45 +128,29 @@ class Scheduler(DeadlineCues, PrivateRounds, TableCommands):
         await self.clock.sleep_until(self.cursor)
 
     async def _ask(self, cue: Ask) -> Heard:
-        """Ask and wait for the first fitting answer; `undo` instead returns that command."""
+        """Ask and wait for the first fitting (and confirmed) answer; `undo` instead returns
+        that command. The question is open from the moment it starts to be said, so an answer
+        typed while it is spoken counts (it is taken when the question has been said)."""
         question = self.voice.clip(cue.line, cue.params)
+        instruction = self._instruction
         await self._say_clock_alert()
-        await self._say(question, "ask", choices=list(cue.choices))
-        self.display.prompt(cue)
-        answer_task = asyncio.ensure_future(self.hub.answer(cue))
+        pending = self.hub.first_answer(cue)
         try:
+            await self._say(question, "ask", prompt=cue, choices=list(cue.choices))
             while True:
-                command_task = asyncio.ensure_future(self.hub.command())
-                clock_task = self._turn_clock_wait()
-                waits = {answer_task, command_task} | ({clock_task} if clock_task else set())
-                await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
-                if clock_task is not None and not clock_task.done():
-                    clock_task.cancel()
-                if answer_task.done():
-                    command_task.cancel()
+                heard = await self._answer_or_command(cue, pending, question, instruction)
+                if heard.kind == "command" or await self.hub.confirmed(cue, heard):
                     break
-                if not command_task.done():
-                    command_task.cancel()
-                    await self._say_clock_alert()
-                    continue
-                command = command_task.result()
-                if command.value == "repeat":
-                    await self._say(question, "ask", choices=list(cue.choices), repeat=True)
-                elif command.value == "help":
-                    for line in cue.help:
-                        await self._say(self.voice.clip(line), "say", help=True)
-                elif command.value == "pause":
-                    await self._pause()
-                elif command.value == "undo":
-                    self.cursor = self._slot(resync=True)
-                    self._record("answer", cue.line, "", self.cursor, value="undo", source=command.source)
-                    return command
+                pending = self.hub.first_answer(cue)
         finally:
-            if not answer_task.done():
-                answer_task.cancel()
-            elif not answer_task.cancelled():
-                answer_task.exception()  # seen: when a pause stops the game, the pause's error is the one told
-        heard = answer_task.result()
+            if not pending.done():
+                pending.cancel()
+            elif not pending.cancelled():
+                pending.exception()  # seen: when a pause stops the game, the pause's error is the one told
+        if heard.kind == "command":  # undo
+            self.cursor = self._slot(resync=True)
+            self._record("answer", cue.line, "", self.cursor, value="undo", source=heard.source)
+            return heard
         self.output.extend(self.clock.now())
         self.cursor = self._slot(resync=True)
         if cue.player is None:
@@ -165,6 +158,37 @@ class Scheduler(DeadlineCues, PrivateRounds, TableCommands):
         else:  # a private answer: the transcript must not show who chose what
             self._record("answer", cue.line, "", self.cursor, private=True)
         return heard
+
+    async def _answer_or_command(self, cue: Ask, pending: asyncio.Future, question: Clip,
+                                 instruction: Clip | None) -> Heard:
+        """Serve commands until the answer comes: `repeat` says the instruction before the
+        question (if this step gave one) and the question again; `help`, `pause`; `undo` is returned."""
+        while True:
+            command_task = asyncio.ensure_future(self.hub.command())
+            clock_task = self._turn_clock_wait()
+            waits = {pending, command_task} | ({clock_task} if clock_task else set())
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            if clock_task is not None and not clock_task.done():
+                clock_task.cancel()
+            if pending.done():
+                command_task.cancel()
+                return pending.result()
+            if not command_task.done():
+                command_task.cancel()
+                await self._say_clock_alert()
+                continue
+            command = command_task.result()
+            if command.value == "repeat":
+                if instruction is not None:
+                    await self._say(instruction, "say", repeat=True)
+                await self._say(question, "ask", choices=list(cue.choices), repeat=True)
+            elif command.value == "help":
+                for line in cue.help:
+                    await self._say(self.voice.clip(line), "say", help=True)
+            elif command.value == "pause":
+                await self._pause()
+            elif command.value == "undo":
+                return command
 
     # --- helpers ---------------------------------------------------------------------------
 

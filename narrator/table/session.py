@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from dataclasses import dataclass, field, fields, make_dataclass
+from dataclasses import dataclass, field, fields, make_dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from narrator.sound.outputs import AudioOutput, AudioUnavailable, NullOutput, open_output
 from narrator.table.clock import Clock, make_clock
 from narrator.table.display import ConsoleDisplay
+from narrator.inputs.hints import Hints
 from narrator.inputs.hub import ListenerHub, Vocabulary
 from narrator.inputs.keyboard import KeyboardListener
 from narrator.inputs.private_script import PrivateScriptListener, is_json_lines
@@ -23,6 +24,7 @@ from narrator.inputs.scripted import ScriptedListener
 from narrator.inputs.voice.setup import attach_listening, listen_options
 from narrator.settings import RUN_KEYS, TableSettings
 from narrator.table.scheduler import NightOptions, Scheduler
+from narrator.sound.names import with_readings
 from narrator.sound.voice import EngineVoice, TextVoice, open_engine
 from narrator.table.transcript import Transcript
 from narrator.sound.voicepack import load_pack
@@ -88,6 +90,11 @@ class Sitting:
         for start in self.starters:
             start(loop)
 
+    def hush(self) -> None:
+        """Ctrl-C: drop what is still to be heard, so `close` stops at once instead of draining."""
+        if hasattr(self.output, "hush"):
+            self.output.hush()
+
     def close(self) -> None:
         self.output.close()
         self.transcript.close()
@@ -103,16 +110,24 @@ def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
     """
     warn = warn or (lambda message: print(f"warning: {message}", file=sys.stderr, flush=True))
     voice = _voice(run, warn)
+    voice.pack = with_readings(voice.pack, names, run.listening.get("name_readings"))
     if game is not None and config is not None:
-        prepare_voice(voice, game, config)
+        play_notice, close_notice = _notice_player(run)
+        try:
+            prepare_voice(voice, game, config, play_notice)
+        finally:
+            close_notice()
     clock = make_clock(run.time_scale, start_at)
     output, show_lines = _output(run, voice, clock, warn)
     if isinstance(output, NullOutput) and not isinstance(voice, TextVoice) and run.audio_out is None:
         show_lines = True
     pack = voice.pack
-    hub = ListenerHub(Vocabulary(pack.vocabulary))
-    transcript = Transcript(Path(run.transcript) if run.transcript else None)
-    display = ConsoleDisplay(show_lines=show_lines)
+    hints = Hints(pack)
+    hub = ListenerHub(Vocabulary(pack.vocabulary), hints)
+    hub.vocabulary.readings.update(pack.name_readings)  # a typed reading names its player
+    transcript = Transcript(Path(run.transcript) if run.transcript else None,
+                            private=getattr(run, "transcript_private", False))
+    display = ConsoleDisplay(show_lines=show_lines, hints=hints)
     night = NightOptions(night_done=run.night_done, ambience=run.ambience)
     scheduler = Scheduler(voice, output, clock, hub, transcript, display, night)
     sitting = Sitting(scheduler, hub, output, transcript)
@@ -128,7 +143,8 @@ def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
     hub.sequential_private = run.keyboard and not private_script and not run.phones
     if run.keyboard:
         sitting.starters.append(lambda loop: KeyboardListener().start(hub, loop))
-    attach_listening(sitting, listen_options(run.listening), pack, names, warn)
+    if attach_listening(sitting, listen_options(run.listening), pack, names, warn) is None:
+        voice.pack = replace(voice.pack, without_microphone=True)  # prompts name the button or Enter
     return sitting
 
 
@@ -161,14 +177,56 @@ def _output(run: RunOptions, voice: Any, clock: Clock, warn: Callable[[str], Non
         return open_output("null", clock, volume=run.volume, record=record), True
 
 
-def prepare_voice(voice: Any, game: Any, config: Any) -> int:
-    """Render ahead every line `game` can say with `config`; a progress bar if it takes a while."""
+def _notice_player(run: RunOptions) -> tuple[Callable[[Any], None], Callable[[], None]]:
+    """Plays a clip at once on an output of its own (the game's clock has not started) and,
+    when closed, waits until it has been heard: how the rendering notice is said."""
+    opened: list[AudioOutput] = []
+
+    def play(clip: Any) -> None:
+        if clip.pcm is None or run.audio == "null" or run.time_scale == 0:
+            return
+        clock = make_clock(1.0)
+        try:
+            output = open_output("device", clock, run.audio_device, run.volume)
+        except AudioUnavailable:
+            return  # the game's own output says what is missing
+        output.start(clip.pcm, clock.now() + 0.05)
+        output.extend(clock.now() + 0.05 + clip.duration)
+        opened.append(output)
+
+    def close() -> None:
+        for output in opened:
+            output.close()
+
+    return play, close
+
+
+def prepare_voice(voice: Any, game: Any, config: Any, notice: Callable[[Any], None] | None = None) -> int:
+    """Render ahead every line `game` can say with `config`; a progress bar if it takes a while.
+
+    A slow engine says player names apart (`narrator.sound.name_clips`): the table's names
+    (and any words not rendered yet) are rendered first, after a pack line that says how
+    long that will take, printed and handed to `notice` to be heard.
+    """
+    from narrator.sound import name_clips
     from narrator.sound.render_ahead import game_requests
 
     if not hasattr(voice, "is_cached"):  # text: nothing to render
         return 0
     requests = game_requests(game, config)
     todo = [r for r in requests if not voice.is_cached(voice.pack.speak(r[0], r[1]))]
+    pieces = name_clips.missing(voice, todo, getattr(config, "names", ()))
+    if pieces:
+        import click
+
+        clip = voice.clip(name_clips.notice_line(name_clips.estimate_seconds(voice, pieces)))
+        click.echo(clip.spoken.text, err=True)
+        if notice is not None:
+            notice(clip)
+        with click.progressbar(length=len(pieces), label=f"rendering {len(pieces)} names and words",
+                               file=sys.stderr) as bar:
+            voice.prepare_pieces(pieces, progress=bar.update)
+        todo = [r for r in todo if not voice.is_cached(voice.pack.speak(r[0], r[1]))]
     if not todo:
         return voice.prepare(requests)
     import click

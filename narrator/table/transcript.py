@@ -3,6 +3,8 @@
 Records carry `kind` (say, tick, timer, ask, answer, end), `line`, `text`, `t` (game
 seconds), `night` and `day`. Each record is flushed as written, so a killed game's
 transcript is complete up to the kill, and `resume` appends to the same file.
+Private records (a line shown to one player, who chose what in a memo or a vote) are
+written only when the table asks for them (`--transcript-private`, `transcript_private`).
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ from narrator.errors import SaveError
 
 
 class Transcript:
-    def __init__(self, path: Path | None):
+    def __init__(self, path: Path | None, private: bool = False):
         self.path = path
+        self.private = private
+        """Whether private records are written (`write_private`); off unless the table asks."""
         self._file: TextIO | None = None
         if path is not None:
             try:
@@ -37,6 +41,13 @@ class Transcript:
             except OSError as err:
                 raise SaveError(f"transcript {self.path} cannot be written ({err.strerror}); free some space "
                                 "and `narrator resume` (the game is saved)") from None
+
+    def write_private(self, record: dict[str, Any], public: dict[str, Any] | None = None) -> None:
+        """A private record, written only when asked for; else its `public` part, if any."""
+        if self.private:
+            self.write(record)
+        elif public is not None:
+            self.write(public)
 
     def close(self) -> None:
         if self._file is not None:

@@ -76,8 +76,9 @@ class OpenJTalkEngine:
 
         with tempfile.TemporaryDirectory() as tmp:
             trace = Path(tmp) / "trace.txt"
+            # -r 10: the analysis is the same at any speed, and the throwaway audio 5× quicker
             command = [self.program, "-x", str(DICTIONARY), "-m", str(self.voice_file(VoiceSettings("ja"))),
-                       "-ow", str(Path(tmp) / "out.wav"), "-ot", str(trace)]
+                       "-r", "10", "-ow", str(Path(tmp) / "out.wav"), "-ot", str(trace)]
             subprocess.run(command, input=text.encode("utf-8"), capture_output=True, timeout=60, check=True)
             analysis = trace.read_text(encoding="utf-8", errors="replace")
         part = analysis.split("[Text analysis result]")[-1].split("[Output label]")[0]

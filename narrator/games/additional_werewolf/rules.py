@@ -246,7 +246,7 @@ def _nomination(config: AWConfig, state: AWState, event: dict[str, Any]) -> tupl
     if config.names:
         cues.append(Ask("nomination.who", tuple(config.names), multiple=True))
         return replace(state, step="ask_nominated"), cues
-    cues += [Say("nomination.declare"), Ask("nomination.werewolf_found", YES_NO)]
+    cues += [Say("nomination.declare"), Ask("nomination.werewolf_found", YES_NO, ends_game=_found_ends(config, state))]
     return replace(state, step="ask_werewolf"), cues
 
 
@@ -257,7 +257,7 @@ def _nominated(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple
         return _judge_nominees(config, state, names)
     cues: list[Cue] = [
         Say("nomination.declare_names", {"names": list(names)}),
-        Ask("nomination.werewolf_found", YES_NO),
+        Ask("nomination.werewolf_found", YES_NO, ends_game=_found_ends(config, state)),
     ]
     return state, cues
 
@@ -266,11 +266,11 @@ def _werewolf_answer(config: AWConfig, state: AWState, event: dict[str, Any]) ->
     if _yes(event):
         flip: list[Cue] = [Say("nomination.flip")]  # 「人狼です」と答えて、カードを表向きにして
         if config.in_play("lovers"):
-            return replace(state, step="ask_lovers"), flip + [Ask("end.lovers_question", YES_NO)]
+            return replace(state, step="ask_lovers"), flip + [Ask("end.lovers_question", YES_NO, ends_game=YES_NO)]
         state, cues = _end(state, "citizens", lovers_lose=False)
         return state, flip + cues
     if config.in_play("strategist"):
-        return replace(state, step="ask_strategist"), [Ask("strategist.question", YES_NO)]
+        return replace(state, step="ask_strategist"), [Ask("strategist.question", YES_NO, ends_game=_last_no(config, state))]
     return _after_nomination(config, state)
 
 
@@ -328,9 +328,20 @@ def _exchanged(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple
     state = replace(state, strategists_resolved=resolved)
     nominees = len(state.nominations[-1]) if config.names and state.nominations else config.cards["strategist"]
     if resolved < min(config.cards["strategist"], nominees):
-        return replace(state, step="ask_strategist"), cues + [Ask("strategist.another", YES_NO)]
+        return replace(state, step="ask_strategist"), cues + [Ask("strategist.another", YES_NO, ends_game=_last_no(config, state))]
     state, more = _after_nomination(config, state)
     return state, cues + more
+
+
+def _found_ends(config: AWConfig, state: AWState) -> tuple[str, ...]:
+    """Which answers to 「人狼は見つかりましたか」 end the game (`Ask.ends_game`)."""
+    ends = () if config.in_play("lovers") else ("yes",)
+    return ends + (() if config.in_play("strategist") else _last_no(config, state))
+
+
+def _last_no(config: AWConfig, state: AWState) -> tuple[str, ...]:
+    """On the last day a "no" ends the game (the werewolves win)."""
+    return ("no",) if state.day >= config.days else ()
 
 
 def _after_nomination(config: AWConfig, state: AWState) -> tuple[AWState, list[Cue]]:

@@ -168,7 +168,7 @@ def configure(settings: TableSettings) -> AWConfig:
         redeal=seconds("redeal", minimum=0),
         look=seconds("look"),
         digital_cards=digital,
-        seed=settings.seed if settings.seed is not None else secrets.randbelow(2**31),
+        seed=settings.seed if settings.seed is not None else secrets.randbits(128),
     )
 
 

@@ -3,6 +3,7 @@
 from narrator.games.contract import Game
 from narrator.games.bestia_magica.box import box_cues
 from narrator.games.bestia_magica.rules import advance, recap
+from narrator.games.bestia_magica.sayable import sayable
 from narrator.games.bestia_magica.setup import BMConfig, configure
 from narrator.games.bestia_magica.state import BMState, new_state
 
@@ -15,4 +16,5 @@ GAME = Game(
     advance=advance,
     recap=recap,
     box=box_cues,
+    sayable=sayable,
 )

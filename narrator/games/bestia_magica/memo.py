@@ -42,7 +42,7 @@ def night_collect(config: BMConfig, state: BMState) -> Collect:
             player.name, f"bm.memo.{action}", night_targets(config, state, player.name),
             {"night": state.night}, ability=True,
         ))
-    return Collect("night", state.night, tuple(requests), closes_with_timer=_closes(config))
+    return Collect("night", state.night, tuple(requests), closes_with_timer=_closes(config), seats=config.names)
 
 
 def _closes(config: BMConfig) -> bool:
@@ -57,7 +57,8 @@ def vote_collect(config: BMConfig, state: BMState, revote: bool) -> Collect:
     requests = tuple(
         Request(v, line, vote_choices(state, v, tie), params, key="vote") for v in voters(state, tie)
     )
-    return Collect("revote" if revote else "vote", state.day, requests, closes_with_timer=_closes(config))
+    return Collect("revote" if revote else "vote", state.day, requests, closes_with_timer=_closes(config),
+                   seats=config.names)
 
 
 def check_answers(collect: Collect, value: Any) -> dict[str, dict[str, Any]]:

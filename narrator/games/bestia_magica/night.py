@@ -41,6 +41,8 @@ class Night:
     start_roles: dict[str, str]
     asleep: set[str] = field(default_factory=set)
     protected: set[str] = field(default_factory=set)
+    guards: set[str] = field(default_factory=set)
+    """Guards who protected someone tonight (awake and alive at the guard step)."""
     events: list[Event] = field(default_factory=list)
     privates: list[Private] = field(default_factory=list)
     morning: Morning = field(default_factory=Morning)
@@ -99,6 +101,7 @@ def _guard(night: Night) -> None:
     for guard in night.actors("guard"):
         target = night.target(guard)
         night.protected.add(target)
+        night.guards.add(guard)
         protects.append((guard, target))
         night.event("protect", target, "guard")
     night.state = replace(night.state, last_protect=tuple(protects))
@@ -131,7 +134,8 @@ def _curse(night: Night) -> None:
 def _murder(night: Night) -> None:
     for murderer in night.actors("murderer"):
         target = night.target(murderer)
-        if target in night.protected:
+        meets_guard = target in night.guards and night.config.rules["murderer_targets_guard"] == "murderer_dies"
+        if target in night.protected or meets_guard:
             night.kill(murderer, "guard")  # FAQ 1: the murderer meets the guard and dies
         else:
             night.kill(target, "kill")
@@ -146,8 +150,7 @@ def _attack(night: Night) -> None:
     picks = [night.target(b) for b in beasts]
     if not picks:
         return
-    distinct = sorted(set(picks), key=picks.index)
-    target = distinct[0] if len(distinct) == 1 else rng(night.config, "beasts", night.number).choice(distinct)
+    target = _beast_target(night, picks)
     if target in night.protected:
         night.event("protect", target, "blocked")
         return
@@ -228,6 +231,23 @@ def _reading(config: BMConfig, role: str) -> str:
     if role == "murderer":
         return config.rules["murderer_reads"]
     return role_spec(role)["reads"]
+
+
+def _beast_target(night: Night, picks: list[str]) -> str:
+    """One attack target from the beasts' memos (rule text: the GM draws at random when they
+    would not agree); house rule `beast_split`: draw among the distinct targets, among the
+    beasts' picks (a target picked twice is twice as likely), or take the most picked."""
+    distinct = sorted(set(picks), key=picks.index)
+    if len(distinct) == 1:
+        return distinct[0]
+    draw = rng(night.config, "beasts", night.number)
+    split = night.config.rules["beast_split"]
+    if split == "picks":
+        return draw.choice(picks)
+    if split == "majority":
+        most = max(picks.count(t) for t in distinct)
+        return draw.choice([t for t in distinct if picks.count(t) == most])
+    return draw.choice(distinct)
 
 
 def _void_curses(night: Night, which: Callable[[Curse], bool]) -> None:

@@ -24,7 +24,9 @@ def reveal(config: BMConfig, state: BMState) -> list[Cue]:
     for entry in state.history:
         if "night" not in entry:
             if "executed" in entry:
-                cues.append(Say("bm.reveal.executed", {"day": entry["day"], "name": [entry["executed"]]}))
+                # two clips, so rendering ahead needs every day and every name, not each pair
+                cues.append(Say("bm.reveal.vote", {"day": entry["day"]}))
+                cues.append(Say("bm.reveal.executed", {"name": [entry["executed"]]}))
             continue
         cues.append(Say("bm.reveal.night", {"night": entry["night"]}))
         for name, memo in entry["memos"].items():

@@ -35,6 +35,8 @@ def recap(config: BMConfig, state: BMState) -> list[Cue]:
         return [Say("bm.resume.start")]
     if state.night > state.day:
         return [Say("bm.resume.night", {"night": state.night})]
+    if state.step == "night":  # the day is over; the next night turn begins
+        return [Say("bm.resume.night", {"night": state.night + 1})]
     return [Say("bm.resume.day", {"day": state.day})]
 
 
@@ -79,14 +81,19 @@ def _memos(config: BMConfig, state: BMState, event: dict[str, Any]) -> tuple[BMS
         "night": state.night, "memos": memos, "roles": night.start_roles,
         "events": [e.record() for e in night.events],
     },))
-    # seat order, so the order in which the device goes round gives away no role
-    privates = sorted(night.privates, key=lambda p: order.index(p.to))
-    cues: list[Cue] = [*night.events, *privates, Say("bm.night.results"), Countdown(config.timers["results"])]
+    # Only the living hear from the night (a dead player called to the device would tell the
+    # table his role), in seat order, so the order the device goes round gives away no role;
+    # the results line first, so the table knows to read before the device goes round.
+    privates = sorted((p for p in night.privates if state.player(p.to).alive), key=lambda p: order.index(p.to))
+    cues: list[Cue] = [*night.events, Say("bm.night.results"), *privates, Countdown(config.timers["results"])]
     cues.append(Say("bm.morning.begin", {"day": state.day}))
     cues.append(Say("bm.morning.deaths", {"names": deaths}) if deaths else Say("bm.morning.no_deaths"))
     if m.revived:
         cues.append(Say("bm.morning.revived", {"names": m.revived}))
-    cues.append(Say("bm.morning.suspected", {"names": m.suspected}) if m.suspected else Say("bm.morning.no_suspects"))
+    if m.suspected:  # nobody suspected: say nothing, so the morning tells nothing of who wrote what
+        cues.append(Say("bm.morning.suspected", {"names": m.suspected}))
+    if vote.winner(config, state) is not None:  # the game ends here: no Sole/Mese for a day never played
+        return _check_end(config, state, cues, then="discussion")
     if config.rules["announce_counts"]:
         cues.append(Say("bm.morning.counts", {"sole": m.counts["S"], "mese": m.counts["M"]}))
     cues.append(Say(f"bm.morning.attribute.{m.attribute or 'none'}"))
@@ -152,7 +159,8 @@ def _execute(config: BMConfig, state: BMState, name: str, cause: str, cues: list
     state = state.update(name, alive=False)
     state = replace(state, tie=(), unreported=state.unreported + ((name, role),))
     state = replace(state, history=state.history + ({"day": state.day, "executed": name, "cause": cause},))
-    cues = cues + [Say("bm.vote.executed", {"name": [name]}), Event("execution", name, cause, day=state.day)]
+    line = "bm.vote.drawn" if cause == "random" else "bm.vote.executed"
+    cues = cues + [Say(line, {"name": [name]}), Event("execution", name, cause, day=state.day)]
     return _check_end(config, state, cues, then="night")
 
 
@@ -162,9 +170,11 @@ def _check_end(config: BMConfig, state: BMState, cues: list[Cue], then: str) -> 
     if team is None:
         return replace(state, step=then), cues
     names = vote.winners(config, state, team)
+    reason, ending = vote.ending_lines(config, state, team)
     cues = cues + [
         Say("bm.end.over"),
-        End(f"bm.end.{team}", team, outcome={"winners": names}),
+        *([Say(reason)] if reason else []),
+        End(ending, team, outcome={"winners": names}),
         Say("bm.end.winners", {"names": names}),
         *reveal(config, state),
     ]

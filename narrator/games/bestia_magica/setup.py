@@ -11,6 +11,7 @@ published rules leave open (P-BM-1 … P-BM-10) is a named key whose default liv
 from __future__ import annotations
 
 import random
+import secrets
 import tomllib
 from dataclasses import dataclass
 from functools import cache
@@ -40,6 +41,8 @@ CHOICES = {
     "anima_pool": ("all_dead", "tonight_dead"),
     "evil_count": ("none", "beasts"),
     "missing_answer": ("none", "wait"),
+    "murderer_targets_guard": ("guard_dies", "murderer_dies"),
+    "beast_split": ("distinct", "picks", "majority"),
 }
 DEAL_KEYS = ("deal", "roles", "cards", "attributes")
 
@@ -112,7 +115,7 @@ def configure(settings: TableSettings) -> BMConfig:
         raise SetupError(
             f"{src}: unknown option '{unknown[0]}' for bestia-magica; known options: {', '.join(option_keys())}"
         )
-    seed = settings.seed if settings.seed is not None else random.SystemRandom().randrange(2**31)
+    seed = settings.seed if settings.seed is not None else secrets.randbits(128)
     if "deal" in options:
         deal = _entered_deal(options["deal"], settings, src)
         if any(k in options for k in ("roles", "cards", "attributes")):

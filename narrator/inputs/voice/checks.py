@@ -1,26 +1,16 @@
 """What `narrator doctor` reports about listening: engine, models, vocabulary, microphone.
 
 The checks return findings in the doctor's shape (area, ok, what, fix, optional) and are
-registered with `narrator.sound.doctor` when that module exists; until it does, `commands`
-adds a small `narrator doctor` that runs only these. Listening is optional: a table
-without a microphone or model plays by keyboard, so nothing here fails the doctor.
+registered with `narrator.sound.doctor`. Listening is optional: a table without a
+microphone or model plays by keyboard, so nothing here fails the doctor. Each fix is the one
+that works: vosk's library needs libatomic1 on arm64 (a reinstall cannot help there).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
-try:
-    from narrator.sound.doctor import Finding
-except ImportError:  # the doctor is not merged yet: the same shape, kept here
-    @dataclass(frozen=True)
-    class Finding:  # type: ignore[no-redef]
-        area: str
-        ok: bool
-        what: str
-        fix: str = ""
-        optional: bool = False
+from narrator.sound.doctor import Finding, command_name, setup_command
 
 AREA = "listening"
 
@@ -36,13 +26,19 @@ def check_engine() -> list[Finding]:
     from narrator.sound.engines import stt_engine_names
 
     if "vosk" not in stt_engine_names():
-        return [Finding(AREA, False, "vosk engine: not installed", ".venv/bin/pip install -e engines/vosk", optional=True)]
+        return [Finding(AREA, False, "vosk engine: not installed", setup_command(), optional=True)]
     try:
         import vosk  # noqa: F401
     except (ImportError, OSError) as err:
-        return [Finding(AREA, False, f"vosk engine: cannot load vosk ({err})",
-                        ".venv/bin/pip install --force-reinstall vosk", optional=True)]
+        return [Finding(AREA, False, f"vosk engine: cannot load vosk ({err})", vosk_fix(str(err)), optional=True)]
     return [Finding(AREA, True, "vosk engine: installed")]
+
+
+def vosk_fix(error: str) -> str:
+    """The command that makes vosk load, from the error importing it gave."""
+    if "libatomic" in error:
+        return "sudo apt-get install libatomic1"
+    return setup_command()
 
 
 def check_models(load: bool = True) -> list[Finding]:
@@ -58,7 +54,7 @@ def check_models(load: bool = True) -> list[Finding]:
             folder = find_model(lang)
         except ModelError:
             findings.append(Finding(AREA, False, f"model for {lang}: not installed ({spec.name})",
-                                    f".venv/bin/narrator models install {lang}", optional=True))
+                                    f"{command_name()} models install {lang}", optional=True))
             continue
         if not load:
             findings.append(Finding(AREA, True, f"model for {lang}: {folder}"))
@@ -69,7 +65,7 @@ def check_models(load: bool = True) -> list[Finding]:
             missing = engine.missing_words(PhraseBook.from_pack(pack).every_phrase())
         except (EngineUnavailable, ModelError) as err:
             findings.append(Finding(AREA, False, f"model for {lang}: {err}",
-                                    f"rm -r {folder} && .venv/bin/narrator models install {lang}", optional=True))
+                                    f"rm -r {folder} && {command_name()} models install {lang}", optional=True))
             continue
         except Exception as err:  # a pack that does not load is reported by the pack checks
             findings.append(Finding(AREA, False, f"model for {lang}: cannot check its words ({err})", optional=True))
@@ -88,7 +84,7 @@ def check_microphone() -> list[Finding]:
         return [Finding(AREA, False, f"microphone: {devices}", "sudo apt-get install libportaudio2", optional=True)]
     if not devices:
         return [Finding(AREA, False, "microphone: no input device",
-                        "connect a USB microphone, then test it with `narrator listen`", optional=True)]
+                        f"connect a USB microphone, then test it with `{command_name()} listen`", optional=True)]
     return [Finding(AREA, True, f"microphone: {d}") for d in devices]
 
 

@@ -6,12 +6,20 @@ starting over when the server ignores it), checks its sha256, unpacks into a tem
 folder beside the target, checks that it is a model, and only then renames it into place:
 an interrupted install never leaves a half-unpacked model that a game would try to load.
 Nothing here runs during a game; a game only looks models up.
+
+Trust on first use: the official host publishes no checksums. Where neither the index nor
+`--sha256` gives one, the first download is checked for what can be checked (its size
+against the index's `size_mb`, and that its files make a vosk model), and its sha256, size
+and file list are recorded in `<models>/trusted.toml`. Every later download of that model
+(a reinstall, another language's retry, a mirror via `--url`) must have the same sha256.
+`--sha256` still overrides both, for those who have a checksum from elsewhere.
 """
 
 from __future__ import annotations
 
 import hashlib
 import http.client
+import json
 import os
 import shutil
 import tempfile
@@ -28,6 +36,8 @@ from narrator.errors import NarratorError
 
 BUNDLED_INDEX = Path(__file__).with_name("models.toml")
 BLOCK = 1 << 16
+SIZE_SLACK = 0.5
+"""A first download may differ from the index's `size_mb` by this fraction, no more."""
 
 
 class ModelError(NarratorError):
@@ -92,8 +102,10 @@ def find_model(lang: str, path: str | Path | None = None) -> Path:
     name = spec_for(lang).name if lang in model_index() else None
     folder = models_dir() / name if name else None
     if folder is None or not is_model(folder):
+        from narrator.sound.doctor import command_name
+
         raise ModelError(f"no speech model for '{lang}' in {models_dir()}; install one with "
-                         f"`narrator models install {lang}` (or give a model folder with --model)")
+                         f"`{command_name()} models install {lang}` (or give a model folder with --model)")
     return folder
 
 
@@ -101,28 +113,89 @@ Progress = Callable[[int, int | None], None]
 """progress(bytes so far, total bytes or None)."""
 
 
-def install(lang: str, sha256: str | None = None, verify: bool = True, progress: Progress | None = None,
-            url: str | None = None) -> Path:
-    """Download, verify and unpack the model for `lang`; returns its folder."""
+@dataclass(frozen=True)
+class Installed:
+    """What `install` did: the model's folder, its archive's sha256, and how it was trusted."""
+
+    folder: Path
+    sha256: str = ""
+    trust: str = "present"
+    """"present" (already installed), "checked" (matched a known sum) or "first use" (recorded now)."""
+
+
+def install(lang: str, sha256: str | None = None, progress: Progress | None = None,
+            url: str | None = None) -> Installed:
+    """Download, verify and unpack the model for `lang` (see the module's trust on first use)."""
     spec = spec_for(lang)
-    expected = (sha256 or spec.sha256).lower()
-    if verify and not expected:
-        raise ModelError(f"no checksum is configured for the {lang} model; pass --sha256 HEX from the model's "
-                         f"download page (or --no-checksum to install unverified)")
     target = models_dir() / spec.name
     if is_model(target):
-        return target
+        return Installed(target)
+    trusted = read_trusted().get(spec.name, {})
+    expected, source = _expected_sum(spec, sha256, trusted)
     models_dir().mkdir(parents=True, exist_ok=True)
     part = models_dir() / f"{spec.name}.zip.part"
     download(url or spec.url, part, progress)
     digest = file_sha256(part)
-    if verify and digest != expected:
+    if expected and digest != expected:
         part.unlink()
-        raise ModelError(f"the downloaded {spec.name} archive has sha256 {digest}, expected {expected}; "
-                         "it was deleted: try again, or check the URL and checksum in the model index")
-    unpack(part, target)
+        raise ModelError(f"the downloaded {spec.name} archive has sha256 {digest}, expected {expected} ({source}); "
+                         "it was deleted: try again, or check the URL (and --sha256)")
+    if not expected:
+        _check_size(spec, part)
+    files = unpack(part, target)
+    if not expected or sha256:
+        record_trusted(spec.name, {"sha256": digest, "size": part.stat().st_size, "url": url or spec.url,
+                                   "files": files})
     part.unlink()
-    return target
+    return Installed(target, digest, "checked" if expected else "first use")
+
+
+def _expected_sum(spec: ModelSpec, given: str | None, trusted: dict) -> tuple[str, str]:
+    """The sha256 the archive must have, and where it comes from ("" when this is its first use)."""
+    if given:
+        return given.lower(), "given with --sha256"
+    if spec.sha256:
+        return spec.sha256.lower(), f"the model index {index_path()}"
+    if trusted.get("sha256"):
+        return trusted["sha256"], f"recorded at its first download in {trusted_path()}"
+    return "", ""
+
+
+def _check_size(spec: ModelSpec, part: Path) -> None:
+    """A first download must be about the size the index says (not an error page, not a cut file)."""
+    size_mb = part.stat().st_size / 1e6
+    if spec.size_mb and abs(size_mb - spec.size_mb) > SIZE_SLACK * spec.size_mb:
+        part.unlink()
+        raise ModelError(f"the downloaded {spec.name} archive is {size_mb:.1f} MB, but the model is about "
+                         f"{spec.size_mb:g} MB; it was deleted: check the URL (a login page of the network?)")
+
+
+def trusted_path() -> Path:
+    return models_dir() / "trusted.toml"
+
+
+def read_trusted() -> dict[str, dict]:
+    """Model name → what its first download was (sha256, size, url, files)."""
+    try:
+        return tomllib.loads(trusted_path().read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, tomllib.TOMLDecodeError) as err:
+        raise ModelError(f"{trusted_path()} cannot be read ({err}); fix it, or remove it to trust the next "
+                         "download anew") from None
+
+
+def record_trusted(name: str, entry: dict) -> None:
+    """Add or replace `name` in the trust file, written whole (temp file + rename)."""
+    entries = {**read_trusted(), name: entry}
+    lines = ["# Models trusted on first use: a later download must have the same sha256.",
+             "# Remove an entry to trust that model's next download anew."]
+    for model, fields in sorted(entries.items()):
+        lines.append(f"\n[{json.dumps(model)}]")
+        lines += [f"{key} = {json.dumps(value, ensure_ascii=False)}" for key, value in fields.items()]
+    tmp = trusted_path().with_suffix(".tmp")
+    tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    os.replace(tmp, trusted_path())
 
 
 def download(url: str, part: Path, progress: Progress | None = None, timeout: float = 30) -> None:
@@ -174,8 +247,8 @@ def file_sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def unpack(archive: Path, target: Path) -> None:
-    """Unzip `archive` so `target` appears whole or not at all."""
+def unpack(archive: Path, target: Path) -> list[str]:
+    """Unzip `archive` so `target` appears whole or not at all; returns the model's file list."""
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
     try:
         try:
@@ -192,9 +265,23 @@ def unpack(archive: Path, target: Path) -> None:
         root = _model_root(staging)
         if root is None:
             raise ModelError(f"{archive.name} does not contain a vosk model (no am/ and conf/)")
+        files = sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file())
+        lacking = missing_model_files(files)
+        if lacking:
+            raise ModelError(f"{archive.name} is not a whole vosk model (it lacks {', '.join(lacking)})")
         os.replace(root, target)
+        return files
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def missing_model_files(files: list[str]) -> list[str]:
+    """What a vosk model needs that `files` lacks: the acoustic model, its config, a graph."""
+    have = set(files)
+    lacking = [name for name in ("am/final.mdl", "conf/model.conf") if name not in have]
+    if "graph/HCLG.fst" not in have and not {"graph/HCLr.fst", "graph/Gr.fst"} <= have:
+        lacking.append("graph/HCLG.fst or graph/HCLr.fst with graph/Gr.fst")
+    return lacking
 
 
 def _model_root(folder: Path) -> Path | None:

@@ -22,6 +22,7 @@ from narrator.inputs.voice.models import ModelError, find_model
 from narrator.inputs.voice.microphone import InputUnavailable, Microphone
 from narrator.inputs.voice.listener import VoiceListener, describe
 from narrator.sound.engines import EngineUnavailable, load_stt, stt_engine_names
+from narrator.sound.names import heard_forms
 
 
 
@@ -45,7 +46,9 @@ class ListenOptions:
     """Repeat heard answers back (「〇〇さんですね？」) before they count."""
     stt_engine: str = "vosk"
     name_readings: Mapping[str, Any] | None = None
-    """How each player's name is spoken, in the model's words: {Aki = "あき"}."""
+    """How each player's name is read, by the voice and by the recognizer: {Aki = "あき"}.
+    Filled from `names` entries ("心愛:ここあ"); the table key `name_readings` is kept as an
+    alias (a list of readings gives the recognizer several forms; the first is spoken)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {k: v for k, v in asdict(self).items() if v is not None}
@@ -87,7 +90,13 @@ def _opt(value: Any) -> str | None:
 
 def attach_listening(sitting: Any, options: ListenOptions, pack: Any, names: Sequence[str],
                      warn: Callable[[str], None], source: Any = None, engine: Any = None) -> VoiceListener | None:
-    """Add the voice (and the answer timeout) to `sitting`; None when not listening."""
+    """Add the voice (and the answer timeout) to `sitting`; None when not listening.
+
+    Every sitting gets the confirmer: answers that end the game are confirmed at the
+    keyboard too; `confirm` says whether every heard (voice) answer is.
+    """
+    sitting.hub.confirmer = Confirmer(sitting.scheduler)
+    sitting.hub.confirm_heard = options.confirm
     if options.answer_timeout > 0:
         timeout = TimeoutListener(sitting.scheduler.clock, options.answer_timeout)
         sitting.starters.append(lambda loop: timeout.start(sitting.hub, loop))
@@ -106,14 +115,26 @@ def attach_listening(sitting: Any, options: ListenOptions, pack: Any, names: Seq
             raise
         warn(f"{err}; answering by keyboard only")
         return None
-    phrases = PhraseBook.from_pack(pack, names, options.name_readings)
+    phrases = PhraseBook.from_pack(pack, names, heard_readings(pack, names, options.name_readings))
     check_vocabulary(engine, phrases, pack)
     listener = VoiceListener(engine, source, phrases, options.confidence, options.mute_tail,
                              report=lambda hearing: print(f"  {describe(hearing)}", file=sys.stderr, flush=True))
-    if options.confirm:
-        sitting.hub.confirmer = Confirmer(sitting.scheduler)
     sitting.starters.append(lambda loop: listener.start(sitting.hub, loop))
     return listener
+
+
+def heard_readings(pack: Any, names: Sequence[str], given: Mapping[str, Any] | None) -> dict[str, Any]:
+    """What the recognizer listens for, per player: the readings given (`names` entries or
+    `name_readings`, several allowed), else the name's reading in the pack (Japanese: its
+    hiragana, so a romaji 'Aki' is heard as あき), else the name as written."""
+    japanese = getattr(pack, "lang", None) == "ja"
+    out: dict[str, Any] = {}
+    for name in names:
+        forms = (given or {}).get(name) or getattr(pack, "name_readings", {}).get(name)
+        if forms:
+            forms = [forms] if isinstance(forms, str) else list(forms)
+            out[name] = [heard_forms(f) for f in forms] if japanese else forms
+    return out
 
 
 def check_vocabulary(engine: Any, phrases: PhraseBook, pack: Any) -> None:

@@ -1,6 +1,6 @@
-// The phone page: choose a seat, then show what the server sends for this seat only.
-// No build step, no framework: the server pushes this player's view by server-sent
-// events; answers go back by POST. Text is set with textContent only (never as HTML).
+// The phone page: join with a code, then show what the server sends for this phone only.
+// No build step, no framework: the server pushes this phone's view by server-sent events;
+// answers go back by POST. Text is set with textContent only (never as HTML).
 "use strict";
 
 let S = {};            // UI strings by language (strings.json)
@@ -10,9 +10,11 @@ let shown = false;     // cards revealed (hidden again by default)
 let hideTimer = null;
 let picked = [];       // choices toggled for a multiple-choice question
 let sentSerial = null;
-let vibrated = null;
+let lastCall = null;   // every phone vibrates at every call, whoever is called
 let events = null;
 let round = { serial: null };  // the private round being filled in (target, ability, sent)
+let showing = null;    // host screen: the seat number whose code is shown now
+let timerLeft = null, timerTick = null;
 
 const $ = (id) => document.getElementById(id);
 
@@ -22,6 +24,7 @@ function t(key, params) {
   return text;
 }
 function word(group, key) { return (S[lang] && S[lang][group] && S[lang][group][key]) || key; }
+function textOf(texts) { return texts[lang] || Object.values(texts)[0] || ""; }
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -34,40 +37,45 @@ function el(tag, attrs, ...children) {
   return node;
 }
 
+// A player by seat: "3. Chika", the same number on every phone (position in the table's names + 1).
+function seatLabel(name) {
+  const i = view && view.names ? view.names.indexOf(name) : -1;
+  return i < 0 ? name : (i + 1) + ". " + name;
+}
+
 async function boot() {
   S = await (await fetch("/static/strings.json")).json();
   $("lang").addEventListener("click", () => {
     lang = lang === "ja" ? "en" : "ja";
     localStorage.setItem("narrator-lang", lang);
-    view ? render(view) : seats();
+    view ? render(view) : entry();
   });
+  const code = new URLSearchParams(location.hash.slice(1)).get("code");
+  if (code) history.replaceState(null, "", location.pathname);  // the code is spent: keep it out of the address bar
   const response = await fetch("/api/view");
-  if (response.status === 401) return seats();
-  view = await response.json();
-  render(view);
-  listen();
+  if (response.status === 200 && !code) { view = await response.json(); render(view); return listen(); }
+  if (code) return join(code, response.status === 200);
+  entry();
 }
 
-async function seats() {
+async function entry() {
   const data = await (await fetch("/api/seats")).json();
   lang = lang || data.lang;
-  if (data.you) { listen(); return; }
   $("lang").textContent = t("lang_button");
-  const list = el("div", { id: "seats" }, el("h2", { text: t("choose_seat") }));
-  for (const seat of data.seats) {
-    const button = el("button", { "data-seat": seat.name, type: "button", text: seat.name + (seat.taken ? " (" + t("taken") + ")" : "") });
-    if (seat.taken) button.disabled = true;
-    button.addEventListener("click", () => join(seat.name));
-    list.append(button);
-  }
-  list.append(el("p", { class: "msg", id: "msg" }));
-  $("app").replaceChildren(list);
+  const input = el("input", { id: "code", type: "text", autocomplete: "off", autocapitalize: "characters", inputmode: "text" });
+  const go = el("button", { type: "button", id: "join", text: t("join") });
+  go.addEventListener("click", () => join(input.value, false));
+  const box = el("div", { id: "entry" }, el("h2", { text: t("enter_code") }), el("p", { text: t("code_help") }),
+    el("label", { for: "code", text: t("code_label") }), input, go,
+    el("p", { class: "dim", id: "free", text: t("seats_free", { n: data.free }) }), el("p", { class: "msg", id: "msg" }));
+  $("app").replaceChildren(box);
 }
 
-async function join(seat) {
-  const response = await post("/api/join", { seat });
-  if (response.ok) return listen();
-  $("msg").textContent = response.status === 409 ? t("seat_taken") : t("error");
+async function join(code, seatedAlready) {
+  const response = await post("/api/join", { code });
+  if (response.ok || seatedAlready) return listen();
+  if (!$("msg")) await entry();
+  $("msg").textContent = response.status === 409 ? t("host_taken") : t("wrong_code");
 }
 
 function listen() {
@@ -88,35 +96,63 @@ function render(v) {
   document.documentElement.lang = lang;
   document.body.className = "phase-" + v.phase;
   $("lang").textContent = t("lang_button");
-  $("who").textContent = v.seat;
+  $("who").textContent = v.seat ? seatLabel(v.seat) : t("host");
   $("phase").textContent = t("phase_" + v.phase, { n: v.phase === "night" ? v.night : v.day });
+  if (lastCall !== null && v.call !== lastCall && navigator.vibrate) navigator.vibrate([200, 100, 200]);
+  lastCall = v.call;
   const parts = [];
-  if (v.phase === "over" && v.winner) parts.push(result(v));
+  if (v.waiting) parts.push(waiting(v));
+  if (v.phase === "over") parts.push(result(v));
+  if (v.phase === "day") parts.push(day(v));
   if (v.ask) parts.push(ask(v.ask));
   if (v.request) parts.push(request(v.request));
-  if (!v.ask && !v.request) parts.push(el("p", { class: "dim", id: "waiting", text: t("waiting") }));
-  if (v.private && v.private.alive === false) parts.push(el("p", { class: "dim", id: "dead", text: t("dead") }));
-  if (v.private && v.private.role) parts.push(cards(v.private, v.messages || []));
+  if (v.seat && !v.ask && !v.request && v.phase !== "over") parts.push(el("p", { class: "dim", id: "waiting", text: t("waiting") }));
+  if (v.private && v.private.alive === false) parts.push(el("p", { class: "dead", id: "dead", text: t("dead") }));
+  if (v.private && v.private.role) parts.push(cards(v.private, v.messages || [], v.request));
+  if (v.host) parts.push(hostScreen(v.host));
   $("app").replaceChildren(...parts);
 }
 
+function waiting(v) {
+  const box = el("div", { class: "card", id: "wait" }, el("p", { text: t("waiting_phones", { n: v.waiting.free }) }));
+  if (v.host) box.append(el("button", { type: "button", id: "start", text: t("start_anyway"), onclick: () => post("/api/host/start", {}) }));
+  return box;
+}
+
+function day(v) {
+  const box = el("div", { class: "card", id: "day" });
+  if (v.timer !== null && v.timer !== undefined) {
+    if (timerLeft === null || Math.abs(timerLeft - v.timer) > 1) timerLeft = v.timer;
+    clearInterval(timerTick);
+    timerTick = setInterval(() => { timerLeft = Math.max(0, timerLeft - 1); const n = $("timer"); if (n) n.textContent = clock(timerLeft); }, 1000);
+    box.append(el("p", {}, t("time_left") + " ", el("b", { id: "timer", text: clock(timerLeft) })));
+  } else { clearInterval(timerTick); timerLeft = null; }
+  box.append(el("p", { id: "alive", text: t("alive") + ": " + v.alive.map(seatLabel).join(", ") }));
+  return box;
+}
+
+function clock(s) { return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0"); }
+
 function result(v) {
-  const box = el("div", { class: "card result", id: "result" }, el("div", { text: t("winner_" + v.winner) }));
+  const box = el("div", { class: "card result", id: "result" }, el("div", { text: t("phase_over") }));
+  if (v.winner) box.append(el("div", { id: "winner", text: t("winner_" + v.winner) }));
   if (v.private && "won" in v.private) box.append(el("b", { id: "you-won", "data-won": String(v.private.won), text: t(v.private.won ? "won" : "lost") }));
   return box;
 }
 
+function choiceLabel(choice) {
+  if (view.names && view.names.includes(choice)) return seatLabel(choice);
+  return word("choice", choice) !== choice ? word("choice", choice) : word("role", choice);
+}
+
 function ask(a) {
-  if (a.private && vibrated !== a.serial && navigator.vibrate) navigator.vibrate([200, 100, 200]);
-  vibrated = a.serial;
   if (sentSerial !== a.serial && picked.serial !== a.serial) picked = Object.assign([], { serial: a.serial });
   const box = el("div", { class: "card ask", id: "ask", "data-serial": String(a.serial), "data-line": a.line });
   if (a.private) box.append(el("h2", { text: t("your_turn") }));
-  box.append(el("p", { text: a.text[lang] || Object.values(a.text)[0] || "" }));
+  box.append(el("p", { text: textOf(a.text) }));
   const sent = sentSerial === a.serial;
   for (const choice of a.choices) {
-    const label = word("choice", choice) !== choice ? word("choice", choice) : word("role", choice);
-    const button = el("button", { type: "button", "data-choice": choice, text: label });
+    const button = el("button", { type: "button", "data-choice": choice, text: choiceLabel(choice) });
     if (picked.includes(choice)) button.classList.add("picked");
     button.disabled = sent;
     button.addEventListener("click", () => {
@@ -149,23 +185,30 @@ async function answer(a, value) {
   }
 }
 
+// A night memo or a vote. While the cards are hidden it reads the same for every role: the
+// same words and every living player to choose from (the role's own words are on the card).
 function request(r) {
-  if (round.serial !== r.serial) {
-    round = { serial: r.serial, target: null, ability: null, sent: false };
-    if (!r.answered && navigator.vibrate) navigator.vibrate([200, 100, 200]);
-  }
+  if (round.serial !== r.serial) round = { serial: r.serial, target: null, ability: null, sent: false };
+  const night = r.phase === "night";
   const box = el("div", { class: "card ask", id: "request", "data-serial": String(r.serial), "data-phase": r.phase });
-  box.append(el("h2", { text: t(r.phase === "night" ? "your_memo" : "your_vote") }));
-  box.append(el("p", { text: r.text[lang] || Object.values(r.text)[0] || "" }));
-  if (r.answered || round.sent) {
-    box.append(el("p", { class: "msg", id: "msg", text: t("sent") }));
+  box.append(el("h2", { text: t(night ? "your_memo" : "your_vote") }));
+  box.append(el("p", { id: "request-text", text: night ? t("memo_choose") : textOf(r.text) }));
+  const sent = r.sent || (round.sent && { [r.key]: round.target, ability: round.ability });
+  if (sent) {
+    let text = t("sent_choice", { choice: seatLabel(sent[r.key]) });
+    if (r.ability) text += " / " + t(sent.ability ? "ability_yes" : "ability_no");
+    box.append(el("p", { class: "msg", id: "msg", "data-sent": sent[r.key], text }));
     return box;
   }
   const pick = (key, value) => { round[key] = value; render(view); };
-  for (const choice of r.choices) {
-    const button = el("button", { type: "button", "data-target": choice, text: choice });
+  const offered = night ? view.alive : r.choices;
+  for (const choice of offered) {
+    const button = el("button", { type: "button", "data-target": choice, text: seatLabel(choice) });
     if (round.target === choice) button.classList.add("picked");
-    button.addEventListener("click", () => pick("target", choice));
+    button.addEventListener("click", () => {
+      if (!r.choices.includes(choice)) { $("msg").textContent = t("not_allowed"); return; }
+      pick("target", choice);
+    });
     box.append(button);
   }
   if (r.ability) {
@@ -191,7 +234,7 @@ function request(r) {
   return box;
 }
 
-function cards(p, messages) {
+function cards(p, messages, r) {
   const box = el("div", { class: "card", id: "cards" });
   const toggle = el("button", { type: "button", id: "reveal", text: shown ? t("hide_cards") : t("show_cards") });
   toggle.addEventListener("click", () => {
@@ -203,15 +246,16 @@ function cards(p, messages) {
   box.append(toggle);
   if (!shown) return box;
   if (p.lines) {  // Bestia Magica: the pack's own lines for role and attribute
-    box.append(el("p", { id: "role", "data-role": p.role, text: p.lines[0][lang] || Object.values(p.lines[0])[0] }));
-    box.append(el("p", { id: "attribute", "data-attribute": p.attribute, text: p.lines[1][lang] || Object.values(p.lines[1])[0] }));
+    box.append(el("p", { id: "role", "data-role": p.role, text: textOf(p.lines[0]) }));
+    box.append(el("p", { id: "attribute", "data-attribute": p.attribute, text: textOf(p.lines[1]) }));
+    if (r && r.phase === "night") box.append(el("p", { id: "memo-role-text", text: textOf(r.text) }));
   } else {
     box.append(el("p", {}, t("your_role") + ": ", el("b", { id: "role", "data-role": p.role, text: word("role", p.role) })));
     box.append(el("p", {}, t("your_card") + ": ", el("b", { id: "card", "data-card": p.card, text: word("card", p.card) })));
   }
   if (messages.length) {
     const list = el("ul", { id: "messages" });
-    for (const m of messages) list.append(el("li", { text: m[lang] || Object.values(m)[0] }));
+    for (const m of messages) list.append(el("li", { text: textOf(m) }));
     box.append(el("h2", { text: t("messages") }), list);
   }
   if (p.hand) box.append(el("p", { id: "hand", text: t("your_hand") + ": " + p.hand.map((r) => word("role", r)).join(", ") }));
@@ -225,10 +269,48 @@ function cards(p, messages) {
 
 function memo(m) {
   if (m.kind === "strategist") {
-    const seen = Object.entries(m.cards).map(([n, r]) => n + "=" + word("role", r)).join(", ");
+    const seen = Object.entries(m.cards).map(([n, r]) => seatLabel(n) + "=" + word("role", r)).join(", ");
     return t("memo_strategist", { day: m.day, cards: seen });
   }
-  return t("memo_" + m.kind, { night: m.night, target: m.target, role: word("role", m.role || ""), partner: m.partner });
+  return t("memo_" + m.kind, { night: m.night, target: seatLabel(m.target || ""), role: word("role", m.role || ""), partner: seatLabel(m.partner || "") });
+}
+
+// The host screen: each free seat's own code, one seat at a time; release or move a seat;
+// the table's public questions.
+function hostScreen(h) {
+  const box = el("div", { class: "card", id: "host" }, el("h2", { text: t("host_title", { n: h.free }) }));
+  if (h.ask) box.append(ask(h.ask));
+  if (showing !== null && h.seats[showing - 1] && !h.seats[showing - 1].taken) box.append(codeCard(h.seats[showing - 1]));
+  else showing = null;
+  const free = h.seats.filter((s) => !s.taken);
+  for (const s of h.seats) {
+    const row = el("div", { class: "seat", "data-seat": s.name }, el("span", { text: s.number + ". " + s.name + (s.taken ? "" : " (" + t("free") + ")") }));
+    if (s.taken) {
+      row.append(el("button", { type: "button", class: "release", text: t("release"), onclick: () => {
+        if (confirm(t("release_confirm", { seat: s.number + ". " + s.name }))) post("/api/host/release", { seat: s.name });
+      } }));
+      if (free.length) {
+        const select = el("select", { class: "move", "aria-label": t("move") }, el("option", { value: "", text: t("move") }));
+        for (const f of free) select.append(el("option", { value: f.name, text: f.number + ". " + f.name }));
+        select.addEventListener("change", () => { if (select.value) post("/api/host/move", { from: s.name, to: select.value }); });
+        row.append(select);
+      }
+    } else {
+      row.append(el("button", { type: "button", class: "show-code", text: t("show_code"), onclick: () => { showing = s.number; render(view); } }));
+    }
+    box.append(row);
+  }
+  return box;
+}
+
+function codeCard(s) {
+  const box = el("div", { class: "code-card", id: "seat-code", "data-seat": s.name },
+    el("p", { text: t("code_for", { seat: s.number + ". " + s.name }) }),
+    el("img", { id: "qr", alt: t("qr_alt"), src: "/api/host/qr/" + s.number + "?" + Date.now() }));
+  const letters = el("p", { id: "letters", class: "letters" });
+  fetch("/api/host/code/" + s.number).then((r) => r.json()).then((d) => { letters.textContent = d.code ? d.code.slice(0, 5) + " " + d.code.slice(5) : ""; });
+  box.append(letters, el("button", { type: "button", id: "hide-code", text: t("hide_code"), onclick: () => { showing = null; render(view); } }));
+  return box;
 }
 
 boot();

@@ -1,0 +1,156 @@
+"""Limits that keep the phone page from ever taking the game down with it.
+
+Each open connection costs the narrator a file descriptor, and the game needs descriptors
+to save every event. So the page accepts at most `total` connections, and `per_address`
+from one address, both well below the open-file limit; a connection over a cap is closed at
+once (it is refused, the game goes on). A connection that has not finished its request
+after `request_timeout` seconds, or sits idle between requests that long, is closed; only
+a seated phone's live event stream may stay open (and those are capped per seat).
+At start the narrator raises its own soft open-file limit as far as the hard limit lets it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import resource
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+WANTED_FILES = 4096
+"""The soft open-file limit the narrator asks for (systemd and shells default to 1024)."""
+REQUEST_TIMEOUT = 10.0
+"""Seconds a connection may take to send a whole request, or sit idle between requests."""
+SWEEP_EVERY = 1.0
+
+
+def raise_file_limit(wanted: int = WANTED_FILES) -> int:
+    """Raise the soft open-file limit toward `wanted` (never past the hard one); returns it."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError):
+            pass
+    return soft
+
+
+def caps_for(soft_limit: int) -> tuple[int, int]:
+    """(total, per address) connections for an open-file limit: a quarter of it at most,
+    so the game, its clips and the store keep three quarters."""
+    total = max(8, min(256, soft_limit // 4))
+    return total, max(4, min(32, total // 4))
+
+
+@dataclass
+class _Conn:
+    address: str
+    since: float
+    busy: bool = False
+    stream: bool = False
+
+
+@dataclass
+class ConnectionGuard:
+    """Counts and times every connection of one server; wraps aiohttp's protocol factory."""
+
+    total: int
+    per_address: int
+    request_timeout: float = REQUEST_TIMEOUT
+    refused: int = 0
+    evicted: int = 0
+    conns: dict[Any, _Conn] = field(default_factory=dict)
+
+    def factory(self, inner: Any) -> Any:
+        """A protocol factory for `loop.create_server`: aiohttp's, behind the caps."""
+        return lambda: _Guarded(self, inner())
+
+    def admit(self, transport: Any) -> bool:
+        """Take a new connection, or refuse it. At the total cap the longest-idle connection
+        that is neither a live stream nor in a request makes room (idle ones cost nothing to
+        reopen), so a flood of idle connections cannot keep a phone out."""
+        peer = transport.get_extra_info("peername")
+        address = peer[0] if isinstance(peer, tuple) else str(peer)
+        same = sum(1 for c in self.conns.values() if c.address == address)
+        if same >= self.per_address:
+            self.refused += 1
+            return False
+        if len(self.conns) >= self.total:
+            idle = [(c.since, t) for t, c in self.conns.items() if not c.stream and not c.busy]
+            if not idle:
+                self.refused += 1
+                return False
+            oldest = min(idle, key=lambda pair: pair[0])[1]
+            self.conns.pop(oldest, None)
+            oldest.abort()
+            self.evicted += 1
+        self.conns[transport] = _Conn(address, time.monotonic())
+        return True
+
+    def started(self, transport: Any) -> None:
+        conn = self.conns.get(transport)
+        if conn is not None:
+            conn.busy, conn.since = True, time.monotonic()
+
+    def finished(self, transport: Any) -> None:
+        conn = self.conns.get(transport)
+        if conn is not None:
+            conn.busy, conn.since = False, time.monotonic()
+
+    def streaming(self, transport: Any) -> None:
+        conn = self.conns.get(transport)
+        if conn is not None:
+            conn.stream = True
+
+    def sweep(self) -> int:
+        """Close every connection past its time; returns how many were closed."""
+        now, closed = time.monotonic(), 0
+        for transport, conn in list(self.conns.items()):
+            if not conn.stream and now - conn.since > self.request_timeout:
+                self.conns.pop(transport, None)
+                transport.abort()
+                closed += 1
+        return closed
+
+    async def sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_EVERY)
+            try:
+                self.sweep()
+            except Exception as err:  # the guard must never stop: say why and keep sweeping
+                print(f"phones: connection sweep failed: {err}", file=sys.stderr)
+
+
+class _Guarded(asyncio.Protocol):
+    """Passes everything to aiohttp's protocol; refuses the connection when over a cap."""
+
+    def __init__(self, guard: ConnectionGuard, inner: Any):
+        self.guard, self.inner, self.transport = guard, inner, None
+
+    def connection_made(self, transport: Any) -> None:
+        if not self.guard.admit(transport):
+            transport.abort()  # refused: the descriptor is given back at once
+            return
+        self.transport = transport
+        self.inner.connection_made(transport)
+
+    def connection_lost(self, exc: Any) -> None:
+        if self.transport is not None:
+            self.guard.conns.pop(self.transport, None)
+            self.inner.connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        if self.transport is not None:
+            self.inner.data_received(data)
+
+    def eof_received(self) -> Any:
+        return self.inner.eof_received() if self.transport is not None else None
+
+    def pause_writing(self) -> None:
+        self.inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        self.inner.resume_writing()

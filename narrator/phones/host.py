@@ -1,0 +1,167 @@
+"""The host screen and joining: the table code, each seat's own code, releasing and moving seats.
+
+The appliance has no screen, so the first phone becomes the table's screen: it joins with
+the table code (spoken once by the narrator, printed on its terminal) and then shows each
+free seat's own code, one seat at a time, as a QR code and as letters, for that player to
+scan or type. It can release a seat (a lost phone: the seat gets a new code) or move a phone
+to another seat, answer the table's public questions, and start the game before every seat
+has a phone. A wrong code costs the sender `WRONG_CODE_DELAY` seconds, one try at a time for
+the whole server, so codes cannot be guessed from the network.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from typing import Any
+
+from aiohttp import web
+
+from narrator.phones import wire
+from narrator.phones.seats import HOST, SeatTaken
+
+WRONG_CODE_DELAY = 1.0
+COOKIE_AGE = 86400
+
+
+def add_routes(server: Any, app: web.Application) -> None:
+    for path, handler in (("/api/host/release", release), ("/api/host/move", move), ("/api/host/start", start)):
+        app.router.add_post(path, _bound(server, handler))
+    app.router.add_get("/api/host/code/{number}", _bound(server, code))
+    app.router.add_get("/api/host/qr/{number}", _bound(server, qr))
+
+
+def _bound(server: Any, handler: Any) -> Any:
+    async def run(request: web.Request) -> web.StreamResponse:
+        return await handler(server, request)
+    return run
+
+
+def host_view(server: Any) -> dict[str, Any]:
+    """What the host screen shows: every seat by number, taken or free, and the public question."""
+    seats = [{"number": i, "name": n, "taken": server.seats.taken(n)} for i, n in enumerate(server.seats.names, 1)]
+    view: dict[str, Any] = {"seats": seats, "free": len(server.seats.free()), "ask": None}
+    open_ask = server.hub.open_ask
+    if open_ask is not None and open_ask[1].player is None:
+        serial, ask = open_ask
+        view["ask"] = {"serial": serial, "line": ask.line, "text": server._ask_text(ask),
+                       "choices": list(ask.choices), "multiple": ask.multiple, "private": False}
+    return view
+
+
+def _cookie(server: Any, response: web.Response, name: str, token: str) -> None:
+    response.set_cookie(name, token, httponly=True, samesite="Strict", path="/", max_age=COOKIE_AGE)
+
+
+async def join(server: Any, request: web.Request) -> web.Response:
+    """A phone gives a code: a free seat's own code seats it; the table code makes the host screen."""
+    body = await wire.json_body(request)
+    if isinstance(body, web.Response):
+        return body
+    typed = body.get("code")
+    if not isinstance(typed, str) or not 1 <= len(typed) <= 40:
+        return wire.error(400, "a seat is claimed with its own code: scan it on the host screen")
+    async with server.code_lock:  # one try at a time, for everyone
+        seat = server.seats.seat_for_code(typed)
+        if seat is not None:
+            token = server.seats.claim(seat)
+            response = wire.reply({"seat": seat})
+            _cookie(server, response, server.cookie, token)
+            server.seats_changed()
+            return response
+        if server.seats.is_table_code(typed) and not server.seats.has_host:
+            token = server.seats.claim(HOST)
+            response = wire.reply({"host": True})
+            _cookie(server, response, server.host_cookie, token)
+            server.seats_changed()
+            return response
+        await asyncio.sleep(WRONG_CODE_DELAY)
+    if server.seats.is_table_code(typed):
+        return wire.error(409, "the table already has a host screen; release it at the table first")
+    return wire.error(403, "wrong or used code: ask the host screen for your seat's code")
+
+
+def _seat_number(server: Any, request: web.Request) -> str | web.Response:
+    if not server.is_host(request):
+        return wire.error(403, "only the host screen shows seat codes")
+    number = request.match_info["number"]
+    names = server.seats.names
+    if not number.isdigit() or not 1 <= int(number) <= len(names):
+        return wire.error(404, "no such seat number")
+    name = names[int(number) - 1]
+    if server.seats.code(name) is None:
+        return wire.error(409, "this seat already has a phone")
+    return name
+
+
+def _join_link(request: web.Request, seat_code: str) -> str:
+    return f"http://{request.host}/#code={seat_code}"
+
+
+async def code(server: Any, request: web.Request) -> web.Response:
+    name = _seat_number(server, request)
+    if isinstance(name, web.Response):
+        return name
+    seat_code = server.seats.code(name)
+    return wire.reply({"seat": name, "code": seat_code, "link": _join_link(request, seat_code)})
+
+
+async def qr(server: Any, request: web.Request) -> web.Response:
+    name = _seat_number(server, request)
+    if isinstance(name, web.Response):
+        return name
+    import segno
+
+    out = io.BytesIO()
+    segno.make(_join_link(request, server.seats.code(name)), error="m").save(
+        out, kind="svg", scale=6, border=2, dark="#000", light="#fff")
+    return web.Response(body=out.getvalue(), content_type="image/svg+xml")
+
+
+async def _host_body(server: Any, request: web.Request) -> dict[str, Any] | web.Response:
+    if not server.is_host(request):
+        return wire.error(403, "only the host screen may do this")
+    return await wire.json_body(request)
+
+
+def _seat(server: Any, value: Any) -> str | None:
+    return value if isinstance(value, str) and value in server.seats.names else None
+
+
+async def release(server: Any, request: web.Request) -> web.Response:
+    """Free a seat (a lost phone): its token stops working and the seat gets a new code."""
+    body = await _host_body(server, request)
+    if isinstance(body, web.Response):
+        return body
+    seat = _seat(server, body.get("seat"))
+    if seat is None:
+        return wire.error(404, "unknown seat")
+    server.seats.release(seat)
+    server.seats_changed()
+    return wire.reply({"ok": True, "free": seat})
+
+
+async def move(server: Any, request: web.Request) -> web.Response:
+    """The phone on one seat takes a free seat instead (it scanned the wrong code)."""
+    body = await _host_body(server, request)
+    if isinstance(body, web.Response):
+        return body
+    source, target = _seat(server, body.get("from")), _seat(server, body.get("to"))
+    if source is None or target is None or not server.seats.taken(source):
+        return wire.error(404, "move a taken seat to a free one")
+    try:
+        server.seats.move(source, target)
+    except SeatTaken:
+        return wire.error(409, "that seat already has a phone; release it first")
+    server.seats_changed()
+    return wire.reply({"ok": True})
+
+
+async def start(server: Any, request: web.Request) -> web.Response:
+    """Start the game now, with seats still free."""
+    body = await _host_body(server, request)
+    if isinstance(body, web.Response):
+        return body
+    if server.waiting is not None and not server.waiting.done():
+        server.waiting.set_result(None)
+    return wire.reply({"ok": True})

@@ -1,0 +1,81 @@
+"""Reviewed readings: how Open JTalk reads every Japanese line, checked once by a person and
+kept (`voices/<pack>/readings.toml`), so a new or changed line is never misread unnoticed.
+
+Each line (and each of its wordings) whose words for Open JTalk still have kanji after the
+pack's `[pronounce]` fixes is analysed with its placeholders filled from `SAMPLES` (numbers
+chosen where Japanese counters read irregularly: 2日目 ふつかめ, 3日間 みっかかん, 4人 よにん,
+1組目 ひとくみめ). `tests/test_readings.py` fails on any difference;
+`scripts/review-readings` prints the lines missing from the file, ready to review and add.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+FILE = "readings.toml"
+KANJI = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\u3005]")
+SAMPLES: dict[str, Any] = {
+    "name": "アキ", "target": "ベン", "names": ["アキ", "ベン"], "players": 4, "days": 3, "day": 2, "night": 2,
+    "n": 1, "count": 2, "total": 3, "left": 2, "turn": 2, "to_win": 3, "sole": 2, "mese": 1, "seconds": 60,
+    "address": "192.168.1.20:8080", "answer": "はい", "word": "はい", "key": "y", "text": "x",
+    "choices": "はい", "numbered": "1=アキ", "time": "1:00",
+}
+"""The value each placeholder is analysed with."""
+
+
+def entries(pack: Any) -> Iterator[tuple[str, str]]:
+    """(key, words for Open JTalk) of every wording with kanji; key `line` or `line#variant`."""
+    for line_id in sorted(pack.lines):
+        if not pack.is_spoken(line_id):
+            continue
+        params = {p: SAMPLES.get(p, 2) for p in pack.placeholders(line_id)}
+        for variant in range(len(pack.lines[line_id].wordings())):
+            spoken = pack.speak(line_id, params, variant)
+            words = pack.kanji_words(spoken.said or spoken.text)
+            if KANJI.search(words):
+                yield (line_id if variant == 0 else f"{line_id}#{variant}"), words
+
+
+def reviewed(pack: Any) -> dict[str, str]:
+    path = Path(pack.path) / FILE
+    if not path.is_file():
+        return {}
+    with path.open("rb") as f:
+        return {k: v for k, v in tomllib.load(f).items() if isinstance(v, str)}
+
+
+def differences(pack: Any, analyse: Callable[[str], str]) -> list[tuple[str, str, str | None, str]]:
+    """(key, words, reviewed reading or None, Open JTalk's reading) for every line that differs."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    kept = reviewed(pack)
+    lines = list(entries(pack))
+    with ThreadPoolExecutor(max_workers=2) as pool:  # one open_jtalk process per line
+        heard = list(pool.map(analyse, [words for _, words in lines]))
+    return [(key, words, kept.get(key), said) for (key, words), said in zip(lines, heard) if kept.get(key) != said]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`scripts/review-readings [pack …]`: print Open JTalk's reading of each line that the
+    reviewed file lacks (or that changed), as TOML to paste after checking it by ear and eye."""
+    from narrator.sound.engines import load_tts
+    from narrator.sound.voicepack import load_pack
+
+    engine = load_tts("openjtalk")
+    found = 0
+    for name in (argv or ["ja"]):
+        pack = load_pack(name)
+        for key, words, was, heard in differences(pack, engine.reading):
+            found += 1
+            print(f"# {words}" + (f"\n# was: {was}" if was is not None else ""))
+            print(f'"{key}" = "{heard}"')
+        print(f"# {pack.path / FILE}: {found} line(s) to review", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,23 @@
+"""The real Kokoro engine for tests: a skip where it is not installed, a failure where setup
+was asked for it (`scripts/setup --natural-voice` leaves a marker in .venv), as in CI."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from narrator.sound.engines import EngineUnavailable, load_tts
+
+REQUESTED = Path(sys.prefix) / "natural-voice-requested"
+"""Written by `scripts/setup --natural-voice`."""
+
+
+def open_kokoro():
+    try:
+        return load_tts("kokoro")
+    except EngineUnavailable as err:
+        if REQUESTED.is_file():
+            pytest.fail(f"setup was asked for the natural voice ({REQUESTED}) but it does not load: {err}")
+        pytest.skip(str(err))

@@ -1,0 +1,208 @@
+"""An answer given early counts; `r` repeats the instruction; answers that end the game are
+confirmed at the keyboard too (#14 items 4 and 5)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from narrator.cues import Ask, Countdown, Say
+from narrator.inputs.hub import ListenerHub
+from narrator.inputs.voice.confirm import Confirmer
+from narrator.sound.outputs import NullOutput
+from narrator.sound.voice import TextVoice
+from narrator.sound.voicepack import load_pack
+from narrator.table.clock import ScaledClock
+from narrator.table.display import ConsoleDisplay
+from narrator.table import scheduler as scheduler_module
+from narrator.table.scheduler import Scheduler
+from narrator.table.transcript import Transcript, read_transcript
+
+SCALE = 0.01
+"""Game seconds run 100× faster: a 3 s question is said in 30 ms of real time."""
+
+
+def build(tmp_path, confirm=False, scale=SCALE):
+    hub = ListenerHub()
+    hub.register("keyboard")
+    path = tmp_path / "t.jsonl"
+    scheduler = Scheduler(TextVoice(load_pack("ja")), NullOutput(), ScaledClock(scale=scale), hub,
+                          Transcript(path), ConsoleDisplay(False))
+    if confirm:
+        hub.confirmer = Confirmer(scheduler)
+    return scheduler, hub, path
+
+
+async def _while_speaking(scheduler, cues, typed, at=0.5):
+    """Play `cues`; type each of `typed` `at` game seconds into the last line (the question)."""
+    task = asyncio.ensure_future(scheduler.play(cues, {"day": 1}))
+    while not any(r for r in scheduler.transcript_records() if r["kind"] == "ask"):
+        await asyncio.sleep(0.001)
+    hints = []
+    for text in typed:
+        await asyncio.sleep(at * scheduler.clock.scale)
+        hints.append((scheduler.hub.offer_text(text, "keyboard"), scheduler.clock.now()))
+    return await asyncio.wait_for(task, 5), hints
+
+
+@pytest.fixture(autouse=True)
+def _records(monkeypatch, tmp_path):
+    """Let a scenario see what the scheduler has written so far."""
+    monkeypatch.setattr(Scheduler, "transcript_records",
+                        lambda self: read_transcript(self.transcript.path) if self.transcript.path.exists() else [],
+                        raising=False)
+
+
+def test_an_answer_typed_while_the_question_is_said_is_the_answer(tmp_path):
+    scheduler, hub, path = build(tmp_path, scale=0.1)
+    question = Ask("nomination.werewolf_found", ("yes", "no"))
+    heard, hints = asyncio.run(_while_speaking(scheduler, [Say("nomination.declare"), question], ["n"]))
+    (hint, typed_at), = hints
+    assert hint is None
+    assert heard.value == "no" and heard.source == "keyboard"
+    records = read_transcript(path)
+    asked = next(r for r in records if r["kind"] == "ask")
+    answered = next(r for r in records if r["kind"] == "answer")
+    said = load_pack("ja").seconds_for(asked["text"])
+    assert asked["t"] <= typed_at < asked["t"] + said  # typed while the question was being said
+    assert answered["t"] >= asked["t"] + said - 0.01  # and taken once it had been said
+
+
+def test_the_old_way_dropped_the_early_answer(tmp_path, monkeypatch):
+    """Control: opening the question only after it was said drops the same early `n`."""
+
+    def late_open(hub, ask):
+        async def after_saying():
+            while scheduler.cursor > scheduler.clock.now():
+                await asyncio.sleep(0.001)
+            return await hub._first_answer(ask)
+        return asyncio.ensure_future(after_saying())
+
+    scheduler, hub, path = build(tmp_path)
+    monkeypatch.setattr(ListenerHub, "first_answer", late_open)
+    question = Ask("nomination.werewolf_found", ("yes", "no"))
+
+    async def scene():
+        task = asyncio.ensure_future(scheduler.play([question], {"day": 1}))
+        await asyncio.sleep(0.5 * SCALE)
+        hint = hub.offer_text("n", "keyboard")
+        await asyncio.sleep(0.1)
+        task.cancel()
+        return hint
+
+    assert asyncio.run(scene()) == "nothing is being asked right now"
+
+
+def test_r_at_a_question_repeats_the_instruction_before_it(tmp_path):
+    scheduler, hub, path = build(tmp_path)
+    question = Ask("nomination.werewolf_found", ("yes", "no"))
+
+    async def scene():
+        task = asyncio.ensure_future(scheduler.play([Say("nomination.declare"), question], {"day": 1}))
+        await asyncio.sleep(0.3)  # the question has been said
+        hub.offer_text("r", "keyboard")
+        await asyncio.sleep(0.3)
+        hub.offer_text("y", "keyboard")
+        return await asyncio.wait_for(task, 5)
+
+    asyncio.run(scene())
+    said = [(r["kind"], r["line"], bool(r.get("repeat"))) for r in read_transcript(path) if r["kind"] in ("say", "ask")]
+    assert said == [("say", "nomination.declare", False), ("ask", "nomination.werewolf_found", False),
+                    ("say", "nomination.declare", True), ("ask", "nomination.werewolf_found", True)]
+
+
+def test_r_during_a_countdown_repeats_the_calls_instruction_and_holds_the_count(tmp_path):
+    scheduler, hub, path = build(tmp_path)
+
+    async def scene():
+        task = asyncio.ensure_future(scheduler.play([Say("seer.act"), Countdown(5), Say("night.sleep")], {"night": 1}))
+        while not [r for r in read_transcript(path) if r["kind"] == "tick"] if path.exists() else True:
+            await asyncio.sleep(0.001)
+        hub.offer_text("r", "keyboard")
+        await asyncio.wait_for(task, 5)
+
+    asyncio.run(scene())
+    records = read_transcript(path)
+    kinds = [(r["kind"], r["line"], bool(r.get("repeat"))) for r in records if r["kind"] != "tick"]
+    assert kinds == [("say", "seer.act", False), ("say", "seer.act", True), ("say", "night.sleep", False)]
+    ticks = [r for r in records if r["kind"] == "tick"]
+    assert [r["n"] for r in ticks] == [5, 4, 3, 2, 1, 0]  # every number still said, once
+    repeat = records[[r.get("repeat") for r in records].index(True)]
+    after = [r for r in ticks if r["t"] > repeat["t"]]
+    assert after and after[0]["t"] >= repeat["t"] + load_pack("ja").seconds_for(repeat["text"]) - 0.01
+
+
+def test_a_keyboard_yes_that_ends_the_game_is_confirmed(tmp_path):
+    scheduler, hub, path = build(tmp_path, confirm=True)
+    question = Ask("nomination.werewolf_found", ("yes", "no"), ends_game=("yes",))
+
+    async def scene():
+        task = asyncio.ensure_future(scheduler.play([question], {"day": 1}))
+        await asyncio.sleep(0.3)
+        hub.offer_text("y", "keyboard")      # a stray y …
+        await asyncio.sleep(0.3)
+        hub.offer_text("n", "keyboard")      # … is not confirmed: the question is asked again
+        await asyncio.sleep(0.3)
+        hub.offer_text("n", "keyboard")
+        return await asyncio.wait_for(task, 5)
+
+    heard = asyncio.run(scene())
+    assert heard.value == "no"
+    lines = [(r["kind"], r["line"]) for r in read_transcript(path) if r["kind"] in ("ask", "say")]
+    assert lines == [("ask", "nomination.werewolf_found"), ("ask", "confirm.yes"), ("say", "confirm.again")]
+    answers = [r["value"] for r in read_transcript(path) if r["kind"] == "answer"]
+    assert answers == ["no", "no"]  # 「「はい」ですね？」 no; then the question, reopened: no
+
+
+def test_an_answer_that_does_not_end_the_game_is_not_confirmed(tmp_path):
+    scheduler, hub, path = build(tmp_path, confirm=True)
+    question = Ask("nomination.werewolf_found", ("yes", "no"), ends_game=("yes",))
+
+    async def scene():
+        task = asyncio.ensure_future(scheduler.play([question], {"day": 1}))
+        await asyncio.sleep(0.3)
+        hub.offer_text("n", "keyboard")
+        return await asyncio.wait_for(task, 5)
+
+    assert asyncio.run(scene()).value == "no"
+    assert [r["line"] for r in read_transcript(path) if r["kind"] == "ask"] == ["nomination.werewolf_found"]
+
+
+def test_undo_at_the_confirmation_takes_the_ending_answer_back(tmp_path):
+    scheduler, hub, path = build(tmp_path, confirm=True)
+    question = Ask("nomination.werewolf_found", ("yes", "no"), ends_game=("yes",))
+
+    async def scene():
+        task = asyncio.ensure_future(scheduler.play([question], {"day": 1}))
+        await asyncio.sleep(0.3)
+        hub.offer_text("y", "keyboard")
+        await asyncio.sleep(0.3)
+        hub.offer_text("u", "keyboard")      # at 「「はい」ですね？」
+        await asyncio.sleep(0.3)
+        hub.offer_text("u", "keyboard")      # and at the question asked again: undo as usual
+        return await asyncio.wait_for(task, 5)
+
+    heard = asyncio.run(scene())
+    assert heard.kind == "command" and heard.value == "undo"
+    asks = [r["line"] for r in read_transcript(path) if r["kind"] == "ask"]
+    assert asks == ["nomination.werewolf_found", "confirm.yes"]
+    answers = [r["value"] for r in read_transcript(path) if r["kind"] == "answer"]
+    assert answers == ["no", "undo"]  # the confirmation's undo is a no; the reopened question's an undo
+
+
+def _asks(cues, line):
+    return [c for c in cues if isinstance(c, Ask) and c.line == line]
+
+
+def test_additional_werewolf_marks_the_answers_that_end_the_game():
+    from tests.engine_driver import configure, run_game
+
+    rules, config = configure(players=5, cards="seer=1,on_break=4", days=2)
+    _, cues = run_game(rules, config, ["done", "no", "no"])
+    found = _asks(cues, "nomination.werewolf_found")
+    assert [a.ends_game for a in found] == [("yes",), ("yes", "no")]  # day 1, then the last day
+    rules, config = configure(players=6, cards="seer=1,lovers=2,strategist=1,on_break=2", days=2)
+    _, cues = run_game(rules, config, ["done", "yes", "no"])
+    assert _asks(cues, "nomination.werewolf_found")[0].ends_game == ()  # lovers are asked next
+    assert _asks(cues, "end.lovers_question")[0].ends_game == ("yes", "no")
