@@ -255,7 +255,7 @@ def test_lovers_come_as_one_pair_unless_the_phones_tell_pairs_apart():
     with pytest.raises(SetupError, match="lovers=2") as err:
         configure(players=8, roles="citizen=4,traitor=2,werewolf=2", cards="seer=2,peddler=1,lovers=4,on_break=1")
     assert "\n" not in str(err.value)
-    _, config = configure(names="A,B,C,D,E,F,G,H", roles="citizen=4,traitor=2,werewolf=2",
+    _, config = configure(names="Aki,Ben,Chika,Dai,Emi,Fumi,Gen,Hana", roles="citizen=4,traitor=2,werewolf=2",
                           cards="seer=2,peddler=1,lovers=4,on_break=1", digital_cards=True, seed=1)
     assert config.cards["lovers"] == 4
 
@@ -263,10 +263,10 @@ def test_lovers_come_as_one_pair_unless_the_phones_tell_pairs_apart():
 @pytest.mark.parametrize("lang, dot, port", [("ja", "ドット", "ポート"), ("en", "dot", "port")])
 def test_the_phone_address_is_read_as_words(lang, dot, port):
     pack = load_pack(lang)
-    said = pack.speak("phones.join", {"address": "192.168.1.23:8080"})
+    said = pack.speak("phones.join", {"address": "192.168.1.23:8080", "code": 2})
     assert f"192 {dot} 168 {dot} 1 {dot} 23" in said.text and f"{port} 8080" in said.text
     assert "192.168" not in said.text and "192.168" not in said.reading
-    host = pack.speak("phones.join", {"address": "narrator.local:8080"}).text
+    host = pack.speak("phones.join", {"address": "narrator.local:8080", "code": 2}).text
     assert f"narrator {dot} local" in host
 
 

@@ -16,7 +16,7 @@ import pytest
 from narrator.table.transcript import read_transcript
 
 NAMES = "Aki,Ben,Chika,Dai,Emi,Fumi"
-ANSWERS = ["done", "Ben,Dai", "no", "no", "Emi", "no", "no", "Fumi", "yes"]
+ANSWERS = ["done", "Ben,Dai", "no", "no", "done", "Emi", "no", "no", "done", "Fumi", "yes"]
 """A whole game (the one tests/test_process.py plays): the citizens win on day 3."""
 
 

@@ -226,9 +226,9 @@ class _PackFormatter(string.Formatter):
             template = line.reading if self.reading and line.reading is not None else line.text
             words.append(self.format(template, n=n))
         formats = self.pack.formats
-        if len(words) > 1 and "join_last" in formats:
-            return formats.get("join", ", ").join(words[:-1]) + formats["join_last"] + words[-1]
-        return formats.get("join", ", ").join(words)
+        join = formats.get("counted_join", formats.get("join", ", "))
+        last = formats.get("counted_join_last", formats.get("join_last", join))
+        return join.join(words[:-1]) + last + words[-1] if len(words) > 1 else join.join(words)
 
     def _address(self, address: str) -> str:
         """`192.168.1.5:8080` said as words a player can type: 「192 ドット 168 … ポート 8080」,
