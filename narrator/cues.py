@@ -76,6 +76,10 @@ class Ask(Cue):
     """The answers that end the game (set by the rules): repeated back and confirmed before
     they count, at the keyboard too, since no undo can take them back once the game is over."""
 
+    def ends_with(self, value: Any) -> bool:
+        """Whether the answer `value` (a word, or names) is one that ends the game."""
+        return any(v in self.ends_game for v in (value if isinstance(value, (list, tuple)) else [value]))
+
 
 @dataclass(frozen=True)
 class End(Cue):

@@ -195,14 +195,29 @@ def _asks(cues, line):
     return [c for c in cues if isinstance(c, Ask) and c.line == line]
 
 
+def _play(rules, config, replies):
+    """Play to the end: a `done` question is answered done, any other by `replies[line]`."""
+    state, event, asks = rules.new_state(), {"type": "start"}, []
+    for _ in range(10_000):
+        state, cues = rules.advance(config, state, event)
+        if state.finished:
+            return asks
+        if cues and isinstance(cues[-1], Ask):
+            asks.append(cues[-1])
+            event = {"type": "answer", "value": "done" if cues[-1].choices == ("done",) else replies[cues[-1].line]}
+        else:
+            event = {"type": "continue"}
+    raise AssertionError("game did not end")
+
+
 def test_additional_werewolf_marks_the_answers_that_end_the_game():
-    from tests.engine_driver import configure, run_game
+    from tests.engine_driver import configure
 
     rules, config = configure(players=5, cards="seer=1,on_break=4", days=2)
-    _, cues = run_game(rules, config, ["done", "no", "no"])
-    found = _asks(cues, "nomination.werewolf_found")
+    asks = _play(rules, config, {"nomination.werewolf_found": "no"})
+    found = [a for a in asks if a.line == "nomination.werewolf_found"]
     assert [a.ends_game for a in found] == [("yes",), ("yes", "no")]  # day 1, then the last day
     rules, config = configure(players=6, cards="seer=1,lovers=2,strategist=1,on_break=2", days=2)
-    _, cues = run_game(rules, config, ["done", "yes", "no"])
-    assert _asks(cues, "nomination.werewolf_found")[0].ends_game == ()  # lovers are asked next
-    assert _asks(cues, "end.lovers_question")[0].ends_game == ("yes", "no")
+    asks = _play(rules, config, {"nomination.werewolf_found": "yes", "end.lovers_question": "no"})
+    assert _asks(asks, "nomination.werewolf_found")[0].ends_game == ()  # lovers are asked next
+    assert _asks(asks, "end.lovers_question")[0].ends_game == ("yes", "no")

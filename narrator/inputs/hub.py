@@ -52,11 +52,6 @@ CONFIRM_ENDING = frozenset({"keyboard", "voice"})
 y at the terminal must not end a game that no undo can bring back."""
 
 
-def ends_game(ask: Ask, value: Any) -> bool:
-    values = value if isinstance(value, (list, tuple)) else [value]
-    return any(v in ask.ends_game for v in values)
-
-
 @dataclass
 class OpenCollect:
     """A round of private answers in progress."""
@@ -192,7 +187,7 @@ class ListenerHub:
             self.last_error = self.hints.of(err)
             return self.last_error
         misheard = confirm and self.confirm_heard and value != "done" and needs_confirmation(self._ask)
-        ending = source in CONFIRM_ENDING and ends_game(self._ask, value) and not is_confirmation(self._ask)
+        ending = source in CONFIRM_ENDING and self._ask.ends_with(value) and not is_confirmation(self._ask)
         self._answer.set_result(Heard("answer", value, source, confirm=misheard or ending))
         return None
 

@@ -22,8 +22,8 @@ SAMPLES: dict[str, Any] = {
     "name": "アキ", "target": "ベン", "names": ["アキ", "ベン"], "players": 4, "days": 3, "day": 2, "night": 2,
     "n": 1, "count": 2, "total": 3, "left": 2, "turn": 2, "to_win": 3, "sole": 2, "mese": 1, "seconds": 60,
     "address": "192.168.1.20:8080", "answer": "はい", "word": "はい", "key": "y", "text": "x",
-    "choices": "はい", "numbered": "1=アキ", "time": "1:00",
-    "roles": [["card.citizen", 4], ["card.werewolf", 2]], "cards": [["card.seer", 2], ["card.peddler", 1]],
+    "choices": "はい", "numbered": "1=アキ", "time": "1:00", "code": "4821", "seat": 2,
+    "roles": [["card.citizen", 4], ["card.werewolf", 1]], "cards": [["card.seer", 1], ["card.medium", 2]],
 }
 """The value each placeholder is analysed with."""
 

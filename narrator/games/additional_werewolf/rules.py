@@ -246,7 +246,7 @@ def _nomination(config: AWConfig, state: AWState, event: dict[str, Any]) -> tupl
     if config.names:
         cues.append(Ask("nomination.who", tuple(config.names), multiple=True))
         return replace(state, step="ask_nominated"), cues
-    cues += [Say("nomination.declare"), Ask("nomination.werewolf_found", YES_NO, ends_game=_found_ends(config, state))]
+    cues += [Say("nomination.declare"), Ask("nomination.werewolf_found", YES_NO, ends_game=_ends(config, state, found=True))]
     return replace(state, step="ask_werewolf"), cues
 
 
@@ -257,7 +257,7 @@ def _nominated(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple
         return _judge_nominees(config, state, names)
     cues: list[Cue] = [
         Say("nomination.declare_names", {"names": list(names)}),
-        Ask("nomination.werewolf_found", YES_NO, ends_game=_found_ends(config, state)),
+        Ask("nomination.werewolf_found", YES_NO, ends_game=_ends(config, state, found=True)),
     ]
     return state, cues
 
@@ -270,7 +270,7 @@ def _werewolf_answer(config: AWConfig, state: AWState, event: dict[str, Any]) ->
         state, cues = _end(state, "citizens", lovers_lose=False)
         return state, flip + cues
     if config.in_play("strategist"):
-        return replace(state, step="ask_strategist"), [Ask("strategist.question", YES_NO, ends_game=_last_no(config, state))]
+        return replace(state, step="ask_strategist"), [Ask("strategist.question", YES_NO, ends_game=_ends(config, state))]
     return _after_nomination(config, state)
 
 
@@ -328,20 +328,16 @@ def _exchanged(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple
     state = replace(state, strategists_resolved=resolved)
     nominees = len(state.nominations[-1]) if config.names and state.nominations else config.cards["strategist"]
     if resolved < min(config.cards["strategist"], nominees):
-        return replace(state, step="ask_strategist"), cues + [Ask("strategist.another", YES_NO, ends_game=_last_no(config, state))]
+        return replace(state, step="ask_strategist"), cues + [Ask("strategist.another", YES_NO, ends_game=_ends(config, state))]
     state, more = _after_nomination(config, state)
     return state, cues + more
 
 
-def _found_ends(config: AWConfig, state: AWState) -> tuple[str, ...]:
-    """Which answers to 「人狼は見つかりましたか」 end the game (`Ask.ends_game`)."""
-    ends = () if config.in_play("lovers") else ("yes",)
-    return ends + (() if config.in_play("strategist") else _last_no(config, state))
-
-
-def _last_no(config: AWConfig, state: AWState) -> tuple[str, ...]:
-    """On the last day a "no" ends the game (the werewolves win)."""
-    return ("no",) if state.day >= config.days else ()
+def _ends(config: AWConfig, state: AWState, found: bool = False) -> tuple[str, ...]:
+    """The answers that end the game (`Ask.ends_game`): 「人狼は見つかりましたか」's yes (unless the
+    lovers are asked next), and a no on the last day (unless a strategist may still be asked)."""
+    last = ("no",) if state.day >= config.days and not (found and config.in_play("strategist")) else ()
+    return (("yes",) if found and not config.in_play("lovers") else ()) + last
 
 
 def _after_nomination(config: AWConfig, state: AWState) -> tuple[AWState, list[Cue]]:
