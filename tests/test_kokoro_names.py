@@ -51,8 +51,11 @@ def test_a_line_that_names_players_is_said_in_pieces(pack, tmp_path):
     spoken = pack.speak("nomination.declare_names", {"names": ["太郎", "花子"]})
     parts = name_clips.pieces(voice, spoken)
     assert [p.words for p in parts if p.name] == ["太郎さん", "花子さん"]
-    assert [p.words for p in parts if not p.name] == ["人狼であれば「人狼です」、そうでなければ「人狼ではありません」と答えてください。"]
-    assert parts[0].pause == name_clips.PAUSES["、"]  # the 「、」 between the names is a pause, not a clip
+    # the pack's own joining word (「と」) is a piece of its own, cached once for every table
+    assert [p.words for p in parts if not p.name] == [pack.formats["join_last"],
+                                                      "人狼であれば「人狼です」、そうでなければ「人狼ではありません」と答えてください。"]
+    three = name_clips.pieces(voice, pack.speak("nomination.declare_names", {"names": ["太郎", "花子", "健"]}))
+    assert three[0].pause == name_clips.PAUSES["、"]  # a 「、」 between names is a pause, not a clip
     # a single name keeps the pack's honorific, so 「太郎さん」 is the same cached clip as in a list
     single = name_clips.pieces(voice, pack.speak("private.call", {"name": "太郎"}))
     assert single[0].words == "太郎さん" and single[1].words == "端末を受け取ってください。"
@@ -66,8 +69,7 @@ def test_the_packs_pronounce_fixes_apply_to_the_words_around_names(pack, tmp_pat
 
 def test_numbers_stay_in_the_words_and_lines_without_names_are_whole(pack, tmp_path):
     voice = voice_for(pack, tmp_path)
-    line = next(l for l in pack.lines if pack.placeholders(l) == {"day", "name"})
-    parts = name_clips.pieces(voice, pack.speak(line, {"day": 2, "name": "健"}))
+    parts = name_clips.pieces(voice, pack.speak("private.chosen", {"seat": 2, "target": "健"}))
     assert any("2" in p.words for p in parts if not p.name) and [p.words for p in parts if p.name] == ["健"]
     assert name_clips.pieces(voice, pack.speak("tick", {"n": 5})) is None
     plain = voice_for(pack, tmp_path / "plain", SlowFake(names_apart=False))

@@ -28,7 +28,7 @@ def test_day_and_death_show_only_after_the_morning_is_announced(protected):
                 view = table.server.view("Dai")
                 seen.append((cue.line, view["phase"], view["private"].get("alive"), table.state.day))
 
-        table.sitting.hub.watch_cues(at_cue)
+        table.sitting.hub.cue_watchers.append(at_cue)
         try:
             await wait_for(lambda: round_open(table, "night"))
             await answer_round(phones, memo_for)

@@ -80,7 +80,7 @@ class ListenerHub:
         self._sources: set[str] = set()
         self._change_waiters: list[asyncio.Future] = []
         self._watchers: list = []
-        self._cue_watchers: list = []
+        self.cue_watchers: list = []
         self._table_commands: dict[str, Any] = {}
         self.last_error: str | None = None
         self.private_sources: set[str] = {"script"}
@@ -218,12 +218,8 @@ class ListenerHub:
         """Call `callback()` whenever a question opens or closes (the phone server pushes views)."""
         self._watchers.append(callback)
 
-    def watch_cues(self, callback) -> None:
-        """Call `callback(cue)` as the scheduler starts each cue (phones show a step once announced)."""
-        self._cue_watchers.append(callback)
-
-    def cue_started(self, cue: Any) -> None:
-        for callback in getattr(self, "_cue_watchers", ()):
+    def cue_started(self, cue: Any) -> None:  # the scheduler starts `cue`: tell `cue_watchers` (phones)
+        for callback in self.cue_watchers:
             callback(cue)
 
     @property

@@ -96,9 +96,9 @@ class PhoneServer:
         self.code_lock = asyncio.Lock()
         hub.watch(self._changed)
         hub.subscribe_private(self._private_line)
-        self._follows_cues = hasattr(hub, "watch_cues")
+        self._follows_cues = hasattr(hub, "cue_watchers")
         if self._follows_cues:
-            hub.watch_cues(self._cue)
+            hub.cue_watchers.append(self._cue)
         hub.register(answers.SOURCE)  # phones can answer, so a game without a keyboard still waits
         hub.rounds_during_timers = True
         hub.add_table_command("release", self.release)

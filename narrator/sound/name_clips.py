@@ -88,12 +88,13 @@ def _split(voice: Any, line: str, variant: int, params: Mapping[str, Any]) -> li
         if field is None:
             continue
         value = params.get(field)
-        names = _names(value)
+        names = None if spec else _names(value)  # `{address:address}` … are the pack's to format
         if names is None:
             literal += pack.format_value(value, spec or "", reading=not kanji)
             continue
         parts.append((literal, False))
         literal = ""
+        names = [pack.name_readings.get(name, name) for name in names]  # said by their readings
         if len(names) == 1 and not isinstance(value, (list, tuple)):
             parts.append((names[0], True))
             continue
@@ -179,6 +180,7 @@ def name_pieces(voice: Any, names: Iterable[str]) -> list[Piece]:
     form = voice.pack.formats.get("name", "{name}")
     out: dict[str, Piece] = {}
     for name in names:
+        name = voice.pack.name_readings.get(name, name)
         for words in dict.fromkeys([name, form.format(name=name)]):
             out.setdefault(words, Piece(words, GAP, True))
     return list(out.values())

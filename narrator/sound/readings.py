@@ -42,7 +42,9 @@ def entries(pack: Any) -> Iterator[tuple[str, str]]:
 
 
 def reviewed(pack: Any) -> dict[str, str]:
-    path = Path(pack.path) / FILE
+    """The pack's reviewed readings: its own file, or the file of the pack it inherits (ja-natural: ja's)."""
+    found = [Path(folder) / FILE for folder in (getattr(pack, "folders", ()) or (pack.path,))]
+    path = next((p for p in found if p.is_file()), Path(pack.path) / FILE)
     if not path.is_file():
         return {}
     with path.open("rb") as f:
