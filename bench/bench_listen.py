@@ -96,7 +96,6 @@ class WholeVocabulary:
         return []
 
     def recognizer(self, phrases):
-        import json
 
         from narrator_vosk import VoskRecognizer
 

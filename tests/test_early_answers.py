@@ -15,7 +15,6 @@ from narrator.sound.voice import TextVoice
 from narrator.sound.voicepack import load_pack
 from narrator.table.clock import ScaledClock
 from narrator.table.display import ConsoleDisplay
-from narrator.table import scheduler as scheduler_module
 from narrator.table.scheduler import Scheduler
 from narrator.table.transcript import Transcript, read_transcript
 

@@ -10,7 +10,6 @@ need are rendered; a whole-pack render is bench/kokoro_render.py's job."""
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
 

@@ -22,8 +22,7 @@ from click.testing import CliRunner
 from narrator.cli import main
 from narrator.sound.doctor import command_name
 from narrator.inputs.voice import models
-from narrator.inputs.voice.models import (ModelError, find_model, install, installed_models, models_dir, read_trusted,
-                                          trusted_path)
+from narrator.inputs.voice.models import (ModelError, find_model, install, installed_models, models_dir, read_trusted)
 
 NAME = "vosk-model-test-0.1"
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 import shutil
-from dataclasses import replace
 
 import pytest
 from click.testing import CliRunner

@@ -1,7 +1,6 @@
 """Outputs: the speaker's callback places clips by the device's clock; the recorder by game time."""
 
 import array
-import time
 from types import SimpleNamespace
 
 from narrator.sound.outputs import LiveOutput, Recorder, SpeakerOutput, Tee

@@ -14,7 +14,6 @@ import contextlib
 import os
 from pathlib import Path
 
-import pytest
 
 from narrator.games.additional_werewolf import cards
 from tests.phones_harness import NAMES5, open_table, wait_for

@@ -50,6 +50,7 @@ def test_hotspot_on_adds_a_wpa2_access_point_and_prints_its_password_once(tmp_pa
     assert fields["ssid"] in result.output and fields["wifi-sec.psk"] in result.output
     assert len(fields["wifi-sec.psk"]) == 16 and calls(log)[-1] == ["connection", "up", hotspot.CONNECTION]
     again = CliRunner().invoke(main, ["config", "hotspot", "on"])
+    assert again.exit_code == 0, again.output
     second = [c for c in calls(log) if c[:2] == ["connection", "add"]][-1]
     assert dict(zip(second[2::2], second[3::2]))["wifi-sec.psk"] != fields["wifi-sec.psk"]  # random each time
     off = CliRunner().invoke(main, ["config", "hotspot", "off"])

@@ -11,7 +11,6 @@ import hashlib
 import json
 import secrets
 
-import aiohttp
 import pytest
 
 from narrator.games.additional_werewolf import cards

@@ -14,7 +14,6 @@ import subprocess
 from functools import lru_cache
 from pathlib import Path
 
-import pytest
 
 from narrator.sound.voicepack import REPO_VOICES
 from tests.setup_parts import missing
