@@ -28,7 +28,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 SUITE_DEFAULT = "bookworm"
-ANSWERS = "done\nno\nno\nno\nno\nno\nno\n"
+ANSWERS = "done\nno\nno\ndone\nno\nno\ndone\nno\nno\n"  # the redeal waits for done
 SYSTEM_TESTS = ["tests/test_phones_browser.py", "tests/test_vosk_recognition.py", "tests/test_service_unit.py",
                 "tests/test_button_listener.py", "tests/test_engines_real.py", "tests/test_microphone.py"]
 """Tests that need apt packages or test extras that only `scripts/setup --test` installs."""
