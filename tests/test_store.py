@@ -438,3 +438,45 @@ def test_find_game_picks_the_latest_sound_unfinished_game(tmp_path, monkeypatch)
     assert find_game(tmp_path, None, warned.append, damaged_too=True).id == made[1].id
     assert [s.id for s in store_module.saved_games(tmp_path)] == [m.id for m in made]
     assert store_module.saved_games(tmp_path / "none") == []
+
+
+# --- what mutation testing found untested (bench/mutation-store.sh) -----------------------------
+
+
+def test_a_game_id_is_its_start_time_and_six_hex_digits(tmp_path):
+    import re
+
+    store = GameStore.create(tmp_path, "pagan", {}, {})
+    assert re.fullmatch(r"\d{8}-\d{6}-[0-9a-f]{6}", store.id), store.id
+    assert store.folder == tmp_path / "games" / store.id
+
+
+def test_the_games_folder_itself_is_0700(tmp_path):
+    old = os.umask(0o022)
+    try:
+        GameStore.create(tmp_path, "pagan", {}, {})
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "games").stat().st_mode) == 0o700
+
+
+def test_a_store_warning_is_one_line_starting_with_warning(game, capsys):
+    rules, config, store = game
+    answered(rules, config, store, "done")
+    with (store.folder / "events.jsonl").open("a") as f:
+        f.write('{"ty')
+    GameStore(store.folder).append_event({"type": "continue"})
+    err = capsys.readouterr().err
+    assert err.startswith("warning: ") and err.count("\n") == 1 and "cut 4 bytes" in err
+
+
+@pytest.mark.parametrize("size, damaged", [(16 * 1024 * 1024, False), (16 * 1024 * 1024 + 1, True)])
+def test_meta_over_16_mib_is_not_ours(game, size, damaged):
+    _, _, store = game
+    meta = json.dumps(store.meta)
+    (store.folder / "meta.json").write_text(meta + " " * (size - len(meta.encode())))
+    if damaged:
+        with pytest.raises(DamagedGame, match="is damaged"):
+            store.meta
+    else:
+        assert store.meta["game"] == "additional-werewolf"

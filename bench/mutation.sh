@@ -1,0 +1,77 @@
+#!/bin/sh
+# Mutation testing: how many mutants of a core part do its tests kill? A surviving mutant is
+# a change to the code that no test notices: in the saved game, a way to lose a game unseen;
+# in the phones, a way to leak a role or a seat unseen.
+#
+#   bench/mutation.sh phones [FILES]   narrator/phones/ under the phone tests
+#   bench/mutation.sh store [FILES]    narrator/table/{store,event_log,runner,lock}.py under the
+#                                      store, CLI, bad-input and process tests
+#   e.g. bench/mutation.sh phones "seats.py views.py"
+#
+# mutmut 3 (PyPI; installed into .venv on first use) mutates the files in a scratch copy of the
+# working tree (MUTATION_DIR, default /tmp/narrator-mutation-TARGET), so the checkout is never
+# touched, and runs, for each mutant, the tests that reach the mutated function (the browser
+# and chroot tests are left out: minutes each). Tests that start `python -m narrator` run the
+# mutant in the subprocess too (mutmut's trampolines follow the environment), but only tests
+# that also call the function in-process are chosen for it, so the figure errs low.
+# MUTATION_CHILDREN (default 2) mutants run at once. Prints mutmut's results, every survivor's
+# diff (mutation-survivors.txt in MUTATION_DIR) and killed/total per module.
+set -eu
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+TARGET=${1:?"which part: phones or store"}
+case "$TARGET" in
+phones)
+    PACKAGE=narrator/phones
+    DEFAULT="seats.py host.py views.py private.py answers.py wire.py server.py guard.py table.py network.py"
+    TESTS="test_phones_seats test_phones_host_replies test_phones_api test_phones_security test_phones_protections test_phones_bestia test_phones_page_state test_phones_limits test_aw_digital_cards test_phones_wiring" ;;
+store)
+    PACKAGE=narrator/table
+    DEFAULT="store.py event_log.py runner.py lock.py"
+    TESTS="test_store test_cli test_bad_input_cli test_process test_saved_game_cli" ;;
+*)
+    echo "unknown part '$TARGET': use phones or store" >&2; exit 2 ;;
+esac
+FILES=${2:-$DEFAULT}
+WORK=${MUTATION_DIR:-/tmp/narrator-mutation-$TARGET}
+MUTMUT=$ROOT/.venv/bin/mutmut
+[ -x "$MUTMUT" ] || "$ROOT/.venv/bin/pip" install -q "mutmut==3.8.1" || {
+    echo "cannot install mutmut: run scripts/setup --test first, or $ROOT/.venv/bin/pip install mutmut" >&2; exit 2; }
+
+rm -rf "$WORK" && mkdir -p "$WORK"
+(cd "$ROOT" && git ls-files -co --exclude-standard -z | xargs -0 cp --parents -t "$WORK" 2>/dev/null || true)
+cp -r "$ROOT/voices" "$WORK/"  # rendered clips too
+ONLY="" SELECTED=""
+for f in $FILES; do ONLY="$ONLY\"$PACKAGE/$f\", "; done
+for t in $TESTS; do [ -f "$WORK/tests/$t.py" ] && SELECTED="$SELECTED\"tests/$t.py\", "; done
+cat >> "$WORK/pyproject.toml" <<TOML
+
+[tool.mutmut]
+source_paths = ["narrator/"]
+only_mutate = [$ONLY]
+also_copy = ["tests/", "voices/", "engines/", "bench/"]
+pytest_add_cli_args_test_selection = [$SELECTED]
+pytest_add_cli_args = ["-p", "no:cacheprovider", "-m", "not chroot and not slow", "-q", "-x", "-k", "not 1024"]
+TOML
+cd "$WORK"
+"$MUTMUT" run --max-children "${MUTATION_CHILDREN:-2}" >mutmut-run.log 2>&1 || true
+"$MUTMUT" results --all true >mutmut-results.txt 2>&1 || true
+for name in $(grep -E ': (survived|no tests|timeout|suspicious)' mutmut-results.txt | sed 's/^ *//; s/:.*//'); do
+    echo "== $name ($(grep -F "$name:" mutmut-results.txt | sed 's/.*: //'))"
+    "$MUTMUT" show "$name" 2>/dev/null | grep -E '^[-+] '
+done >mutation-survivors.txt
+python3 - "$WORK/mutmut-results.txt" <<'PY'
+import collections, re, sys
+counts = collections.defaultdict(collections.Counter)
+for line in open(sys.argv[1], encoding="utf-8"):
+    m = re.match(r"\s*(narrator\.\w+\.\w+)\.\S+: (\w[\w ]*)", line)
+    if m:
+        counts[m.group(1)][m.group(2).strip()] += 1
+total = collections.Counter()
+for module, c in sorted(counts.items()):
+    n = sum(c.values())
+    total.update(c)
+    print(f"{module}: killed {c['killed']}/{n}  ({', '.join(f'{k} {v}' for k, v in sorted(c.items()))})")
+n = sum(total.values())
+print(f"all: killed {total['killed']}/{n} ({100 * total['killed'] / max(n, 1):.0f}%)")
+PY
+echo "survivors' diffs: $WORK/mutation-survivors.txt"
