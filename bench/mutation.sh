@@ -27,7 +27,7 @@ phones)
 store)
     PACKAGE=narrator/table
     DEFAULT="store.py event_log.py runner.py lock.py"
-    TESTS="test_store test_cli test_bad_input_cli test_process test_saved_game_cli" ;;
+    TESTS="test_store test_store_edges test_runner_loop test_cli test_bad_input_cli test_process test_saved_game_cli" ;;
 *)
     echo "unknown part '$TARGET': use phones or store" >&2; exit 2 ;;
 esac
