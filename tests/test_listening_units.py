@@ -68,6 +68,17 @@ def test_listen_options_validation():
             listen_options(bad, "table file t.toml")
 
 
+@pytest.mark.parametrize("bad, line", [
+    ({"confidence": True}, "table file t.toml: confidence must be a number, not 'True'"),
+    ({"answer_timeout": False}, "table file t.toml: answer_timeout must be a number, not 'False'"),
+    ({"confirm": 5}, "table file t.toml: confirm must be true or false, not '5'"),
+])
+def test_listen_options_take_booleans_only_as_booleans(bad, line):
+    with pytest.raises(SetupError) as err:
+        listen_options(bad, "table file t.toml")
+    assert str(err.value) == line
+
+
 class FakeEngine:
     """Hears whatever `script` says, one utterance per pushed chunk."""
 

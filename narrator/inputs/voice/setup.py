@@ -64,6 +64,8 @@ def listen_options(raw: Mapping[str, Any], source: str = "table file") -> Listen
     for key, low, high in (("confidence", 0.0, 1.0), ("mute_tail", 0.0, 10.0), ("answer_timeout", 0.0, 86400.0)):
         if key in values:
             try:
+                if isinstance(values[key], bool):  # TOML's `true` is not 1.0
+                    raise TypeError
                 number = float(values[key])
             except (TypeError, ValueError):
                 raise SetupError(f"{source}: {key} must be a number, not '{values[key]}'") from None
@@ -71,6 +73,8 @@ def listen_options(raw: Mapping[str, Any], source: str = "table file") -> Listen
                 raise SetupError(f"{source}: {key} must be between {low:g} and {high:g}, not {number:g}")
             numbers[key] = number
     confirm = values.get("confirm", True)
+    if not isinstance(confirm, (bool, str)):
+        raise SetupError(f"{source}: confirm must be true or false, not '{confirm}'")
     if isinstance(confirm, str):
         if confirm.lower() not in ("true", "false", "yes", "no", "1", "0"):
             raise SetupError(f"{source}: confirm must be true or false, not '{confirm}'")
