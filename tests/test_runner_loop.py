@@ -122,7 +122,7 @@ def test_an_undo_is_logged_with_its_source_and_snapshotted_before_the_question_i
     assert resumed.state == seen[-1][0] and resumed.event_count == len(events(store))
 
 
-def test_a_game_without_lovers_records_only_its_winner(tmp_path):
+def test_a_game_without_lovers_records_only_its_winner_and_recaps_with_its_setup(tmp_path):
     import dataclasses
 
     from narrator.table.runner import Position
@@ -131,5 +131,7 @@ def test_a_game_without_lovers_records_only_its_winner(tmp_path):
     config = rules.configure(build_settings({}, {"game": "pagan"}, "test"))
     store = GameStore.create(tmp_path, rules.name, config.to_dict(), {})
     over = dataclasses.replace(rules.new_state(), step="over", winner="witch", ending="witch")
-    asyncio.run(play(rules, config, store, ScriptedScheduler([]), Position(over, [], 1)))
+    scheduler = ScriptedScheduler([])
+    asyncio.run(play(rules, config, store, scheduler, Position(over, [], 1), recap=True))
     assert store.meta["finished"] is True and store.meta["outcome"] == {"winner": "witch"}
+    assert scheduler.played[0][0] == rules.recap(config, over)  # Pagan's recap restarts the turn clock

@@ -431,3 +431,13 @@ def test_a_lock_file_that_cannot_be_read_names_no_one(game, monkeypatch):
 
     monkeypatch.setattr(lock_module.os, "pread", unreadable)
     assert held_by_other(store.folder) == "a process that has not said who it is"
+
+
+def test_a_game_that_could_not_be_saved_leaves_no_folder_behind(tmp_path, monkeypatch):
+    def full(fd, data):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(store_module.os, "write", full)
+    with pytest.raises(SaveError, match="No space left on device"):
+        GameStore.create(tmp_path, "pagan", {}, {})
+    assert list((tmp_path / "games").iterdir()) == []
