@@ -476,7 +476,9 @@ def test_meta_over_16_mib_is_not_ours(game, size, damaged):
     meta = json.dumps(store.meta)
     (store.folder / "meta.json").write_text(meta + " " * (size - len(meta.encode())))
     if damaged:
-        with pytest.raises(DamagedGame, match="is damaged"):
+        with pytest.raises(DamagedGame) as err:
             store.meta
+        assert str(err.value) == (f"saved game {store.id}: {store.folder / 'meta.json'} is damaged (over 16 MiB); "
+                                  f"it cannot be resumed (move {store.folder} away)")
     else:
         assert store.meta["game"] == "additional-werewolf"

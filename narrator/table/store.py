@@ -284,14 +284,15 @@ class GameStore:
         data = read_at_most(path, MAX_JSON_BYTES)
         if data is None:
             return None
-        try:
-            if len(data) > MAX_JSON_BYTES:
-                raise ValueError("far too large")
-            return json.loads(data.decode("utf-8"))
-        except (ValueError, RecursionError) as err:
-            reason = "empty" if not data.strip() else f"{err.__class__.__name__}"
-            raise DamagedGame(f"saved game {self.id}: {path} is damaged ({reason}); it cannot be resumed "
-                              f"(move {self.folder} away)") from None
+        if len(data) > MAX_JSON_BYTES:
+            reason = f"over {MAX_JSON_BYTES // 2**20} MiB"
+        else:
+            try:
+                return json.loads(data.decode("utf-8"))
+            except (ValueError, RecursionError) as err:
+                reason = "empty" if not data.strip() else err.__class__.__name__
+        raise DamagedGame(f"saved game {self.id}: {path} is damaged ({reason}); it cannot be resumed "
+                          f"(move {self.folder} away)")
 
     def _save_error(self, err: OSError) -> SaveError:
         return SaveError(f"cannot save game {self.id} in {self.folder} ({err.strerror}); free some space or "
