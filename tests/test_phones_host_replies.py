@@ -176,3 +176,40 @@ def test_a_seat_moved_from_or_to_a_wrong_place_names_that_seat(tmp_path):
     with pytest.raises(KeyError):  # the host screen holds no seat to move
         seats.move(HOST, "Chika")
     assert seats.is_host(host) and seats.free() == ["Chika"] and seats.code("Chika") is not None
+
+
+def _cookie_attributes(header):
+    name_value, *attributes = [part.strip() for part in header.split(";")]
+    return name_value.split("=")[0], {a.split("=")[0].lower(): (a.split("=") + [""])[1] for a in attributes}
+
+
+def test_join_replies_with_the_seat_or_the_host_and_a_day_long_cookie_for_the_whole_page():
+    async def check(table, _host, aki):
+        table.server.seats.release(HOST)  # the harness's host screen gives way to a new one
+        code = table.server.seats.code("Aki")
+        padded = f"{code[:5]} - {code[5:]}".center(40).lower()  # a typed code, spaces and dashes and all
+        assert len(padded) == 40
+        async with aki.session.post("/api/join", json={"code": padded}) as r:
+            assert (r.status, await r.json()) == (200, {"seat": "Aki"})
+            name, attributes = _cookie_attributes(r.headers["Set-Cookie"])
+        assert name == table.server.cookie
+        assert attributes == {"httponly": "", "samesite": "Strict", "path": "/", "max-age": "86400"}
+        screen = Phone(table.base, "screen")
+        try:
+            async with screen.session.post("/api/join", json={"code": table.server.seats.table_code}) as r:
+                assert (r.status, await r.json()) == (200, {"host": True})
+                name, attributes = _cookie_attributes(r.headers["Set-Cookie"])
+            assert name == table.server.host_cookie
+            assert attributes == {"httponly": "", "samesite": "Strict", "path": "/", "max-age": "86400"}
+        finally:
+            await screen.close()
+        claimed = (400, {"error": "a seat is claimed with its own code: scan it on the host screen"})
+        for typed in ("", "A" * 41, 1234567890, None, ["A"]):
+            assert await post(aki, "/api/join", {"code": typed}) == claimed, typed
+        wrong = (403, {"error": "wrong or used code: ask the host screen for your seat's code"})
+        assert await post(aki, "/api/join", {"code": "A"}) == wrong
+        assert await post(aki, "/api/join", {"code": code}) == wrong  # spent
+        assert await post(aki, "/api/join", {"code": table.server.seats.table_code}) == (
+            409, {"error": "the table already has a host screen; release it at the table first"})
+
+    run(check)
