@@ -108,6 +108,8 @@ def test_private_rounds_refuse_with_a_message_the_page_can_show():
             assert round_.answers == {"Aki": memo}
             await answer_round(phones, memo_for)
             serial, _ = await wait_for(lambda: round_open(table, "vote"))
+            night = [e for e in table.events() if e["type"] == "answer"][-1]
+            assert night["source"] == "phone" and night["value"]["Aki"] == memo  # recorded as the phones'
             assert await post(phones["Dai"], "/api/private", {"serial": serial, "answer": {"vote": "Aki"}}) == (
                 403, {"error": "you are not asked in this round"})  # killed in the night
         finally:
