@@ -39,6 +39,19 @@ def test_the_phase_is_setup_until_the_first_night_and_over_once_finished():
     assert views.phase(SimpleNamespace(night=1, day=0, finished=False)) == "night"
     assert views.phase(SimpleNamespace(night=1, day=1, finished=False)) == "day"
     assert views.phase(SimpleNamespace(night=2, day=1, finished=True)) == "over"
+    assert views.phase(SimpleNamespace(finished=False)) == "setup"  # a state that counts no nights yet
+
+
+def test_a_view_holds_the_tables_public_facts_and_nothing_asked_of_others():
+    config = SimpleNamespace(names=("Aki", "Ben", "Chika"))
+    public = {"game": "some-game", "seat": "Aki", "names": ["Aki", "Ben", "Chika"], "winner": None,
+              "alive": ["Aki", "Ben", "Chika"], "private": {}, "ask": None}
+    assert views.build_view("some-game", config, None, None, "Aki", None, _text) == {
+        **public, "phase": "setup", "night": 0, "day": 0}
+    shown = SimpleNamespace(night=2, day=1, finished=True, winner="town")
+    ask = Ask("seer.act_phone", ("Ben", "Chika"), player="Ben")
+    assert views.build_view("some-game", config, shown, shown, "Aki", (4, ask), _text) == {
+        **public, "phase": "over", "night": 2, "day": 1, "winner": "town"}
 
 
 def test_a_bestia_magica_card_is_shown_only_for_a_player_of_the_game():
