@@ -115,3 +115,9 @@ def test_the_private_lines_file_is_readable_utf8_json_for_its_owner_only(tmp_pat
     assert "ニュースなし" in path.read_text(encoding="utf-8")
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
     assert sorted(os.listdir(tmp_path)) == ["phones-private.json"]  # no temporary file left
+
+
+def test_seats_are_the_tables_names_else_numbered_from_one():
+    assert views.seats_of(SimpleNamespace(names=("Aki", "Ben"), players=2)) == ("Aki", "Ben")
+    assert views.seats_of(SimpleNamespace(names=(), players=4)) == ("1", "2", "3", "4")
+    assert views.seats_of(SimpleNamespace(players=3)) == ("1", "2", "3")
