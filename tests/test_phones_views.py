@@ -121,3 +121,19 @@ def test_seats_are_the_tables_names_else_numbered_from_one():
     assert views.seats_of(SimpleNamespace(names=("Aki", "Ben"), players=2)) == ("Aki", "Ben")
     assert views.seats_of(SimpleNamespace(names=(), players=4)) == ("1", "2", "3", "4")
     assert views.seats_of(SimpleNamespace(players=3)) == ("1", "2", "3")
+
+
+def test_before_the_first_state_a_player_sees_no_cards_and_a_question_is_shown_whole():
+    settings = build_settings({}, {"game": "additional-werewolf", "seed": 1, "names": "Aki,Ben,Chika,Dai,Emi",
+                                   "digital_cards": "true"}, "test")
+    config = get_game(settings.game).configure(settings)
+    view = views.build_view("additional-werewolf", config, None, None, "Aki", None, lambda a: {"en": a.line})
+    assert view["private"] == {} and view["phase"] == "setup" and view["ask"] is None
+    ask = Ask("seer.act_phone", ("Ben", "Chika"), player="Aki")
+    view = views.build_view("some-game", config, None, None, "Aki", (4, ask), lambda a: {"en": a.line})
+    assert view["ask"] == {"serial": 4, "line": "seer.act_phone", "text": {"en": "seer.act_phone"},
+                           "choices": ["Ben", "Chika"], "multiple": False, "private": True}
+    nominees = Ask("nomination.who", ("Aki", "Ben", "Chika"), multiple=True)
+    view = views.build_view("some-game", config, None, None, "Ben", (5, nominees), lambda a: {"en": "?"})
+    assert view["ask"] == {"serial": 5, "line": "nomination.who", "text": {"en": "?"},
+                           "choices": ["Aki", "Ben", "Chika"], "multiple": True, "private": False}
