@@ -182,3 +182,17 @@ def test_a_token_with_an_undecodable_byte_holds_nothing_and_raises_nothing(tmp_p
     seats.claim("Aki")
     forged = "\udcff" + "A" * 42  # a cookie byte that is not UTF-8, decoded with surrogateescape
     assert seats.holder(forged) is None and seats.player(forged) is None and not seats.is_host(forged)
+
+
+def test_a_saved_file_missing_its_codes_or_table_code_still_resumes(tmp_path):
+    path = tmp_path / "phones.json"
+    token = Seats(NAMES, path).claim("Aki")
+    seats_only = {"seats": json.loads(path.read_text())["seats"]}  # as written before seat and table codes
+    path.write_text(json.dumps(seats_only))
+    again = Seats(NAMES, path)
+    assert again.player(token) == "Aki" and again.code("Aki") is None
+    assert all(len(again.code(n)) == 10 for n in ("Ben", "Chika"))
+    assert len(again.table_code) == 8 and again.table_code.isdigit()
+    path.write_text("{}")
+    empty = Seats(NAMES, path)
+    assert empty.player(token) is None and empty.free() == list(NAMES) and empty.table_code.isdigit()
