@@ -156,3 +156,43 @@ def test_private_lines_are_kept_per_player_once_and_survive_a_resume(tmp_path):
     assert again.of("Emi")[0]["text"] == {"en": "ニュースなし"}
     assert again.add("Ben", "bm.private.prophet.B", {"en": "Aki is a beast."}, (1, 0)) is False
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+
+
+def test_table_codes_are_digits_only_and_seat_codes_from_the_alphabet():
+    assert all(len(c) == 8 and c.isdigit() for c in (seats_module.new_table_code() for _ in range(200)))
+    alphabet = set(seats_module.CODE_ALPHABET)
+    assert all(len(c) == 10 and set(c) <= alphabet for c in (seats_module.new_seat_code() for _ in range(200)))
+
+
+def test_a_claimed_seats_code_is_gone_from_the_saved_file_and_refusals_name_the_seat(tmp_path):
+    path = tmp_path / "phones.json"
+    seats = Seats(NAMES, path)
+    seats.claim("Aki")
+    assert set(json.loads(path.read_text())["codes"]) == {"Ben", "Chika"}
+    with pytest.raises(SeatTaken) as taken:
+        seats.claim("Aki")
+    assert taken.value.args == ("Aki",)
+    with pytest.raises(KeyError) as unknown:
+        seats.claim("Zed")
+    assert unknown.value.args == ("Zed",)
+
+
+def test_a_token_with_an_undecodable_byte_holds_nothing_and_raises_nothing(tmp_path):
+    seats = Seats(NAMES, tmp_path / "phones.json")
+    seats.claim("Aki")
+    forged = "\udcff" + "A" * 42  # a cookie byte that is not UTF-8, decoded with surrogateescape
+    assert seats.holder(forged) is None and seats.player(forged) is None and not seats.is_host(forged)
+
+
+def test_a_saved_file_missing_its_codes_or_table_code_still_resumes(tmp_path):
+    path = tmp_path / "phones.json"
+    token = Seats(NAMES, path).claim("Aki")
+    seats_only = {"seats": json.loads(path.read_text())["seats"]}  # as written before seat and table codes
+    path.write_text(json.dumps(seats_only))
+    again = Seats(NAMES, path)
+    assert again.player(token) == "Aki" and again.code("Aki") is None
+    assert all(len(again.code(n)) == 10 for n in ("Ben", "Chika"))
+    assert len(again.table_code) == 8 and again.table_code.isdigit()
+    path.write_text("{}")
+    empty = Seats(NAMES, path)
+    assert empty.player(token) is None and empty.free() == list(NAMES) and empty.table_code.isdigit()
