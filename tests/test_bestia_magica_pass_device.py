@@ -129,3 +129,39 @@ def test_u_chooses_again_without_leaving_the_round(tmp_path):
     calls = [r["text"] for r in records if r["kind"] == "say" and r["line"] == "private.call"]
     assert calls.count("Aki, please take the device.") == 1  # the round went on, not back
     assert isinstance(t.collect, Collect)
+
+
+class InstantTypist(ConsoleDisplay):
+    """A player who types the moment a screen appears: Enter on "Press Enter" screens, else the
+    first seat listed (with "n" on a memo). The keyboard is read on its own thread, which hands
+    a line to the loop with `call_soon_threadsafe`; a line typed the instant the screen is
+    printed is queued then, before anything the game does after printing: `call_soon` here."""
+
+    def __init__(self, hub, stream):
+        super().__init__(False, stream)
+        self.hub, self.hints = hub, []
+
+    def private(self, player, lines):
+        super().private(player, lines)
+        last = lines[-1]
+        if "Press Enter" in last:
+            text = ""
+        else:
+            seat = re.match(r"\s+(\d+)=", last).group(1)
+            text = f"{seat} n" if any("memo" in line for line in lines) else seat
+        asyncio.get_running_loop().call_soon(lambda: self.hints.append(self.hub.offer_text(text, "keyboard")))
+
+
+def test_an_answer_typed_the_instant_its_screen_shows_is_not_lost(tmp_path):
+    """Each question opens before its screen is shown; before, the line reached the hub first,
+    was refused ("nothing is being asked") and the game waited for ever (seen under load)."""
+    scheduler, hub, screen, transcript = make_scheduler(tmp_path, sequential=True)
+    scheduler.display = typist = InstantTypist(hub, screen)
+
+    async def run():
+        return await asyncio.wait_for(scheduler.play([Table(DEAL).collect], {"night": 1, "day": 0}), 10)
+
+    heard = asyncio.run(run())
+    transcript.close()
+    assert set(heard.value) == {"Aki", "Ben", "Chika", "Dai", "Emi"}
+    assert [h for h in typist.hints if h is not None and "nothing is being asked" in h] == []

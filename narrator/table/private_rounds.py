@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Callable
 
 from narrator.cues import Ask, Collect, Countdown, Cue, Event, Private, Request
 from narrator.inputs.hub import Heard
@@ -84,32 +84,41 @@ class PrivateRounds:
             await self._hand_device(request.player)
             seated = SeatedRequest.of(request, cue.seats)
             while True:
-                self.display.private(request.player, self._choice_screen(request, seated))
-                answer = await self._private_answer(cue, seated)
+                choice = self._choice_screen(request, seated)
+                answer = await self._private_answer(cue, seated, lambda: self.display.private(request.player, choice))
                 if answer is None:
                     continue  # `u` before choosing: nothing of theirs to take back
-                self.display.private(request.player, self._confirm_screen(request, seated, answer))
-                if await self._confirmed():
+                confirm = self._confirm_screen(request, seated, answer)
+                if await self._confirmed(lambda: self.display.private(request.player, confirm)):
                     break
             answers[request.player] = answer
             self.display.clear()
         return Heard("answer", answers, "device")
 
-    async def _private_answer(self, cue: Collect, request: Request) -> dict[str, Any] | None:
-        """The holder's answer to `request`, or None on `u`; `pause` holds the table meanwhile."""
-        heard, command = await self._unless_command(self.hub.collect(cue, (request,)), pause=True)
+    async def _private_answer(self, cue: Collect, request: Request, show: Callable[[], None]) -> dict[str, Any] | None:
+        """The holder's answer to `request` (its screen shown by `show`), or None on `u`; `pause`
+        holds the table meanwhile."""
+        heard, command = await self._unless_command(self.hub.collect(cue, (request,)), pause=True, show=show)
         return None if command is not None else heard.value[request.player]
 
-    async def _confirmed(self) -> bool:
-        """Enter confirms the choice shown; `u` takes it back."""
-        _, command = await self._unless_command(self.hub.answer(Ask("private.confirm", ("done",))))
+    async def _confirmed(self, show: Callable[[], None]) -> bool:
+        """Enter confirms the choice `show` puts on screen; `u` takes it back."""
+        _, command = await self._unless_command(self.hub.answer(Ask("private.confirm", ("done",))), show=show)
         return command is None
 
-    async def _unless_command(self, awaitable: Any, pause: bool = False) -> tuple[Any, Heard | None]:
+    async def _unless_command(self, awaitable: Any, pause: bool = False,
+                              show: Callable[[], None] | None = None) -> tuple[Any, Heard | None]:
         """Wait for `awaitable` unless `undo` comes first: (its result, None) or (None, the undo).
-        Other commands are let go, except `pause` (with `pause`), which holds the table."""
+        Other commands are let go, except `pause` (with `pause`), which holds the table.
+
+        `show` puts the question's screen up once the question is open: the keyboard is read
+        on its own thread, so an answer typed the instant the screen appears could otherwise
+        reach the hub before the question opens, be refused, and leave the game waiting."""
         task = asyncio.ensure_future(awaitable)
         try:
+            if show is not None:
+                await asyncio.sleep(0)  # the task's first step opens the question
+                show()
             while True:
                 command_task = asyncio.ensure_future(self.hub.command())
                 await asyncio.wait({task, command_task}, return_when=asyncio.FIRST_COMPLETED)
