@@ -440,7 +440,7 @@ def test_find_game_picks_the_latest_sound_unfinished_game(tmp_path, monkeypatch)
     assert store_module.saved_games(tmp_path / "none") == []
 
 
-# --- what mutation testing found untested (bench/mutation-store.sh) -----------------------------
+# --- what mutation testing found untested (bench/mutation.sh store) ------------------------------
 
 
 def test_a_game_id_is_its_start_time_and_six_hex_digits(tmp_path):
