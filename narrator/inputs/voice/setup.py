@@ -73,11 +73,10 @@ def listen_options(raw: Mapping[str, Any], source: str = "table file") -> Listen
                 raise SetupError(f"{source}: {key} must be between {low:g} and {high:g}, not {number:g}")
             numbers[key] = number
     confirm = values.get("confirm", True)
-    if not isinstance(confirm, (bool, str)):
+    written = isinstance(confirm, str) and confirm.lower() in ("true", "false", "yes", "no", "1", "0")
+    if not isinstance(confirm, bool) and not written:
         raise SetupError(f"{source}: confirm must be true or false, not '{confirm}'")
-    if isinstance(confirm, str):
-        if confirm.lower() not in ("true", "false", "yes", "no", "1", "0"):
-            raise SetupError(f"{source}: confirm must be true or false, not '{confirm}'")
+    if written:
         confirm = confirm.lower() in ("true", "yes", "1")
     readings = values.get("name_readings")
     if readings is not None and not isinstance(readings, Mapping):
