@@ -1,14 +1,19 @@
-"""The cue types a game emits: what to say and when, never how it sounds.
+"""The vocabulary between the game loop and a game: the events it is advanced by, and
+the cues it emits (what to say and when, never how it sounds).
 
-A game's `advance` returns a list of cues; the scheduler plays them. Cues are plain,
-JSON-serialisable data so the store can snapshot the step in progress and `resume`
-can play it again exactly.
+A game's `advance(config, state, event)` returns a list of cues; the scheduler plays them.
+Cues are plain, JSON-serialisable data so the store can snapshot the step in progress and
+`resume` can play it again exactly. Events (start, answer, continue, undo) are small frozen
+data too: the runner appends `event.to_dict()` to the saved game's log and reads it back with
+`event_from_dict`; those dicts are the log's format, unchanged from the games saved before
+events were typed (`{"type": "answer", "value": "no", "source": "keyboard"}`), so every
+saved game still resumes.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Mapping, Union
 
 
 @dataclass(frozen=True)
@@ -237,3 +242,77 @@ def spoken_lines(cues: list[Cue]) -> list[str]:
         if isinstance(c, Collect):
             spoken += [r.line for r in c.requests]
     return spoken
+
+
+# --- events: what happened at the table -------------------------------------------------
+
+@dataclass(frozen=True)
+class Start:
+    """A new game: the first step (welcome, deal) is played from a fresh state."""
+
+    type: ClassVar[str] = "start"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type}
+
+
+@dataclass(frozen=True)
+class Continue:
+    """The step's cues were all played and nothing was asked: go on to the next step."""
+
+    type: ClassVar[str] = "continue"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type}
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The table answered the open question: a word, a name, a list of names or a round's
+    collected answers (`value` is whatever the question's parser made of it)."""
+
+    type: ClassVar[str] = "answer"
+    value: Any
+    source: str | None = None
+    """Which listener it came from (keyboard, voice, button, phones, script); None in a replay."""
+
+    def to_dict(self) -> dict[str, Any]:
+        data = {"type": self.type, "value": self.value}
+        if self.source is not None:
+            data["source"] = self.source
+        return data
+
+
+@dataclass(frozen=True)
+class Undo:
+    """The table took the latest answer back; the runner rebuilds the game without it."""
+
+    type: ClassVar[str] = "undo"
+    source: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type} if self.source is None else {"type": self.type, "source": self.source}
+
+
+GameEvent = Union[Start, Continue, Answer, Undo]
+EVENT_TYPES = ("start", "answer", "continue", "undo")
+"""The log's event types, in the order the log reader names them."""
+
+
+def event_from_dict(data: Mapping[str, Any]) -> GameEvent:
+    """One log record as its event; a record of another type is a ValueError naming it."""
+    kind = data.get("type")
+    if kind == "answer":
+        return Answer(data.get("value"), data.get("source"))
+    if kind == "continue":
+        return Continue()
+    if kind == "start":
+        return Start()
+    if kind == "undo":
+        return Undo(data.get("source"))
+    raise ValueError(f"unknown event type {str(kind)[:20]!r}")
+
+
+def as_event(event: GameEvent | Mapping[str, Any]) -> GameEvent:
+    """An event, whether given typed or as its log record (tests and old callers pass dicts)."""
+    return event if isinstance(event, (Start, Continue, Answer, Undo)) else event_from_dict(event)

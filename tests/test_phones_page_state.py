@@ -6,6 +6,7 @@ import asyncio
 import pytest
 
 from narrator.cues import Say
+from narrator.games import get_game
 from narrator.inputs.hub import ListenerHub
 from narrator.phones.seats import Seats
 from narrator.phones.server import PhoneServer
@@ -91,7 +92,7 @@ def test_the_wait_ends_when_every_seat_has_a_phone_or_the_table_says_done():
             await table.close()
         # before the first step nothing is asked: Enter (or the appliance's button) starts the game
         hub = ListenerHub()
-        server = PhoneServer("additional-werewolf", None, hub, Seats(("Aki", "Ben")), "c", "en", {})
+        server = PhoneServer(get_game("additional-werewolf"), None, hub, Seats(("Aki", "Ben")), "c", "en", {})
         waiting = asyncio.ensure_future(server.wait_for_phones())
         await asyncio.sleep(0.02)
         assert not waiting.done()

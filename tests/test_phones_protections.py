@@ -13,8 +13,9 @@ import secrets
 
 import pytest
 
+from narrator.games import bestia_magica
 from narrator.games.additional_werewolf import cards
-from narrator.phones import answers, seats as seats_module, server as server_module, views, wire
+from narrator.phones import answers, seats as seats_module, server as server_module, wire
 from narrator.phones.seats import Seats
 from tests.phones_harness import NAMES5, Phone, open_table, wait_for
 from tests.test_phones_bestia import DEAL, NAMES as BM_NAMES, memo_for, round_open
@@ -141,12 +142,13 @@ def _bm_swap(state, name):
 @pytest.mark.parametrize("protected", [False, True])
 def test_a_bestia_magica_view_holds_no_other_players_role(monkeypatch, protected):
     if not protected:  # a view carrying every player's role
-        real = views.GAME_HOOKS["bestia-magica"]
+        real = bestia_magica.GAME.phones
 
         def every_role(config, state, name):
-            return {**real[0](config, state, name), "table": {p.name: p.role for p in state.players}}
+            return {**real.private_view(config, state, name), "table": {p.name: p.role for p in state.players}}
 
-        monkeypatch.setitem(views.GAME_HOOKS, "bestia-magica", (every_role, real[1]))
+        monkeypatch.setattr(bestia_magica, "GAME", dataclasses.replace(
+            bestia_magica.GAME, phones=dataclasses.replace(real, private_view=every_role)))
 
     async def main():
         table = await open_table(None, seed=1, game="bestia-magica", deal=DEAL)
@@ -178,13 +180,13 @@ def test_an_additional_werewolf_view_holds_no_other_players_role():
             names = NAMES5.split(",")
             assert not [(a, b) for a in names for b in names if a != b and _leaks_to(table.server, a, b, swap)]
             # the same check sees a leak when a view does carry the table's roles
-            real = views.GAME_HOOKS["additional-werewolf"]
-            views.GAME_HOOKS["additional-werewolf"] = (
-                lambda c, s, n: {**real[0](c, s, n), "all": list(s.roles_of)}, real[1])
+            real = table.server.game
+            table.server.game = dataclasses.replace(real, phones=dataclasses.replace(
+                real.phones, private_view=lambda c, s, n: {**real.phones.private_view(c, s, n), "all": list(s.roles_of)}))
             try:
                 assert _leaks_to(table.server, "Aki", "Ben", swap)
             finally:
-                views.GAME_HOOKS["additional-werewolf"] = real
+                table.server.game = real
         finally:
             await close(table, phones)
 

@@ -7,13 +7,17 @@ import stat
 from types import SimpleNamespace
 
 from narrator.cues import Ask, Request
-from narrator.games import get_game
+from narrator.games import get_game, seating
+from narrator.games.bestia_magica import phone as bm_phone
 from narrator.games.bestia_magica.state import BMState, Player
+from narrator.games.contract import Game, PhonePlay
 from narrator.inputs.hub import OpenCollect
 from narrator.phones import views
 from narrator.phones.private import PrivateLines, request_view
 from narrator.settings import build_settings
 
+SOME_GAME = Game("some-game", None, None, None, None, None, None, phones=PhonePlay())
+"""A game that shows nothing private: the view's public facts and question alone."""
 REFORM_LAST = "Aki=saint:M,Ben=murderer:N,Chika=beast:S,Dai=townsperson:M,Emi=townsperson:S,Fumi=prophet:M"
 
 
@@ -33,29 +37,29 @@ def _players(reform_pending=True):
 
 
 def test_the_phase_is_setup_until_the_first_night_and_over_once_finished():
-    assert views.phase(None) == "setup"
-    assert views.phase(SimpleNamespace(night=0, day=0, finished=False)) == "setup"
-    assert views.phase(SimpleNamespace(night=0, day=0, finished=True)) == "over"
-    assert views.phase(SimpleNamespace(night=1, day=0, finished=False)) == "night"
-    assert views.phase(SimpleNamespace(night=1, day=1, finished=False)) == "day"
-    assert views.phase(SimpleNamespace(night=2, day=1, finished=True)) == "over"
-    assert views.phase(SimpleNamespace(finished=False)) == "setup"  # a state that counts no nights yet
+    assert seating.phase(None) == "setup"
+    assert seating.phase(SimpleNamespace(night=0, day=0, finished=False)) == "setup"
+    assert seating.phase(SimpleNamespace(night=0, day=0, finished=True)) == "over"
+    assert seating.phase(SimpleNamespace(night=1, day=0, finished=False)) == "night"
+    assert seating.phase(SimpleNamespace(night=1, day=1, finished=False)) == "day"
+    assert seating.phase(SimpleNamespace(night=2, day=1, finished=True)) == "over"
+    assert seating.phase(SimpleNamespace(finished=False)) == "setup"  # a state that counts no nights yet
 
 
 def test_a_view_holds_the_tables_public_facts_and_nothing_asked_of_others():
     config = SimpleNamespace(names=("Aki", "Ben", "Chika"))
     public = {"game": "some-game", "seat": "Aki", "names": ["Aki", "Ben", "Chika"], "winner": None,
               "alive": ["Aki", "Ben", "Chika"], "private": {}, "ask": None}
-    assert views.build_view("some-game", config, None, None, "Aki", None, _text) == {
+    assert views.build_view(SOME_GAME, config, None, None, "Aki", None, _text) == {
         **public, "phase": "setup", "night": 0, "day": 0}
     shown = SimpleNamespace(night=2, day=1, finished=True, winner="town")
     ask = Ask("seer.act_phone", ("Ben", "Chika"), player="Ben")
-    assert views.build_view("some-game", config, shown, shown, "Aki", (4, ask), _text) == {
+    assert views.build_view(SOME_GAME, config, shown, shown, "Aki", (4, ask), _text) == {
         **public, "phase": "over", "night": 2, "day": 1, "winner": "town"}
 
 
 def test_a_bestia_magica_card_is_shown_only_for_a_player_of_the_game():
-    card = views.GAME_HOOKS["bestia-magica"][0]
+    card = bm_phone.private_view
     config = _bestia_config()
     state = BMState(night=1, players=_players(False))
     assert card(config, state, "Ben") == {
@@ -68,7 +72,7 @@ def test_a_bestia_magica_card_is_shown_only_for_a_player_of_the_game():
 
 def test_a_murderer_reformed_on_the_last_night_wins_with_the_beasts_unless_the_house_rule_says_town():
     state = BMState(night=2, day=1, players=_players(), winner="beasts")
-    card = views.GAME_HOOKS["bestia-magica"][0]
+    card = bm_phone.private_view
     assert card(_bestia_config(), state, "Ben")["won"] is True
     assert card(_bestia_config(reform_counts_at_end="true"), state, "Ben")["won"] is False
     assert card(_bestia_config(), state, "Chika")["won"] is True and card(_bestia_config(), state, "Aki")["won"] is False
@@ -76,9 +80,9 @@ def test_a_murderer_reformed_on_the_last_night_wins_with_the_beasts_unless_the_h
 
 def test_a_game_without_phone_hooks_shows_no_card_and_every_choice():
     ask = Ask("seer.act_phone", ("Ben", "Chika"), player="Aki")
-    assert views.valid_choices("some-game", None, None, "Aki", ask) == ("Ben", "Chika")
+    assert views.valid_choices(SOME_GAME, None, None, "Aki", ask) == ("Ben", "Chika")
     night = SimpleNamespace(night=1, day=0, finished=False)
-    view = views.build_view("some-game", SimpleNamespace(names=("Aki", "Ben")), night, None, "Aki", (3, ask),
+    view = views.build_view(SOME_GAME, SimpleNamespace(names=("Aki", "Ben")), night, None, "Aki", (3, ask),
                             lambda a: {"en": a.line})
     assert view["private"] == {} and view["ask"]["choices"] == ["Ben", "Chika"]
 
@@ -118,22 +122,22 @@ def test_the_private_lines_file_is_readable_utf8_json_for_its_owner_only(tmp_pat
 
 
 def test_seats_are_the_tables_names_else_numbered_from_one():
-    assert views.seats_of(SimpleNamespace(names=("Aki", "Ben"), players=2)) == ("Aki", "Ben")
-    assert views.seats_of(SimpleNamespace(names=(), players=4)) == ("1", "2", "3", "4")
-    assert views.seats_of(SimpleNamespace(players=3)) == ("1", "2", "3")
+    assert seating.seats_of(SimpleNamespace(names=("Aki", "Ben"), players=2)) == ("Aki", "Ben")
+    assert seating.seats_of(SimpleNamespace(names=(), players=4)) == ("1", "2", "3", "4")
+    assert seating.seats_of(SimpleNamespace(players=3)) == ("1", "2", "3")
 
 
 def test_before_the_first_state_a_player_sees_no_cards_and_a_question_is_shown_whole():
     settings = build_settings({}, {"game": "additional-werewolf", "seed": 1, "names": "Aki,Ben,Chika,Dai,Emi",
                                    "digital_cards": "true"}, "test")
     config = get_game(settings.game).configure(settings)
-    view = views.build_view("additional-werewolf", config, None, None, "Aki", None, lambda a: {"en": a.line})
+    view = views.build_view(get_game("additional-werewolf"), config, None, None, "Aki", None, lambda a: {"en": a.line})
     assert view["private"] == {} and view["phase"] == "setup" and view["ask"] is None
     ask = Ask("seer.act_phone", ("Ben", "Chika"), player="Aki")
-    view = views.build_view("some-game", config, None, None, "Aki", (4, ask), lambda a: {"en": a.line})
+    view = views.build_view(SOME_GAME, config, None, None, "Aki", (4, ask), lambda a: {"en": a.line})
     assert view["ask"] == {"serial": 4, "line": "seer.act_phone", "text": {"en": "seer.act_phone"},
                            "choices": ["Ben", "Chika"], "multiple": False, "private": True}
     nominees = Ask("nomination.who", ("Aki", "Ben", "Chika"), multiple=True)
-    view = views.build_view("some-game", config, None, None, "Ben", (5, nominees), lambda a: {"en": "?"})
+    view = views.build_view(SOME_GAME, config, None, None, "Ben", (5, nominees), lambda a: {"en": "?"})
     assert view["ask"] == {"serial": 5, "line": "nomination.who", "text": {"en": "?"},
                            "choices": ["Aki", "Ben", "Chika"], "multiple": True, "private": False}

@@ -303,9 +303,9 @@ class Appliance:
     async def play_new(self, settings: TableSettings) -> None:
         rules = get_game(settings.game)
         config = rules.configure(settings)
-        if getattr(config, "digital_cards", False) and not self.run_options.phones and not self.run_options.answers:
-            raise NarratorError("digital cards are shown on the players' phones; "
-                                "turn them on with `narrator config set phones true`")
+        needs_phones = rules.phones_required(config)
+        if needs_phones and not self.run_options.phones and not self.run_options.answers:
+            raise NarratorError(f"{needs_phones}; turn them on with `narrator config set phones true`")
         store = GameStore.create(home.app_home(), rules.name, config.to_dict(), self.run_options.to_dict(),
                                  holder="narrator serve", warn=lambda message: self.log(f"warning: {message}"))
         self.log(f"game {store.id} ({rules.name}, {settings.players} players) saved in {store.folder}")
@@ -330,7 +330,7 @@ class Appliance:
             else:
                 server = make_server(rules, config, store, self.hub, self.run_options.lang)
                 await open_phones(server, self.scheduler, self.run_options.host, self.run_options.port,
-                                  wait=getattr(config, "digital_cards", False))
+                                  wait=rules.phones_required(config) is not None)
         try:
             return await play_loop(rules, config, store, self.scheduler, position, recap=recap,
                                    on_state=server.set_state if server else None)

@@ -101,10 +101,11 @@ def play(game: str | None, table_file: Path | None, no_keyboard: bool, dry_run: 
         from narrator.phones.table import check_game
 
         check_game(rules)
-    if getattr(config, "digital_cards", False) and not run.phones and not run.answers:
-        raise NarratorError("digital cards are shown on the players' phones; add --phones (or phones = true)")
-    _review_names(run, getattr(config, "names", ()), keyboard=not no_keyboard and not run.answers)
-    sitting = open_sitting(run, names=getattr(config, "names", ()), game=rules, config=config)
+    needs_phones = rules.phones_required(config)
+    if needs_phones and not run.phones and not run.answers:
+        raise NarratorError(f"{needs_phones}; add --phones (or phones = true)")
+    _review_names(run, rules.names(config), keyboard=not no_keyboard and not run.answers)
+    sitting = open_sitting(run, names=rules.names(config), game=rules, config=config)
     store = GameStore.create(home.app_home(), rules.name, config.to_dict(), run.to_dict(), holder="narrator play")
     click.echo(f"game {store.id} saved in {store.folder}", err=True)
     _run(rules, config, store, sitting, run, lambda: start_position(rules, config, store), recap=False)
@@ -166,7 +167,7 @@ def _resume(store: GameStore, no_keyboard: bool, cut_log: bool, flags: dict[str,
         cut_damaged_log(rules, config, store)
     position = resume_position(rules, config, store)
     used = sum(1 for e in store.events() if e.get("source") == "script")
-    sitting = open_sitting(run, start_at=position.t, answers_used=used, names=getattr(config, "names", ()),
+    sitting = open_sitting(run, start_at=position.t, answers_used=used, names=rules.names(config),
                            game=rules, config=config)
     store.update_run(run.to_dict())
     click.echo(f"resuming game {store.id}", err=True)

@@ -1,22 +1,84 @@
-"""The game contract: what every game hands the game loop (kept apart from the registry,
-so that a game's package and the registry in `narrator/games/__init__.py` never import each other)."""
+"""The game contract: everything the other rooms (the runner, the phones, the CLI, the
+appliance, render-ahead) may know about a game. A room outside `narrator/games/` holds a
+`Game` and calls it; it never names a game, a card, a role or a state field.
+
+Kept apart from the registry, so that a game's package and the registry in
+`narrator/games/__init__.py` never import each other.
+
+What every game's state and config offer, whatever the game: `state.finished`,
+`state.winner` and `state.to_dict()`; `config.to_dict()`. The rest is asked through the
+functions below, each with a default that fits a game which does not need it.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
+
+from narrator.cues import GameEvent
+from narrator.games import seating
+
+PrivateView = Callable[[Any, Any, str], dict[str, Any]]
+"""(config, state, seat) -> what that seat's phone alone may see: own cards, memos, results."""
+PrivateChoices = Callable[[Any, Any, str, tuple[str, ...]], tuple[str, ...]]
+"""(config, state, seat, the question's choices) -> those the seat may really pick now."""
+
+
+def _no_private_view(config: Any, state: Any, name: str) -> dict[str, Any]:
+    return {}
+
+
+def _every_choice(config: Any, state: Any, name: str, choices: tuple[str, ...]) -> tuple[str, ...]:
+    return choices
+
+
+def _phones_not_required(config: Any) -> str | None:
+    return None
+
+
+def _no_names(config: Any) -> tuple[str, ...]:
+    return ()
+
+
+def _no_context(state: Any) -> dict[str, Any]:
+    return {}
+
+
+def _winner_only(config: Any, state: Any) -> dict[str, Any]:
+    return {"winner": state.winner}
+
+
+@dataclass(frozen=True)
+class PhonePlay:
+    """How a game is played with the phone page: what each seat's phone may see and pick.
+
+    A game with no `PhonePlay` has no phone page (`--phones` is refused for it). The
+    defaults fit a werewolf-family game that counts nights and days (`seating`)."""
+
+    private_view: PrivateView = _no_private_view
+    private_choices: PrivateChoices = _every_choice
+    seats: Callable[[Any], tuple[str, ...]] = seating.seats_of
+    """(config) -> the seats a phone can claim."""
+    table_facts: Callable[[Any, Any], dict[str, Any]] = seating.night_and_day_facts
+    """(config, state or None) -> the table's public facts: phase, night, day, winner."""
+    alive: Callable[[Any, Any], list[str]] = seating.every_seat
+    """(config, state or None) -> the players still in the game (public: deaths are announced)."""
+    required: Callable[[Any], str | None] = _phones_not_required
+    """(config) -> why this setup can only be played on phones (the start of a one-line
+    error, e.g. "digital cards are shown on the players' phones"), or None."""
 
 
 @dataclass(frozen=True)
 class Game:
-    """One game's rules engine and the functions the runner needs around it."""
+    """One game's rules engine and everything the rooms around it need from it."""
 
     name: str
     configure: Callable[[Any], Any]
     config_from_dict: Callable[[dict[str, Any]], Any]
     new_state: Callable[[], Any]
     state_from_dict: Callable[[dict[str, Any]], Any]
-    advance: Callable[[Any, Any, dict[str, Any]], tuple[Any, list]]
+    advance: Callable[[Any, Any, GameEvent | Mapping[str, Any]], tuple[Any, list]]
+    """(config, state, event) -> (state, cues): pure; `event` typed or as its log record."""
     recap: Callable[[Any, Any], list]
     box: Callable[[Any], list] | None = None
     """The cues that name the cards a table takes out of the box for `config` (None: no set to choose)."""
@@ -24,3 +86,16 @@ class Game:
     """For a game whose private rounds have too many answers to play every branch (Bestia
     Magica): cues holding every line it can say with this config, listed from the config
     (what `narrator.sound.render_ahead` renders before play)."""
+    names: Callable[[Any], tuple[str, ...]] = _no_names
+    """(config) -> the players' names the narrator says (their readings are prepared and
+    reviewed at setup); a game that calls its players by side has none."""
+    context: Callable[[Any], dict[str, Any]] = _no_context
+    """(state) -> where the step stands (night, day), written beside each transcript record."""
+    outcome: Callable[[Any, Any], dict[str, Any]] = _winner_only
+    """(config, state) -> the finished game's record in the saved game: who won and how."""
+    phones: PhonePlay | None = None
+    """How a seat's phone plays this game; None: the game has no phone page."""
+
+    def phones_required(self, config: Any) -> str | None:
+        """Why this setup can only be played on the phones (a one-line error's start), or None."""
+        return self.phones.required(config) if self.phones is not None else None

@@ -9,20 +9,23 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from narrator.cues import Cue
+from narrator.cues import Answer, as_event, Cue, GameEvent
 from narrator.errors import AnswerError
 
-Step = Callable[[Any, Any, dict[str, Any]], tuple[Any, list[Cue]]]
+Step = Callable[[Any, Any, GameEvent], tuple[Any, list[Cue]]]
 
 
-def run_step(steps: Mapping[str, Step], config: Any, state: Any, event: dict[str, Any],
+def run_step(steps: Mapping[str, Step], config: Any, state: Any, event: GameEvent | Mapping[str, Any],
              waiting_for: str = "an answer") -> tuple[Any, list[Cue]]:
-    """Run the step `state.step` names; a finished game takes no more steps."""
+    """Run the step `state.step` names; a finished game takes no more steps.
+
+    `event` may come as its log record (a dict); the step handlers see it typed."""
+    event = as_event(event)
     if state.finished:
         return state, []
     handler = steps.get(state.step)
     if handler is None:
         raise ValueError(f"unknown step {state.step!r}")
-    if state.step.startswith("ask_") and event.get("type") != "answer":
-        raise AnswerError(f"the game is waiting for {waiting_for} ({state.step[4:]}), not '{event.get('type')}'")
+    if state.step.startswith("ask_") and not isinstance(event, Answer):
+        raise AnswerError(f"the game is waiting for {waiting_for} ({state.step[4:]}), not '{event.type}'")
     return handler(config, state, event)

@@ -25,6 +25,7 @@ from typing import Any
 from aiohttp import web
 
 from narrator.cues import Ask, Collect, End, Timer
+from narrator.games.contract import Game
 from narrator.inputs.hub import ListenerHub
 from narrator.phones import answers, guard, host, wire
 from narrator.phones.private import PrivateLines, request_view
@@ -67,7 +68,7 @@ def safe(method: Any) -> Any:
 class PhoneServer:
     """Seats, views and answers for one game; `set_state` is the runner's `on_state`."""
 
-    def __init__(self, game: str, config: Any, hub: ListenerHub, seats: Seats, cookie: str,
+    def __init__(self, game: Game, config: Any, hub: ListenerHub, seats: Seats, cookie: str,
                  lang: str, packs: dict[str, Any], private_lines: PrivateLines | None = None):
         self.game, self.config, self.hub, self.seats = game, config, hub, seats
         self.cookie, self.host_cookie, self.lang, self.packs = cookie, f"{cookie}_host", lang, packs

@@ -11,29 +11,31 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from narrator.cues import Say
+from narrator.games.contract import Game
 from narrator.phones.network import bind_host, join_url, show_qr, spoken_address
 from narrator.phones.private import PrivateLines
 from narrator.phones.seats import Seats
 from narrator.phones.server import PhoneServer
 from narrator.errors import SetupError
-from narrator.phones.views import GAME_HOOKS, seats_of
+from narrator.games import game_names, get_game
 from narrator.sound.voicepack import load_pack
 
 PAGE_LANGUAGES = ("ja", "en")
 
 
-def check_game(rules: Any) -> None:
+def check_game(rules: Game) -> None:
     """Refuse --phones for a game the page has no views for, before anything is saved."""
-    if rules.name not in GAME_HOOKS:
-        raise SetupError(f"the phone page serves {', '.join(GAME_HOOKS)}, not {rules.name}; drop --phones")
+    if rules.phones is None:
+        served = [name for name in game_names() if get_game(name).phones is not None]
+        raise SetupError(f"the phone page serves {', '.join(served)}, not {rules.name}; drop --phones")
 
 
-def make_server(rules: Any, config: Any, store: Any, hub: Any, lang: str) -> PhoneServer:
+def make_server(rules: Game, config: Any, store: Any, hub: Any, lang: str) -> PhoneServer:
     check_game(rules)
     packs = {lang_: load_pack(lang_) for lang_ in PAGE_LANGUAGES}
-    seats = Seats(seats_of(config), store.folder / "phones.json")
+    seats = Seats(rules.phones.seats(config), store.folder / "phones.json")
     lines = PrivateLines(store.folder / "phones-private.json")
-    return PhoneServer(rules.name, config, hub, seats, f"narrator_{store.id}", lang, packs, lines)
+    return PhoneServer(rules, config, hub, seats, f"narrator_{store.id}", lang, packs, lines)
 
 
 def spoken_code(code: str) -> str:

@@ -18,7 +18,9 @@ import itertools
 import json
 from typing import Any, Iterable, Mapping
 
-from narrator.cues import Ask, Collect, Countdown, Cue, End, Private, Say, Timer
+from narrator.cues import (
+    Answer, Ask, Collect, Continue, Countdown, Cue, End, GameEvent, Private, Say, Start, Timer,
+)
 
 COMMON_LINES = ("control.paused", "control.resumed")
 MAX_STATES = 4000
@@ -59,11 +61,10 @@ def game_requests(game: Any, config: Any, max_states: int = MAX_STATES) -> list[
             seen_requests.setdefault(_key(line, params), (line, params))
 
     add((line, {}) for line in COMMON_LINES)
-    sayable = getattr(game, "sayable", None)
-    if sayable is not None:
-        add(cue_requests(sayable(config)))
+    if game.sayable is not None:
+        add(cue_requests(game.sayable(config)))
     private = False
-    frontier = [(game.new_state(), {"type": "start"})]
+    frontier: list[tuple[Any, GameEvent]] = [(game.new_state(), Start())]
     seen_states: set[str] = set()
     fanned_out: set[str] = set()
     while frontier and len(seen_states) < max_states:
@@ -85,11 +86,11 @@ def game_requests(game: Any, config: Any, max_states: int = MAX_STATES) -> list[
             if ask.multiple and ask.line in fanned_out:
                 answers = answers[:1]  # every name set was met the first time; keep the walk small
             fanned_out.add(ask.line)
-            frontier += [(state, {"type": "answer", "value": a}) for a in answers]
+            frontier += [(state, Answer(a)) for a in answers]
         else:
-            frontier.append((state, {"type": "continue"}))
+            frontier.append((state, Continue()))
     if private:  # pass-the-device calls each player by name
-        add(("private.call", {"name": name}) for name in getattr(config, "names", ()) or ())
+        add(("private.call", {"name": name}) for name in game.names(config))
     return list(seen_requests.values())
 
 

@@ -21,12 +21,12 @@ from pathlib import Path
 from typing import Any
 
 from narrator.errors import DamagedGame, SaveError
+from narrator.cues import EVENT_TYPES
 
 LOG_FILE = "events.jsonl"
 MAX_LOG_BYTES = 64 * 1024 * 1024
 """A real game logs a few thousand short events; anything this large is not a log."""
 HEADER = "log"
-EVENT_TYPES = ("start", "answer", "continue", "undo")
 
 
 @dataclass

@@ -11,7 +11,9 @@ import json
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from narrator.cues import Ask, Collect, Cue, Say, cue_from_dict
+from narrator.cues import (
+    Answer, Ask, Collect, Continue, Cue, cue_from_dict, event_from_dict, GameEvent, Say, Start, Undo,
+)
 from narrator.games.contract import Game
 from narrator.table.scheduler import Scheduler
 from narrator.errors import DamagedGame
@@ -31,7 +33,7 @@ class Position:
 
 def start_position(game: Game, config: Any, store: GameStore) -> Position:
     """A new game: the `start` event played into a fresh state, saved before it is heard."""
-    event = {"type": "start"}
+    event = Start()
     state, cues = game.advance(config, game.new_state(), event)
     _save(store, event, state, cues, 1, 0.0)
     return Position(state, cues, 1)
@@ -128,7 +130,7 @@ def _replay(game: Game, config: Any, state: Any, event: dict[str, Any], store: G
             line: int) -> tuple[Any, list[Cue]]:
     """One logged event played again; one that the rules cannot take is a damaged log line."""
     try:
-        return game.advance(config, state, event)
+        return game.advance(config, state, event_from_dict(event))
     except Exception as err:  # noqa: BLE001 - the rules were never meant to see this event
         if store is None:
             raise
@@ -153,38 +155,28 @@ async def play(game: Game, config: Any, store: GameStore, scheduler: Scheduler, 
     state, cues, count = position.state, position.cues, position.event_count
     on_state(state)
     if recap:
-        await scheduler.play(game.recap(config, state), _context(state))
+        await scheduler.play(game.recap(config, state), game.context(state))
     while True:
-        heard = await scheduler.play(cues, _context(state))
+        heard = await scheduler.play(cues, game.context(state))
         if state.finished:
             break
         if heard is not None and heard.kind == "command" and heard.value == "undo":
-            store.append_event({"type": "undo", "source": heard.source})
+            store.append_event(Undo(heard.source).to_dict())
             count += 1
             state, cues = rebuild(game, config, store.events())
             store.save_snapshot(Snapshot(count, state.to_dict(), [c.to_dict() for c in cues], scheduler.cursor))
             on_state(state)
             continue
-        if heard is not None:
-            event = {"type": "answer", "value": heard.value, "source": heard.source}
-        else:
-            event = {"type": "continue"}
+        event: GameEvent = Answer(heard.value, heard.source) if heard is not None else Continue()
         state, cues = game.advance(config, state, event)
         count += 1
         _save(store, event, state, cues, count, scheduler.cursor)
         on_state(state)
-    store.mark_finished({"winner": state.winner, **_outcome(state)})
+    store.mark_finished(game.outcome(config, state))
     return state
 
 
-def _save(store: GameStore, event: dict[str, Any], state: Any, cues: list[Cue], count: int, t: float) -> None:
-    store.append_event(event)
+def _save(store: GameStore, event: GameEvent, state: Any, cues: list[Cue], count: int, t: float) -> None:
+    store.append_event(event.to_dict())
     store.save_snapshot(Snapshot(count, state.to_dict(), [c.to_dict() for c in cues], t))
 
-
-def _context(state: Any) -> dict[str, Any]:
-    return {key: getattr(state, key) for key in ("night", "day") if hasattr(state, key)}
-
-
-def _outcome(state: Any) -> dict[str, Any]:
-    return {"lovers_lose": state.lovers_lose} if hasattr(state, "lovers_lose") else {}

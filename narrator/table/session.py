@@ -215,7 +215,7 @@ def prepare_voice(voice: Any, game: Any, config: Any, notice: Callable[[Any], No
         return 0
     requests = game_requests(game, config)
     todo = [r for r in requests if not voice.is_cached(voice.pack.speak(r[0], r[1]))]
-    pieces = name_clips.missing(voice, todo, getattr(config, "names", ()))
+    pieces = name_clips.missing(voice, todo, game.names(config))
     if pieces:
         import click
 

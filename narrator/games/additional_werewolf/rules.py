@@ -12,9 +12,9 @@ Each call of `advance` plays one *step* and returns its cues. A step that ends w
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
-from typing import Any
+from typing import Any, Mapping
 
-from narrator.cues import Ask, Countdown, Cue, End, Say, Timer
+from narrator.cues import Ask, Continue, Countdown, Cue, End, GameEvent, Say, Timer
 from narrator.errors import AnswerError
 from narrator.games.additional_werewolf import cards as digital
 from narrator.games.additional_werewolf.box import box_cues
@@ -97,7 +97,7 @@ def new_state() -> AWState:
     return AWState()
 
 
-def advance(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWState, list[Cue]]:
+def advance(config: AWConfig, state: AWState, event: GameEvent | Mapping[str, Any]) -> tuple[AWState, list[Cue]]:
     """Play one step: consume `event` and return the new state and the step's cues."""
     return run_step(_STEPS, config, state, event)
 
@@ -122,7 +122,7 @@ def recap(config: AWConfig, state: AWState) -> list[Cue]:
 
 # --- steps ---------------------------------------------------------------------------------
 
-def _start(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWState, list[Cue]]:
+def _start(config: AWConfig, state: AWState, event: GameEvent) -> tuple[AWState, list[Cue]]:
     if config.digital_cards:
         cues: list[Cue] = [
             Say("setup.welcome", {"players": config.players, "days": config.days}),
@@ -143,7 +143,7 @@ def _start(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWS
     return replace(state, step="ask_ready"), cues
 
 
-def _ready(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWState, list[Cue]]:
+def _ready(config: AWConfig, state: AWState, event: GameEvent) -> tuple[AWState, list[Cue]]:
     return _begin_night(config, state)
 
 
@@ -154,7 +154,7 @@ def _begin_night(config: AWConfig, state: AWState) -> tuple[AWState, list[Cue]]:
     return replace(state, step=step, night=night, call_index=0), cues
 
 
-def _night_call(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWState, list[Cue]]:
+def _night_call(config: AWConfig, state: AWState, event: GameEvent) -> tuple[AWState, list[Cue]]:
     plan = night_plan(config, state.night)
     call = plan[state.call_index]
     card = call.card
@@ -190,7 +190,7 @@ def _finish_call(config: AWConfig, state: AWState) -> tuple[AWState, list[Cue]]:
     return _next_call(config, state, [Say("night.sleep")])
 
 
-def _night_check(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWState, list[Cue]]:
+def _night_check(config: AWConfig, state: AWState, event: GameEvent) -> tuple[AWState, list[Cue]]:
     """Everyone looks at their own role card and puts it back (「元に戻します」), then sleeps."""
     if config.digital_cards:
         cues: list[Cue] = [Say("night.check_phone"), Countdown(config.check_role)]
@@ -205,11 +205,11 @@ def _next_call(config: AWConfig, state: AWState, cues: list[Cue]) -> tuple[AWSta
     return replace(state, step=step, call_index=index), cues
 
 
-def _night_choice(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWState, list[Cue]]:
+def _night_choice(config: AWConfig, state: AWState, event: GameEvent) -> tuple[AWState, list[Cue]]:
     """A night card holder answered on their phone (digital cards)."""
     call = night_plan(config, state.night)[state.call_index]
     player = digital.holders(config, state, call.card)[call.number - 1]
-    state, cues, finished = digital.night_answer(config, state, player, event["value"])
+    state, cues, finished = digital.night_answer(config, state, player, event.value)
     if not finished:
         return state, cues
     state, after = _finish_call(config, state)
@@ -223,12 +223,12 @@ def _yesterdays_nominees(state: AWState) -> tuple[str, ...]:
     return ()
 
 
-def _night_end(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWState, list[Cue]]:
+def _night_end(config: AWConfig, state: AWState, event: GameEvent) -> tuple[AWState, list[Cue]]:
     day = state.night
     return replace(state, step="discussion", day=day, strategists_resolved=0), [Say("night.end", {"day": day})]
 
 
-def _discussion(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWState, list[Cue]]:
+def _discussion(config: AWConfig, state: AWState, event: GameEvent) -> tuple[AWState, list[Cue]]:
     if not config.discussion:  # 「納得がいくまで」: no clock, the table says when it is done
         cues: list[Cue] = [Say("day.discussion_open", {"day": state.day, "days": config.days}),
                            Ask("setup.ready", DONE)]
@@ -241,7 +241,7 @@ def _discussion(config: AWConfig, state: AWState, event: dict[str, Any]) -> tupl
     return replace(state, step="nomination"), cues
 
 
-def _nomination(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWState, list[Cue]]:
+def _nomination(config: AWConfig, state: AWState, event: GameEvent) -> tuple[AWState, list[Cue]]:
     cues: list[Cue] = [Say("nomination.ready"), Say("nomination.count_in")]
     if config.names:
         cues.append(Ask("nomination.who", tuple(config.names), multiple=True))
@@ -250,8 +250,8 @@ def _nomination(config: AWConfig, state: AWState, event: dict[str, Any]) -> tupl
     return replace(state, step="ask_werewolf"), cues
 
 
-def _nominated(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWState, list[Cue]]:
-    names = _names_answer(config, event["value"])
+def _nominated(config: AWConfig, state: AWState, event: GameEvent) -> tuple[AWState, list[Cue]]:
+    names = _names_answer(config, event.value)
     state = replace(state, nominations=state.nominations + (names,), step="ask_werewolf")
     if config.digital_cards:
         return _judge_nominees(config, state, names)
@@ -262,7 +262,7 @@ def _nominated(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple
     return state, cues
 
 
-def _werewolf_answer(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWState, list[Cue]]:
+def _werewolf_answer(config: AWConfig, state: AWState, event: GameEvent) -> tuple[AWState, list[Cue]]:
     if _yes(event):
         flip: list[Cue] = [Say("nomination.flip")]  # 「人狼です」と答えて、カードを表向きにして
         if config.in_play("lovers"):
@@ -289,9 +289,9 @@ def _judge_nominees(config: AWConfig, state: AWState, names: tuple[str, ...]) ->
     return state, cues + more
 
 
-def _strategist_choice(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWState, list[Cue]]:
+def _strategist_choice(config: AWConfig, state: AWState, event: GameEvent) -> tuple[AWState, list[Cue]]:
     """One of a nominated strategist's private choices (digital cards)."""
-    state, cues, finished = digital.strategist_answer(config, state, event["value"])
+    state, cues, finished = digital.strategist_answer(config, state, event.value)
     if not finished:
         return state, cues
     if state.strategist_queue:
@@ -301,21 +301,21 @@ def _strategist_choice(config: AWConfig, state: AWState, event: dict[str, Any]) 
     return state, cues + more
 
 
-def _lovers_answer(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWState, list[Cue]]:
+def _lovers_answer(config: AWConfig, state: AWState, event: GameEvent) -> tuple[AWState, list[Cue]]:
     return _end(state, "citizens", lovers_lose=_yes(event))
 
 
-def _strategist_answer(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWState, list[Cue]]:
+def _strategist_answer(config: AWConfig, state: AWState, event: GameEvent) -> tuple[AWState, list[Cue]]:
     if not _yes(event):
         return _after_nomination(config, state)
     cues: list[Cue] = [Say("strategist.reveal"), Say("strategist.exchange")]
     if not config.strategist:  # hands are busy: wait until the three cards are handed back
         return replace(state, step="ask_exchanged"), cues + [Ask("setup.ready", DONE)]
-    state, more = _exchanged(config, state, {"type": "continue"})
+    state, more = _exchanged(config, state, Continue())
     return state, cues + [Countdown(config.strategist)] + more
 
 
-def _exchanged(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWState, list[Cue]]:
+def _exchanged(config: AWConfig, state: AWState, event: GameEvent) -> tuple[AWState, list[Cue]]:
     """The three look at their new role card and place it again; then the next strategist."""
     last_day = state.day >= config.days
     cues: list[Cue] = [
@@ -354,7 +354,7 @@ def _after_nomination(config: AWConfig, state: AWState) -> tuple[AWState, list[C
     return replace(state, step="ask_redealt"), [Say("redeal.collect"), Say("redeal.look"), Ask("setup.ready", DONE)]
 
 
-def _redealt(config: AWConfig, state: AWState, event: dict[str, Any]) -> tuple[AWState, list[Cue]]:
+def _redealt(config: AWConfig, state: AWState, event: GameEvent) -> tuple[AWState, list[Cue]]:
     return _begin_night(config, state)
 
 
@@ -364,8 +364,8 @@ def _end(state: AWState, winner: str, lovers_lose: bool) -> tuple[AWState, list[
     return replace(state, step="over", winner=winner, lovers_lose=lovers_lose), [cue]
 
 
-def _yes(event: dict[str, Any]) -> bool:
-    value = event.get("value")
+def _yes(event: GameEvent) -> bool:
+    value = event.value
     if value not in YES_NO:
         raise AnswerError(f"expected yes or no, got '{value}'")
     return value == "yes"

@@ -1,6 +1,8 @@
 """Bestia Magica (ベスティアマギカ): config and deal, rules engine, and the game contract."""
 
-from narrator.games.contract import Game
+from narrator.games import seating
+from narrator.games.bestia_magica import phone
+from narrator.games.contract import Game, PhonePlay
 from narrator.games.bestia_magica.box import box_cues
 from narrator.games.bestia_magica.rules import advance, recap
 from narrator.games.bestia_magica.sayable import sayable
@@ -17,4 +19,7 @@ GAME = Game(
     recap=recap,
     box=box_cues,
     sayable=sayable,
+    names=seating.names_of,
+    context=seating.night_and_day,
+    phones=PhonePlay(private_view=phone.private_view, alive=phone.alive),
 )

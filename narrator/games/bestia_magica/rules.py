@@ -12,9 +12,9 @@ followed by a `continue`. No audio, files or clock here.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, Mapping
 
-from narrator.cues import Countdown, Cue, End, Event, Private, Say, Timer
+from narrator.cues import Countdown, Cue, End, Event, GameEvent, Private, Say, Timer
 from narrator.games.bestia_magica import memo, vote
 from narrator.games.bestia_magica.box import box_cues
 from narrator.games.bestia_magica.night import resolve
@@ -24,7 +24,7 @@ from narrator.games.bestia_magica.state import BMState, new_state, rng, seat_pla
 from narrator.games.steps import run_step
 
 
-def advance(config: BMConfig, state: BMState, event: dict[str, Any]) -> tuple[BMState, list[Cue]]:
+def advance(config: BMConfig, state: BMState, event: GameEvent | Mapping[str, Any]) -> tuple[BMState, list[Cue]]:
     """Play one step: consume `event` and return the new state and the step's cues."""
     return run_step(_STEPS, config, state, event, waiting_for="private answers")
 
@@ -42,7 +42,7 @@ def recap(config: BMConfig, state: BMState) -> list[Cue]:
 
 # --- steps ---------------------------------------------------------------------------------
 
-def _start(config: BMConfig, state: BMState, event: dict[str, Any]) -> tuple[BMState, list[Cue]]:
+def _start(config: BMConfig, state: BMState, event: GameEvent) -> tuple[BMState, list[Cue]]:
     state = replace(state, players=seat_players(config))
     cues: list[Cue] = [Say("bm.setup.welcome", {"players": config.players}), *box_cues(config), Say("bm.setup.deal")]
     for card in config.deal:
@@ -52,7 +52,7 @@ def _start(config: BMConfig, state: BMState, event: dict[str, Any]) -> tuple[BMS
     return replace(state, step="night"), cues
 
 
-def _night(config: BMConfig, state: BMState, event: dict[str, Any]) -> tuple[BMState, list[Cue]]:
+def _night(config: BMConfig, state: BMState, event: GameEvent) -> tuple[BMState, list[Cue]]:
     night = state.night + 1
     cues: list[Cue] = []
     for p in state.players:  # FAQ 3/4: a reform takes effect from the next night, attribute kept
@@ -71,8 +71,8 @@ def _night(config: BMConfig, state: BMState, event: dict[str, Any]) -> tuple[BMS
     return state, cues
 
 
-def _memos(config: BMConfig, state: BMState, event: dict[str, Any]) -> tuple[BMState, list[Cue]]:
-    memos = memo.check_answers(memo.night_collect(config, state), event.get("value"))
+def _memos(config: BMConfig, state: BMState, event: GameEvent) -> tuple[BMState, list[Cue]]:
+    memos = memo.check_answers(memo.night_collect(config, state), event.value)
     state, night = resolve(config, state, memos)
     m = night.morning
     order = [p.name for p in state.players]
@@ -102,7 +102,7 @@ def _memos(config: BMConfig, state: BMState, event: dict[str, Any]) -> tuple[BMS
     return _check_end(config, state, cues, then="discussion")
 
 
-def _discussion(config: BMConfig, state: BMState, event: dict[str, Any]) -> tuple[BMState, list[Cue]]:
+def _discussion(config: BMConfig, state: BMState, event: GameEvent) -> tuple[BMState, list[Cue]]:
     seconds = config.timers["discussion"]
     cues: list[Cue] = [
         Say("bm.day.discussion", {"day": state.day, "seconds": seconds}),
@@ -112,7 +112,7 @@ def _discussion(config: BMConfig, state: BMState, event: dict[str, Any]) -> tupl
     return replace(state, step="vote"), cues
 
 
-def _vote(config: BMConfig, state: BMState, event: dict[str, Any]) -> tuple[BMState, list[Cue]]:
+def _vote(config: BMConfig, state: BMState, event: GameEvent) -> tuple[BMState, list[Cue]]:
     cues: list[Cue] = [
         Say(f"bm.vote.attribute.{state.attribute or 'none'}"),
         Say("bm.vote.begin"), Timer("vote", config.timers["vote"]),
@@ -121,8 +121,8 @@ def _vote(config: BMConfig, state: BMState, event: dict[str, Any]) -> tuple[BMSt
     return replace(state, step="ask_votes"), cues
 
 
-def _votes(config: BMConfig, state: BMState, event: dict[str, Any]) -> tuple[BMState, list[Cue]]:
-    votes = vote.describe(memo.check_answers(memo.vote_collect(config, state, revote=False), event.get("value")))
+def _votes(config: BMConfig, state: BMState, event: GameEvent) -> tuple[BMState, list[Cue]]:
+    votes = vote.describe(memo.check_answers(memo.vote_collect(config, state, revote=False), event.value))
     scores = vote.weighted_tally(config, state, votes, state.attribute)
     leaders = vote.top(state, scores)
     state = _remember(state, "vote", votes)
@@ -139,8 +139,8 @@ def _votes(config: BMConfig, state: BMState, event: dict[str, Any]) -> tuple[BMS
     return replace(state, step="ask_revote"), cues
 
 
-def _revotes(config: BMConfig, state: BMState, event: dict[str, Any]) -> tuple[BMState, list[Cue]]:
-    votes = vote.describe(memo.check_answers(memo.vote_collect(config, state, revote=True), event.get("value")))
+def _revotes(config: BMConfig, state: BMState, event: GameEvent) -> tuple[BMState, list[Cue]]:
+    votes = vote.describe(memo.check_answers(memo.vote_collect(config, state, revote=True), event.value))
     leaders = vote.top(state, vote.weighted_tally(config, state, votes, None))  # rule 10: attributes off
     state = _remember(state, "revote", votes)
     if len(leaders) == 1:

@@ -15,9 +15,9 @@ No audio, files or clock here.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
-from typing import Any
+from typing import Any, Mapping
 
-from narrator.cues import Ask, Cue, End, Say, TurnClock
+from narrator.cues import Answer, as_event, Ask, Cue, End, GameEvent, Say, TurnClock
 from narrator.errors import AnswerError
 from narrator.games.pagan.setup import PaganConfig, definition
 
@@ -86,16 +86,17 @@ def help_lines(state: PaganState) -> tuple[str, ...]:
     return tuple(table[state.side])
 
 
-def advance(config: PaganConfig, state: PaganState, event: dict[str, Any]) -> tuple[PaganState, list[Cue]]:
+def advance(config: PaganConfig, state: PaganState, event: GameEvent | Mapping[str, Any]) -> tuple[PaganState, list[Cue]]:
     """Play one step: consume `event` and return the new state and the step's cues."""
     if state.finished:
         return state, []
     if state.step == "start":
         state = replace(state, step="setup", index=0)
         return state, [Say("pagan.setup.welcome")] + _prompt(state)
-    if event.get("type") != "answer":
-        raise AnswerError(f"the game is waiting for an answer ({state.step}), not '{event.get('type')}'")
-    value = event.get("value")
+    event = as_event(event)
+    if not isinstance(event, Answer):
+        raise AnswerError(f"the game is waiting for an answer ({state.step}), not '{event.type}'")
+    value = event.value
     if state.step == "action":
         return _action_answer(config, state, value)
     if value != "done":
