@@ -1,41 +1,49 @@
-"""The games the narrator can run, each behind the same small contract.
+"""The games the narrator can run, each behind one contract (`contract.Game`).
+
+Owns: the registry, the contract every game hands the rest of the narrator, and what the
+werewolf-family games share (`steps`, `seating`). A game lives in a folder of its own:
+`narrator/games/<name>/` with a `definition.toml` is found by its folder alone (the folder
+`bestia_magica` is the game `bestia-magica`), and an installed package can add a game with
+an entry point in the group `narrator.games` (`name = "package:GAME"`). Nothing outside a
+game's folder changes when a game is added: its lines go in the voice packs, its page in docs/.
 
 A game supplies: `configure(settings) -> config` (validate the table), `new_state()`,
 `advance(config, state, event) -> (state, cues)` (pure), `recap(config, state)` (what
-to say on resume), and how its config and state round-trip through JSON for the store.
+to say on resume), how its config and state round-trip through JSON for the store, and
+what the phones, the runner and the CLI ask of it (see `contract.Game`).
 """
 
 from __future__ import annotations
 
+import importlib
+from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
 from typing import Callable
 
 from narrator.errors import SetupError
 from narrator.games.contract import Game
 
-
-def _additional_werewolf() -> Game:
-    from narrator.games import additional_werewolf as aw
-
-    return aw.GAME
-
-
-def _bestia_magica() -> Game:
-    from narrator.games import bestia_magica as bm
-
-    return bm.GAME
+ENTRY_POINTS = "narrator.games"
+"""The entry-point group of games installed from outside this package."""
+GAME_FILE = "definition.toml"
+"""A folder under `narrator/games/` that holds this file is a game (the others are shared code)."""
 
 
-def _pagan() -> Game:
-    from narrator.games import pagan
+@lru_cache(maxsize=1)
+def _registry() -> dict[str, Callable[[], Game]]:
+    """Every game's name and how to load it: the folders here in name order, then entry points.
 
-    return pagan.GAME
-
-
-_GAMES: dict[str, Callable[[], Game]] = {
-    "additional-werewolf": _additional_werewolf,
-    "bestia-magica": _bestia_magica,
-    "pagan": _pagan,
-}
+    Loading is deferred (a game is imported when it is asked for), so `narrator games`
+    and the CLI's start stay fast."""
+    found: dict[str, Callable[[], Game]] = {}
+    for folder in sorted(Path(__file__).parent.iterdir()):
+        if (folder / GAME_FILE).is_file() and (folder / "__init__.py").is_file():
+            module = f"{__name__}.{folder.name}"
+            found[folder.name.replace("_", "-")] = lambda module=module: importlib.import_module(module).GAME
+    for entry in metadata.entry_points(group=ENTRY_POINTS):
+        found.setdefault(entry.name, entry.load)
+    return found
 
 
 def game_over_message(winner: str | None) -> str:
@@ -49,11 +57,19 @@ def game_over_message(winner: str | None) -> str:
 
 
 def game_names() -> list[str]:
-    return list(_GAMES)
+    return list(_registry())
 
 
 def get_game(name: str) -> Game:
-    """The game called `name`; an unknown name is one line listing the known ones."""
-    if name not in _GAMES:
-        raise SetupError(f"unknown game '{name}'; known games: {', '.join(_GAMES)}")
-    return _GAMES[name]()
+    """The game called `name`; an unknown name is one line listing the known ones.
+
+    A game whose contract gives another name, or no `Game`, is refused in one line too:
+    the saved games and the table files know a game by this name."""
+    registry = _registry()
+    if name not in registry:
+        raise SetupError(f"unknown game '{name}'; known games: {', '.join(registry)}")
+    game = registry[name]()
+    if not isinstance(game, Game) or game.name != name:
+        raise SetupError(f"game '{name}' does not hand over its contract (a `Game` named '{name}'); "
+                         "fix GAME in its package")
+    return game
