@@ -24,14 +24,14 @@ from typing import Any, Mapping
 from narrator import home
 from narrator.errors import SetupError
 from narrator.games import get_game
-from narrator.settings import TableSettings, build_settings
+from narrator.settings import DEFAULT_GAME, TableSettings, build_settings
 
 TABLE_NAME = "table.toml"
-DEFAULT_TABLE = """\
+DEFAULT_TABLE = f"""\
 # The table file of the narrator appliance (`narrator serve`, the systemd service).
 # Change it with `narrator config set KEY VALUE` or `narrator config edit`: every change is
 # checked before it is saved. Any `narrator play` flag is a key here (--time-scale = time_scale).
-game = "additional-werewolf"
+game = "{DEFAULT_GAME}"
 players = 5
 lang = "ja"
 # names = ["Aki", "Ben", "Chika", "Dai", "Emi"]

@@ -87,7 +87,7 @@ def _table_options(func: Callable[..., Any]) -> Callable[..., Any]:
 @_table_options
 @friendly_errors
 def play(game: str | None, table_file: Path | None, no_keyboard: bool, dry_run: bool, **flags: Any) -> None:
-    """Start a game and narrate it (GAME: additional-werewolf, bestia-magica or pagan)."""
+    """Start a game and narrate it (GAME: one of `narrator games`)."""
     table = read_table_file(table_file) if table_file else {}
     source = f"table file {table_file}" if table_file else "command line"
     settings = build_settings(table, {**flags, "game": game}, source)
