@@ -8,6 +8,8 @@ part reaches into another for the time.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
+
 from narrator.table.clock import Clock, InstantClock
 
 LATE_TOLERANCE = 0.05
@@ -27,8 +29,9 @@ class Timeline:
     def now(self) -> float:
         return self.clock.now()
 
-    async def sleep_until(self, t: float) -> None:
-        await self.clock.sleep_until(t)
+    def sleep_until(self, t: float) -> Awaitable[None]:
+        """The clock's own wait (not wrapped: a task made of it starts waiting as before)."""
+        return self.clock.sleep_until(t)
 
     @property
     def instant(self) -> bool:
