@@ -50,6 +50,7 @@ class Deadlines:
         return self.narration.display
 
     async def countdown(self, cue: Countdown) -> None:
+        """Ticks n, n - 1 … 0, tick k on second t0 + k of the timeline."""
         clips = [self.voice.clip("tick", {"n": n}) for n in range(cue.seconds, -1, -1)]
         await self._on_deadlines([(k, clip) for k, clip in enumerate(clips)], end=None, kind="tick")
 
