@@ -1,8 +1,10 @@
 """Table commands between and during cues: repeat, pause, and the turn clock's alerts.
 
-A mixin of `Scheduler`: `repeat` says the last line again, `pause` holds everything until
+A part of `Scheduler`: `repeat` says the last line again, `pause` holds everything until
 another `pause` (shifting the turn clock by the paused time), and a turn-clock warning
-that fell due is spoken at the next chance.
+that fell due is spoken at the next chance. The turn clock (Pagan's chess clock) lives
+here because a pause is what moves it; the scheduler starts and stops it as cues say.
+Countdowns and questions call `pause` and `turn_clock_wait` when a command comes to them.
 """
 
 from __future__ import annotations
@@ -10,36 +12,44 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from narrator.cues import TurnClock
 from narrator.errors import NoMoreAnswers
-from narrator.table.clock import InstantClock
+from narrator.inputs.hub import ListenerHub
+from narrator.table.narration import Narration
+from narrator.table.timeline import Timeline
+from narrator.table.turn_clock import TurnClockState
 
 PAUSE_CHECK = 0.2
 """Real seconds between checks, while paused, that some listener is still there to end it."""
 
 
 class TableCommands:
-    """`repeat`, `pause` and turn-clock alerts for `Scheduler`."""
+    """`repeat`, `pause` and the turn clock's alerts; owns the running turn clock."""
 
-    async def _serve_commands(self) -> None:
+    def __init__(self, voice: Any, hub: ListenerHub, narration: Narration, timeline: Timeline):
+        self.voice, self.hub, self.narration, self.timeline = voice, hub, narration, timeline
+        self.turn_clock = TurnClockState()
+
+    async def between_cues(self) -> None:
         """Between cues: `repeat` says the last line again, `pause` waits for another;
         a turn-clock warning that fell due during the last cue is spoken here."""
-        await self._say_clock_alert()
+        await self.say_clock_alert()
         while (heard := self.hub.command_nowait()) is not None:
-            if heard.value == "repeat" and self._last is not None:
-                await self._say(self._last, "say", repeat=True)
+            if heard.value == "repeat" and self.narration.last is not None:
+                await self.narration.say(self.narration.last, "say", repeat=True)
             elif heard.value == "pause":
-                await self._pause()
+                await self.pause()
 
-    async def _pause(self) -> float:
+    async def pause(self) -> float:
         """Hold everything until `pause` (or `done`) comes again; returns the paused seconds."""
-        began = self.clock.now()
-        await self._say(self.voice.clip("control.paused"), "say")
+        began = self.timeline.now()
+        await self.narration.say(self.voice.clip("control.paused"), "say")
         while (await self._command_while_paused()).value not in ("pause", "resume", "done"):
             pass
-        self.cursor = self._slot(resync=True)
-        await self._say(self.voice.clip("control.resumed"), "say")
-        self.turn_clock.shift(self.clock.now() - began)
-        return self.clock.now() - began
+        self.timeline.resync()
+        await self.narration.say(self.voice.clip("control.resumed"), "say")
+        self.turn_clock.shift(self.timeline.now() - began)
+        return self.timeline.now() - began
 
     async def _command_while_paused(self) -> Any:
         """The next command; a pause nothing is left to end (a script's last line) stops the
@@ -55,18 +65,27 @@ class TableCommands:
         finally:
             command.cancel()
 
-    def _turn_clock_wait(self) -> asyncio.Future | None:
+    def start_turn_clock(self, cue: TurnClock) -> None:
+        """The active side's clock starts on the next slot (replacing the one running)."""
+        start = self.timeline.slot()
+        self.turn_clock.start(start, cue)
+        self.narration.record("turn_clock", cue.line, "", start, seconds=cue.seconds)
+
+    def stop_turn_clock(self) -> None:
+        self.turn_clock.stop()
+
+    def turn_clock_wait(self) -> asyncio.Future | None:
         """A sleep to the turn clock's next deadline, raced against an open question.
         Not on an instant clock: there an answer takes no time, so the clock speaks only
         when the narration itself has used up the turn (checked between cues)."""
         deadline = self.turn_clock.next_deadline()
-        if deadline is None or isinstance(self.clock, InstantClock):
+        if deadline is None or self.timeline.instant:
             return None
-        return asyncio.ensure_future(self.clock.sleep_until(deadline))
+        return asyncio.ensure_future(self.timeline.sleep_until(deadline))
 
-    async def _say_clock_alert(self) -> None:
+    async def say_clock_alert(self) -> None:
         """Speak the turn clock's warning (or time up) if one is due now."""
-        alert = self.turn_clock.due(self.clock.now())
+        alert = self.turn_clock.due(self.timeline.now())
         if alert is not None:
-            self.cursor = self._slot(resync=True)
-            await self._say(self.voice.clip(alert.line, alert.params), "say", turn_clock=alert.seconds_left)
+            self.timeline.resync()
+            await self.narration.say(self.voice.clip(alert.line, alert.params), "say", turn_clock=alert.seconds_left)

@@ -1,8 +1,10 @@
 """Private rounds: lines and answers for one player at a time.
 
-A mixin of `Scheduler`. Private lines are recorded and published to the hub (phones); in
+A part of `Scheduler`. Private lines are recorded and published to the hub (phones); in
 pass-the-device mode the narrator calls the player by name and shows them alone the
-lines or the choices. `Collect` gathers one private answer per requested player.
+lines or the choices. `Collect` gathers one private answer per requested player. A round
+says its calls through the narration, plays the reading time with `Deadlines` and holds
+the table with `TableCommands` on a `pause`.
 """
 
 from __future__ import annotations
@@ -11,14 +13,31 @@ import asyncio
 from dataclasses import dataclass, replace
 from typing import Any, Callable
 
-from narrator.cues import Ask, Collect, Countdown, Cue, Event, Private, Request
-from narrator.inputs.hub import Heard
+from narrator.cues import Ask, Collect, Countdown, Cue, Private, Request
+from narrator.inputs.hub import Heard, ListenerHub
+from narrator.table.commands import TableCommands
+from narrator.table.deadlines import Deadlines
+from narrator.table.display import ConsoleDisplay
+from narrator.table.narration import Narration
+from narrator.table.timeline import Timeline
+from narrator.table.transcript import Transcript
 
 
 class PrivateRounds:
-    """Private lines and collected answers for `Scheduler`."""
+    """Private lines and collected answers; no state of their own between cues."""
 
-    async def _private(self, cues: list[Any]) -> None:
+    def __init__(self, voice: Any, hub: ListenerHub, transcript: Transcript, narration: Narration,
+                 timeline: Timeline, deadlines: Deadlines, commands: TableCommands):
+        self.voice, self.hub, self.transcript = voice, hub, transcript
+        self.narration, self.timeline = narration, timeline
+        self.deadlines, self.commands = deadlines, commands
+
+    @property
+    def display(self) -> ConsoleDisplay:
+        """The narration's display: one for the whole scheduler (a test may swap it)."""
+        return self.narration.display
+
+    async def lines(self, cues: list[Any]) -> None:
         """Private lines for one player: recorded; in pass-the-device mode shown to them alone.
 
         A `Countdown` at the end of the group is the time to read them (see `group_privates`):
@@ -28,27 +47,22 @@ class PrivateRounds:
         cues = [c for c in cues if isinstance(c, Private)]
         to = cues[0].to
         texts = [self.voice.pack.speak(c.line, c.params).text for c in cues]
-        t = round(self._slot(), 3)
+        t = round(self.timeline.slot(), 3)
         for cue, text in zip(cues, texts):
             self.transcript.write_private({"kind": "private", "to": to, "line": cue.line, "text": text, "t": t,
-                                           **self.context})
+                                           **self.narration.context})
             self.hub.publish_private(to, cue.line, text)
         if self.hub.sequential_private:
             await self._hand_device(to)
             self.display.private(to, texts + [self._text("private.hide")])
             await self.hub.answer(Ask("private.hide", ("done",)))
             self.display.clear()
-            self.cursor = self._slot(resync=True)
+            self.timeline.resync()
         else:
             for countdown in reading:
-                await self._countdown(countdown)
+                await self.deadlines.countdown(countdown)
 
-    def _record_event(self, cue: Event) -> None:
-        """A silent state change; its own night or day replaces the step's context."""
-        context = {} if cue.night is not None or cue.day is not None else self.context
-        self.transcript.write({"kind": "event", **context, **cue.record(), "t": round(self._slot(), 3)})
-
-    async def _collect(self, cue: Collect, early: asyncio.Future | None = None) -> Heard:
+    async def collect(self, cue: Collect, early: asyncio.Future | None = None) -> Heard:
         """One private answer from each requested player; an `undo` meanwhile is returned instead.
 
         `early`: the round already opened with the timer before it (phones). Passing the device,
@@ -59,13 +73,13 @@ class PrivateRounds:
             heard, command = await self._unless_command(self._collect_answers(cue, early))
             if command is not None:
                 self.display.clear()
-                self.cursor = self._slot(resync=True)
-                self._record("answer", f"collect.{cue.phase}", "", self.cursor, number=cue.number,
-                             value="undo", source=command.source)
+                at = self.timeline.resync()
+                self.narration.record("answer", f"collect.{cue.phase}", "", at, number=cue.number,
+                                      value="undo", source=command.source)
                 return command
-        self.cursor = self._slot(resync=True)
-        record = {"kind": "answer", "line": f"collect.{cue.phase}", "text": "", "t": round(self.cursor, 3),
-                  **self.context, "number": cue.number}
+        at = self.timeline.resync()
+        record = {"kind": "answer", "line": f"collect.{cue.phase}", "text": "", "t": round(at, 3),
+                  **self.narration.context, "number": cue.number}
         self.transcript.write_private({**record, "value": heard.value, "source": heard.source},
                                       {**record, "private": True})
         return heard
@@ -129,7 +143,7 @@ class PrivateRounds:
                 if command.value == "undo":
                     return None, command
                 if command.value == "pause" and pause:
-                    await self._pause()
+                    await self.commands.pause()
         finally:
             if not task.done():
                 task.cancel()
@@ -150,10 +164,10 @@ class PrivateRounds:
 
     async def _hand_device(self, player: str) -> None:
         """Call `player` by name, and wait until they hold the device alone (Enter)."""
-        await self._say(self.voice.clip("private.call", {"name": player}), "say")
+        await self.narration.say(self.voice.clip("private.call", {"name": player}), "say")
         self.display.private(player, [self._text("private.take", {"name": player})])
         await self.hub.answer(Ask("private.take", ("done",)))
-        self.cursor = self._slot(resync=True)
+        self.timeline.resync()
 
     def _text(self, line: str, params: dict[str, Any] | None = None) -> str:
         return self.voice.pack.speak(line, params).text
@@ -182,7 +196,7 @@ def group_privates(cues: list[Cue]) -> list[Any]:
     """Consecutive `Private` cues to the same player become one list (one device hand-over).
 
     A `Countdown` right after private lines is the time to read them: it joins the last list,
-    so `_private` can skip it when each player has read alone on the device."""
+    so `PrivateRounds.lines` can skip it when each player has read alone on the device."""
     out: list[Any] = []
     for cue in cues:
         if isinstance(cue, Private):
