@@ -4,7 +4,8 @@ Tiny Stone (tests/games/tiny_stone) is added as a table would add a game: its ow
 (rules and the contract), an entry point in the group `narrator.games`, its lines in a voice
 pack of its own and its page. A real `python -m narrator play` process runs it; real HTTP
 phones join with the codes the host screen gives, each sees its own stone and only its own,
-and the seeker answers the private question from their phone.
+and the seeker answers the private question from their phone; one phone is a real browser
+(Chromium), which shows that player's stone in the game's own words.
 """
 
 from __future__ import annotations
@@ -23,7 +24,13 @@ from pathlib import Path
 import aiohttp
 import pytest
 
+from tests.setup_parts import missing, require_import
+
 pytestmark = pytest.mark.slow
+CHROMIUM = Path("/usr/bin/chromium")
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+               "--no-first-run"]
+playwright_api = require_import("playwright.async_api", "test", "the test extras are missing: scripts/setup --test")
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME_DIR = Path(__file__).with_name("games")
@@ -105,29 +112,43 @@ async def _play_on_phones(base: str, table_code: str) -> dict:
             assert reply.status == 200, await reply.text()
             return await reply.json()
 
-    host, phones = session(), {name: session() for name in NAMES}
-    try:
-        async with host.post("/api/join", json={"code": table_code}) as reply:
-            assert reply.status == 200 and await reply.json() == {"host": True}
-        for number, name in enumerate(NAMES, 1):
-            async with host.get(f"/api/host/code/{number}") as reply:
-                code = (await reply.json())["code"]
-            async with phones[name].post("/api/join", json={"code": code}) as reply:
-                assert await reply.json() == {"seat": name}
-        views = {name: await _until(lambda p=phone: view(p), lambda v: v["private"]) for name, phone in phones.items()}
-        stones = {name: v["private"] for name, v in views.items()}
-        asked = await _until(lambda: view(phones["Aki"]), lambda v: v["ask"] is not None)
-        others = {name: (await view(phones[name]))["ask"] for name in ("Ben", "Chika")}
-        black = next(name for name, stone in stones.items() if stone == {"stone": "black"})
-        async with phones["Aki"].post("/api/answer", json={"serial": asked["ask"]["serial"], "value": black}) as reply:
-            assert reply.status == 200, await reply.text()
-        return {"views": views, "stones": stones, "asked": asked["ask"], "others": others, "black": black}
-    finally:
-        for phone in (host, *phones.values()):
-            await phone.close()
+    host, phones = session(), {name: session() for name in NAMES[:-1]}
+    async with playwright_api.async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        try:
+            async with host.post("/api/join", json={"code": table_code}) as reply:
+                assert reply.status == 200 and await reply.json() == {"host": True}
+            for number, name in enumerate(NAMES, 1):
+                async with host.get(f"/api/host/code/{number}") as reply:
+                    seat = await reply.json()
+                if name in phones:
+                    async with phones[name].post("/api/join", json={"code": seat["code"]}) as reply:
+                        assert await reply.json() == {"seat": name}
+                else:  # the last player's phone is a real browser, joined by the seat's link (a QR scan)
+                    page = await browser.new_page(viewport={"width": 390, "height": 844})
+                    await page.goto(seat["link"])
+                    await page.wait_for_selector("#reveal")
+            views = {name: await _until(lambda p=phone: view(p), lambda v: v["private"]) for name, phone in phones.items()}
+            views[NAMES[-1]] = await page.evaluate("fetch('/api/view').then(r => r.json())")
+            await page.click("#reveal")
+            shown = await page.inner_text("#own-line-0")
+            stones = {name: {k: v for k, v in v["private"].items() if k != "lines"} for name, v in views.items()}
+            asked = await _until(lambda: view(phones["Aki"]), lambda v: v["ask"] is not None)
+            others = {"Ben": (await view(phones["Ben"]))["ask"], "Chika": views["Chika"]["ask"]}
+            black = next(name for name, stone in stones.items() if stone == {"stone": "black"})
+            async with phones["Aki"].post("/api/answer", json={"serial": asked["ask"]["serial"], "value": black}) as reply:
+                assert reply.status == 200, await reply.text()
+            return {"views": views, "stones": stones, "asked": asked["ask"], "others": others, "black": black,
+                    "shown": shown}
+        finally:
+            await browser.close()
+            for phone in (host, *phones.values()):
+                await phone.close()
 
 
 def test_a_game_from_outside_plays_through_the_cli_with_phones(tmp_path):
+    if not CHROMIUM.exists():
+        missing("test", "Debian's chromium is missing: run scripts/setup --test (apt-get install chromium)")
     env = _install(tmp_path)
     process = _narrator(env, "play", "tiny-stone", "--names", ",".join(NAMES), "--phones", "--host", "127.0.0.1",
                         "--port", "0", "--voice", "tiny-stone-en", "--lang", "en", "--time-scale", "0",
@@ -146,7 +167,11 @@ def test_a_game_from_outside_plays_through_the_cli_with_phones(tmp_path):
     # each phone shows its own stone: one black, never the seeker's, and no one else's
     assert sorted(s["stone"] for s in seen["stones"].values()) == ["black", "white", "white"]
     assert seen["stones"]["Aki"] == {"stone": "white"}
-    assert all(set(v["private"]) == {"stone"} for v in seen["views"].values())
+    assert all(set(v["private"]) == {"stone", "lines"} for v in seen["views"].values())
+    black_line = {"en": "You hold the black stone."}
+    assert [v["private"]["lines"] for v in seen["views"].values()].count([black_line]) == 1
+    # the page shows the game's own line, from the table's pack, with no change to the page
+    assert seen["shown"] == ("You hold the black stone." if seen["black"] == "Chika" else "Your stone is white.")
     # the private question reaches the seeker alone, without their own name among the choices
     assert seen["asked"]["private"] is True and seen["asked"]["choices"] == ["Ben", "Chika"]
     assert seen["others"] == {"Ben": None, "Chika": None}

@@ -328,7 +328,7 @@ class Appliance:
             except NarratorError as err:
                 self.log(f"no phone page for this game: {err}")
             else:
-                server = make_server(rules, config, store, self.hub, self.run_options.lang)
+                server = make_server(rules, config, store, self.hub, self.run_options.lang, self.run_options.voice)
                 await open_phones(server, self.scheduler, self.run_options.host, self.run_options.port,
                                   wait=rules.phones_required(config) is not None)
         try:

@@ -205,7 +205,7 @@ def _run(rules: Any, config: Any, store: GameStore, sitting: Any, run: Any, posi
         if run.phones:
             from narrator.phones.table import make_server, open_phones
 
-            server = make_server(rules, config, store, sitting.hub, run.lang)
+            server = make_server(rules, config, store, sitting.hub, run.lang, run.voice)
             await open_phones(server, sitting.scheduler, run.host, run.port, wait=False)
         sitting.start_listeners(asyncio.get_running_loop())
         if server is not None and not run.answers:

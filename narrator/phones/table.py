@@ -30,12 +30,23 @@ def check_game(rules: Game) -> None:
         raise SetupError(f"the phone page serves {', '.join(served)}, not {rules.name}; drop --phones")
 
 
-def make_server(rules: Game, config: Any, store: Any, hub: Any, lang: str) -> PhoneServer:
+def make_server(rules: Game, config: Any, store: Any, hub: Any, lang: str, voice: str = "auto") -> PhoneServer:
     check_game(rules)
-    packs = {lang_: load_pack(lang_) for lang_ in PAGE_LANGUAGES}
+    packs = page_packs(voice)
     seats = Seats(rules.phones.seats(config), store.folder / "phones.json")
     lines = PrivateLines(store.folder / "phones-private.json")
     return PhoneServer(rules, config, hub, seats, f"narrator_{store.id}", lang, packs, lines)
+
+
+def page_packs(voice: str = "auto") -> dict[str, Any]:
+    """The packs whose words the page shows, one per page language: the bundled ones, and for
+    its own language the pack the table plays with (a pack of a game's own lines, say)."""
+    packs = {lang_: load_pack(lang_) for lang_ in PAGE_LANGUAGES}
+    if voice not in ("auto", "text"):
+        table_pack = load_pack(voice)
+        if table_pack.lang in packs:
+            packs[table_pack.lang] = table_pack
+    return packs
 
 
 def spoken_code(code: str) -> str:

@@ -108,7 +108,7 @@ function render(v) {
   if (v.request) parts.push(request(v.request));
   if (v.seat && !v.ask && !v.request && v.phase !== "over") parts.push(el("p", { class: "dim", id: "waiting", text: t("waiting") }));
   if (v.private && v.private.alive === false) parts.push(el("p", { class: "dead", id: "dead", text: t("dead") }));
-  if (v.private && v.private.role) parts.push(cards(v.private, v.messages || [], v.request));
+  if (v.private && (v.private.role || v.private.lines)) parts.push(cards(v.private, v.messages || [], v.request));
   if (v.host) parts.push(hostScreen(v.host));
   $("app").replaceChildren(...parts);
 }
@@ -245,10 +245,12 @@ function cards(p, messages, r) {
   });
   box.append(toggle);
   if (!shown) return box;
-  if (p.lines) {  // Bestia Magica: the pack's own lines for role and attribute
+  if (p.lines && p.role) {  // a role card told in the pack's own lines: the role, then its attribute
     box.append(el("p", { id: "role", "data-role": p.role, text: textOf(p.lines[0]) }));
     box.append(el("p", { id: "attribute", "data-attribute": p.attribute, text: textOf(p.lines[1]) }));
     if (r && r.phase === "night") box.append(el("p", { id: "memo-role-text", text: textOf(r.text) }));
+  } else if (p.lines) {  // any other game's own lines (its pack's words), in the order it gave them
+    p.lines.forEach((line, i) => box.append(el("p", { id: "own-line-" + i, text: textOf(line) })));
   } else {
     box.append(el("p", {}, t("your_role") + ": ", el("b", { id: "role", "data-role": p.role, text: word("role", p.role) })));
     box.append(el("p", {}, t("your_card") + ": ", el("b", { id: "card", "data-card": p.card, text: word("card", p.card) })));

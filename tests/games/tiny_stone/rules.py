@@ -82,10 +82,12 @@ _STEPS = {"start": _start, "ask_guess": _guess}
 
 
 def private_view(config: StoneConfig, state: StoneState, name: str) -> dict[str, Any]:
-    """A player's phone shows their own stone, nothing of anyone else's."""
+    """A player's phone shows their own stone, nothing of anyone else's (as a line of the
+    pack, which the page shows in its language)."""
     if state.black is None or name not in config.names:
         return {}
-    return {"stone": "black" if name == state.black else "white"}
+    stone = "black" if name == state.black else "white"
+    return {"stone": stone, "lines": [(f"tiny.stone.{stone}", {})]}
 
 
 def private_choices(config: StoneConfig, state: StoneState, name: str, choices: tuple[str, ...]) -> tuple[str, ...]:
