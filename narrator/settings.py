@@ -1,9 +1,10 @@
 """The table's settings: a TOML table file, overridden key by key on the command line.
 
-Every key of the table file is also a CLI flag (`time_scale` is `--time-scale`). The keys
-every game shares are fields of `TableSettings`; the game's own keys (cards, timers,
-night order …) are kept raw in `options` and validated by the game's `configure`, so
-that a typo anywhere is refused before a word is spoken, with one line naming the fix.
+Each key is declared once, as a `Setting`: the shared ones in `settings.toml`, a game's own
+in its definition.toml. The shared keys are fields of `TableSettings`; the game's own keys
+(cards, timers, night order …) are kept raw in `options` and validated by the game's
+`configure`, so that a typo anywhere is refused before a word is spoken, with one line
+naming the fix. Most keys are also `narrator play` flags (`time_scale` is `--time-scale`).
 """
 
 from __future__ import annotations
@@ -17,21 +18,7 @@ from typing import Any, Mapping
 
 from narrator.errors import SetupError
 
-LANGUAGES = ("ja", "en")
 DEFAULT_GAME = "additional-werewolf"
-COMMON_KEYS = (
-    "game", "players", "names", "lang", "voice", "seed", "time_scale",
-    "answers", "transcript", "audio", "audio_device",
-    "audio_out", "volume", "speech_rate", "night_done", "ambience",
-    "answers", "transcript", "audio", "audio_device", "phones", "host", "port", "transcript_private",
-)
-LISTEN_KEYS = ("listen", "model", "input_device", "confidence", "mute_tail", "answer_timeout", "confirm",
-               "stt_engine", "name_readings")
-"""Listening keys: kept raw in `TableSettings.listening`, validated by `narrator.inputs.voice.setup`."""
-RUN_KEYS = ("lang", "voice", "time_scale", "audio", "audio_device", "answers", "transcript", "transcript_private",
-            "audio_out",
-            "volume", "speech_rate", "night_done", "ambience", "phones", "host", "port", "listening")
-"""The `TableSettings` fields that say how a game is run, not what is played (`table.session.RunOptions`)."""
 MAX_PLAYERS = 100
 """A bound against absurd counts (players, cards); each game checks its own range (4–20, 2)."""
 MAX_COUNTDOWN = 600
@@ -47,6 +34,61 @@ MAX_SEED = 2**256
 MAX_LIST = 100
 DEVICE_SECTIONS = ("appliance",)
 """Table-file sections about the device, not the game (checked by `narrator.appliance.table`)."""
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One table-file key: the key lists below, `narrator play`'s flags, `RunOptions` and the docs'
+    key tables derive from it or are checked against it (tests/test_settings_declared.py)."""
+
+    key: str
+    kind: str = "option"
+    """common (what is played), run (how: `RunOptions`), listening, or option (a game's own)."""
+    parse: str = ""
+    """How `build_settings` reads it (see `read_value`); a game's options are read by its `configure`."""
+    low: Any = None
+    high: Any = None
+    choices: tuple[str, ...] = ()
+    help: str = ""
+    """Its `narrator play` flag's help line; empty: no flag of its own (table file only)."""
+    switch: bool = False
+    """An on/off flag `narrator play` declares itself (--phones/--no-phones), not a value flag."""
+    form: str = ""
+    flag_doc: str = ""
+    default: str = "none"
+    doc: str = ""
+    page: str = "table-file.md"
+    """The docs page whose key table has this key's row (form, flag_doc, default and doc fill it)."""
+
+    @property
+    def flag(self) -> str | None:
+        """`--time-scale` for `time_scale`; None for a key with no flag of its own."""
+        return "--" + self.key.replace("_", "-") if self.help else None
+
+
+def declare(table: Mapping[str, Mapping[str, Any]], **fill: Any) -> tuple[Setting, ...]:
+    """`Setting`s from TOML tables `{key: {field: value}}`; `fill` gives fields a table leaves out.
+    A bound may name a `MAX_` constant of this module (TOML has no 2**256)."""
+    out = []
+    for key, spec in table.items():
+        spec = {**fill, **spec, "choices": tuple(spec.get("choices", ()))}
+        for bound in ("low", "high"):
+            if isinstance(spec.get(bound), str) and spec[bound].startswith("MAX_"):
+                spec[bound] = globals()[spec[bound]]
+        out.append(Setting(key, **spec))
+    return tuple(out)
+
+
+SETTINGS = declare(tomllib.loads(Path(__file__).with_name("settings.toml").read_text(encoding="utf-8")))
+"""Every key the games share, in `narrator play --help` order."""
+COMMON_SETTINGS = tuple(s for s in SETTINGS if s.kind in ("common", "run"))
+COMMON_KEYS = tuple(s.key for s in COMMON_SETTINGS)
+"""The keys that are fields of `TableSettings`."""
+LISTEN_KEYS = tuple(s.key for s in SETTINGS if s.kind == "listening")
+"""Listening keys: kept raw in `TableSettings.listening`, validated by `narrator.inputs.voice.setup`."""
+RUN_KEYS = tuple(s.key for s in SETTINGS if s.kind == "run") + ("listening",)
+"""The `TableSettings` fields that say how a game is run, not what is played (`table.session.RunOptions`)."""
+LANGUAGES = next(s.choices for s in SETTINGS if s.key == "lang")
 
 
 @dataclass(frozen=True)
@@ -134,69 +176,23 @@ def build_settings(table: Mapping[str, Any], overrides: Mapping[str, Any], sourc
         merged.pop(section, None)
     common = {k: merged.pop(k) for k in COMMON_KEYS if k in merged}
     listening = {k: merged.pop(k) for k in LISTEN_KEYS if k in merged}
-    settings = TableSettings(source=source, options=merged, listening=listening)
-    if "game" in common:
-        settings = replace(settings, game=_text(common["game"], "game", source))
-    if "lang" in common:
-        lang = _text(common["lang"], "lang", source)
-        if lang not in LANGUAGES:
-            raise SetupError(f"{source}: unknown language '{lang}'; use one of {', '.join(LANGUAGES)}")
-        settings = replace(settings, lang=lang)
-    if "voice" in common:
-        settings = replace(settings, voice=_text(common["voice"], "voice", source))
-    if "audio" in common:
-        audio = _text(common["audio"], "audio", source)
-        if audio not in ("auto", "null", "device"):
-            raise SetupError(f"{source}: audio must be auto, null or device, not '{audio}'")
-        settings = replace(settings, audio=audio)
-    if "audio_device" in common:
-        settings = replace(settings, audio_device=str(common["audio_device"]), audio="device")
-    if "seed" in common:
-        settings = replace(settings, seed=_integer(common["seed"], "seed", source, minimum=0, maximum=MAX_SEED))
-    if "time_scale" in common:
-        settings = replace(settings, time_scale=_scale(common["time_scale"], source))
-    settings = _audio_settings(settings, common, source)
-    for key in ("answers", "transcript"):
-        if key in common:
-            settings = replace(settings, **{key: Path(_text(common[key], key, source))})
-    if "phones" in common:
-        settings = replace(settings, phones=boolean(common["phones"], "phones", source))
-    if "transcript_private" in common:
-        settings = replace(settings, transcript_private=boolean(common["transcript_private"], "transcript_private", source))
-    if "host" in common:
-        settings = replace(settings, host=_text(common["host"], "host", source))
-    if "port" in common:
-        port = _integer(common["port"], "port", source, minimum=0)
-        if port > 65535:
-            raise SetupError(f"{source}: port must be 0 to 65535, not {_shown(port)}")
-        settings = replace(settings, port=port)
+    values = {s.key: read_value(s, common[s.key], source)
+              for s in COMMON_SETTINGS if s.key in common and s.parse != "names"}
+    if "audio_device" in values:  # naming a device means playing on it
+        values["audio"] = "device"
+    settings = TableSettings(source=source, options=merged, listening=listening, **values)
     names, readings = parse_name_entries(common.get("names", ()), source)
     if readings:  # one key for voice and recognition: `name_readings` is its alias
         alias = listening.get("name_readings")
         merged_readings = {**(alias if isinstance(alias, Mapping) else {}), **readings}
         settings = replace(settings, listening={**settings.listening, "name_readings": merged_readings})
-    players = common.get("players")
-    if players is not None:
-        players = _integer(players, "players", source, minimum=1, maximum=MAX_PLAYERS)
+    players = settings.players
     if names and players is not None and players != len(names):
         raise SetupError(
             f"{source}: players is {players} but {len(names)} names are given; "
             "give one name per player or drop --players"
         )
     return replace(settings, names=names, players=players if players is not None else (len(names) or None))
-
-
-def _audio_settings(settings: TableSettings, common: Mapping[str, Any], source: str) -> TableSettings:
-    """The audio keys: audio_out, volume, speech_rate, night_done, ambience."""
-    if "audio_out" in common:
-        settings = replace(settings, audio_out=Path(_text(common["audio_out"], "audio_out", source)))
-    for key, low, high in (("volume", 0.0, 2.0), ("speech_rate", 0.5, 2.0)):
-        if key in common:
-            settings = replace(settings, **{key: number(common[key], key, source, low, high)})
-    for key in ("night_done", "ambience"):
-        if key in common:
-            settings = replace(settings, **{key: boolean(common[key], key, source)})
-    return settings
 
 
 NAME_MAX = 20
@@ -367,11 +363,37 @@ def boolean(value: Any, key: str, source: str) -> bool:
     raise SetupError(f"{source}: {key} must be true or false, not '{_shown(value)}'")
 
 
-def _scale(value: Any, source: str) -> float:
-    return number(value, "time_scale", source, 0.0, MAX_TIME_SCALE)
-
-
 def _text(value: Any, key: str, source: str) -> str:
     if not isinstance(value, (str, int, float)) or isinstance(value, bool):
         raise SetupError(f"{source}: {key} must be a string")
     return str(value)
+
+
+def read_value(setting: Setting, value: Any, source: str) -> Any:
+    """One shared key's value, read by its declared parser and bounds; a bad one is one line."""
+    key, kind, low, high, choices = setting.key, setting.parse, setting.low, setting.high, setting.choices
+    if kind in ("whole", "range"):
+        whole = _integer(value, key, source, minimum=low, maximum=high if kind == "whole" else None)
+        if kind == "range" and whole > high:
+            raise SetupError(f"{source}: {key} must be {low} to {high}, not {_shown(whole)}")
+        return whole
+    if kind == "number":
+        return number(value, key, source, low, high)
+    if kind == "boolean":
+        return boolean(value, key, source)
+    if kind == "device":  # a device index is a number in TOML
+        return str(value)
+    text = _text(value, key, source)
+    if kind == "language" and text not in choices:
+        raise SetupError(f"{source}: unknown language '{text}'; use one of {', '.join(choices)}")
+    if kind == "choice" and text not in choices:
+        raise SetupError(f"{source}: {key} must be {', '.join(choices[:-1])} or {choices[-1]}, not '{text}'")
+    return Path(text) if kind == "path" else text
+
+
+def check_options(options: Mapping[str, Any], settings: tuple[Setting, ...], game: str, source: str) -> None:
+    """A game's `unknown option` line: every option must be one of its declared settings."""
+    keys = [s.key for s in settings]
+    unknown = sorted(set(options) - set(keys))
+    if unknown:
+        raise SetupError(f"{source}: unknown option '{unknown[0]}' for {game}; known options: {', '.join(keys)}")
