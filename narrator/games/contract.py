@@ -95,6 +95,9 @@ class Game:
     """(config, state) -> the finished game's record in the saved game: who won and how."""
     phones: PhonePlay | None = None
     """How a seat's phone plays this game; None: the game has no phone page."""
+    settings: tuple = ()
+    """The game's own table-file keys (`narrator.settings.Setting`s, declared in its folder): its
+    `unknown option` check, `narrator play`'s flags and its docs rows derive from them."""
 
     def phones_required(self, config: Any) -> str | None:
         """Why this setup can only be played on the phones (a one-line error's start), or None."""

@@ -22,6 +22,8 @@ from narrator.settings import (
     MAX_TIMER,
     TableSettings,
     boolean,
+    check_options,
+    declare,
     integer,
     parse_counts,
     parse_list,
@@ -30,10 +32,6 @@ from narrator.settings import (
 
 DEFINITION_FILE = Path(__file__).with_name("definition.toml")
 MIN_PLAYERS, MAX_PLAYERS = 4, 20
-OPTION_KEYS = (
-    "roles", "cards", "days", "countdown", "countdowns", "check_role", "discussion",
-    "warnings", "night_order", "strategist", "redeal", "look", "digital_cards",
-)
 
 
 @cache
@@ -41,6 +39,10 @@ def definition() -> dict[str, Any]:
     """The game's cards, defaults and recommended setups (read once)."""
     with DEFINITION_FILE.open("rb") as f:
         return tomllib.load(f)
+
+
+SETTINGS = declare(definition()["settings"])
+"""This game's own table-file keys, declared once in `[settings]` of definition.toml."""
 
 
 @dataclass(frozen=True)
@@ -112,12 +114,7 @@ def configure(settings: TableSettings) -> AWConfig:
     """Validate the table's options for Additional Werewolf; refuse bad setups in one line."""
     src = settings.source
     options = dict(settings.options)
-    unknown = sorted(set(options) - set(OPTION_KEYS))
-    if unknown:
-        raise SetupError(
-            f"{src}: unknown option '{unknown[0]}' for additional-werewolf; "
-            f"known options: {', '.join(OPTION_KEYS)}"
-        )
+    check_options(options, SETTINGS, "additional-werewolf", src)
     defaults = definition()["defaults"]
     players = settings.players or 5
     if players < MIN_PLAYERS or players > MAX_PLAYERS:

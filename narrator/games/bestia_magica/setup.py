@@ -23,7 +23,10 @@ from narrator.settings import (
     MAX_COUNTDOWN,
     MAX_DAYS,
     MAX_TIMER,
+    Setting,
     TableSettings,
+    check_options,
+    declare,
     integer,
     parse_counts,
     parse_list,
@@ -44,7 +47,6 @@ CHOICES = {
     "murderer_targets_guard": ("guard_dies", "murderer_dies"),
     "beast_split": ("distinct", "picks", "majority"),
 }
-DEAL_KEYS = ("deal", "roles", "cards", "attributes")
 
 
 @cache
@@ -54,9 +56,27 @@ def definition() -> dict[str, Any]:
         return tomllib.load(f)
 
 
-def option_keys() -> tuple[str, ...]:
+def _as_written(value: Any) -> str:
+    """A definition.toml default as the docs write it: `60, 10`, `true`, `20`."""
+    if isinstance(value, list):
+        return ", ".join(map(str, value))
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _declared() -> tuple[Setting, ...]:
+    """`[settings]` of definition.toml (a timer's default shown from `[defaults]`), then every house rule."""
     d = definition()
-    return DEAL_KEYS + tuple(d["defaults"]) + tuple(d["house_rules"])
+    shown = {k: _as_written(v) for k, v in {**d["defaults"], **d["house_rules"]}.items()}
+    specs = {k: {"default": shown[k], **spec} if k in shown else spec for k, spec in d["settings"].items()}
+    return declare({**specs, **{k: {"default": shown[k]} for k in d["house_rules"]}}, page="bestia-magica.md")
+
+
+SETTINGS = _declared()
+"""This game's own table-file keys: the deal, its timers and its house rules."""
+
+
+def option_keys() -> tuple[str, ...]:
+    return tuple(s.key for s in SETTINGS)
 
 
 @dataclass(frozen=True)
@@ -110,11 +130,7 @@ def configure(settings: TableSettings) -> BMConfig:
     """Validate the table's options and deal the cards; refuse bad setups in one line."""
     src = settings.source
     options = dict(settings.options)
-    unknown = sorted(set(options) - set(option_keys()))
-    if unknown:
-        raise SetupError(
-            f"{src}: unknown option '{unknown[0]}' for bestia-magica; known options: {', '.join(option_keys())}"
-        )
+    check_options(options, SETTINGS, "bestia-magica", src)
     seed = settings.seed if settings.seed is not None else secrets.randbits(128)
     if "deal" in options:
         deal = _entered_deal(options["deal"], settings, src)

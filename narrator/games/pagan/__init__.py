@@ -2,7 +2,7 @@
 
 from narrator.games.contract import Game
 from narrator.games.pagan.rules import PaganState, advance, new_state, recap
-from narrator.games.pagan.setup import PaganConfig, configure
+from narrator.games.pagan.setup import SETTINGS, PaganConfig, configure
 
 GAME = Game(
     name="pagan",
@@ -12,4 +12,5 @@ GAME = Game(
     state_from_dict=PaganState.from_dict,
     advance=advance,
     recap=recap,
+    settings=SETTINGS,
 )

@@ -14,10 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from narrator.errors import SetupError
-from narrator.settings import MAX_TIMER, TableSettings, integer, parse_seconds_list
+from narrator.settings import MAX_TIMER, TableSettings, check_options, declare, integer, parse_seconds_list
 
 DEFINITION_FILE = Path(__file__).with_name("definition.toml")
-OPTION_KEYS = ("turn_timer", "warnings")
 
 
 @cache
@@ -25,6 +24,10 @@ def definition() -> dict[str, Any]:
     """The game's steps, action lists and endings (read once)."""
     with DEFINITION_FILE.open("rb") as f:
         return tomllib.load(f)
+
+
+SETTINGS = declare(definition()["settings"], page="pagan.md")
+"""This game's own table-file keys, declared once in `[settings]` of definition.toml."""
 
 
 @dataclass(frozen=True)
@@ -48,9 +51,7 @@ def configure(settings: TableSettings) -> PaganConfig:
     """Validate the table's options for Pagan; refuse bad setups in one line."""
     src = settings.source
     options = dict(settings.options)
-    unknown = sorted(set(options) - set(OPTION_KEYS))
-    if unknown:
-        raise SetupError(f"{src}: unknown option '{unknown[0]}' for pagan; known options: {', '.join(OPTION_KEYS)}")
+    check_options(options, SETTINGS, "pagan", src)
     if settings.players not in (None, 2):
         raise SetupError(f"{src}: Pagan is played by 2 players (the witch and the hunter), not {settings.players}; "
                          "drop --players")
