@@ -18,54 +18,41 @@ from narrator import home
 from narrator.cli.common import friendly_errors
 from narrator.errors import DamagedGame, NarratorError
 from narrator.games import game_names, game_over_message, get_game
-from narrator.settings import RUN_KEYS, build_settings, read_table_file
+from narrator.settings import RUN_KEYS, SETTINGS, build_settings, read_table_file
 from narrator.table.runner import play as play_loop
 from narrator.table.runner import cut_log as cut_damaged_log
 from narrator.table.runner import resume_position, start_position
 from narrator.table.session import RunOptions, open_sitting
 from narrator.table.store import GameStore, find_game, saved_games
 
-# Flags that name a table-file key: (flag, key, help).
-TABLE_FLAGS: list[tuple[str, str, str]] = [
-    ("--players", "players", "Number of players (the recommended setup for that count)."),
-    ("--names", "names", "Player names in seat order, comma-separated: \"Aki,Ben,…\"."),
-    ("--roles", "roles", "Role cards: \"citizen=3,traitor=1,werewolf=1\" (bestia-magica: \"beast=2,prophet=1,…\")."),
-    ("--deal", "deal", "bestia-magica: the dealt cards, \"Aki=prophet:S,Ben=beast:M,…\"."),
-    ("--cards", "cards", "Additional cards: \"seer=1,peddler=1,phantom_mage=2,strategist=1\"."),
-    ("--days", "days", "Days (nominations) before the werewolf team wins."),
-    ("--countdown", "countdown", "Seconds of each night call's countdown."),
-    ("--countdowns", "countdowns", "Per-card countdowns: \"seer=15,lovers=5\"."),
-    ("--check-role", "check_role", "Seconds to look at one's role card after a swap."),
-    ("--discussion", "discussion", "Seconds of discussion each day."),
-    ("--warnings", "warnings", "Seconds left at which the discussion (or turn) timer speaks: \"60,10\"."),
-    ("--turn-timer", "turn_timer", "pagan: seconds on the active side's chess clock each turn (0 = none)."),
-    ("--night-order", "night_order", "Night order: \"seer,medium,peddler,phantom_mage,lovers\"."),
-    ("--strategist", "strategist", "Seconds for the strategist's exchange."),
-    ("--redeal", "redeal", "Seconds to redeal the additional cards."),
-    ("--look", "look", "Seconds to look at the dealt cards at the start."),
-    ("--lang", "lang", "Language of the narration: ja or en."),
-    ("--voice", "voice", "Voice pack name, or `text` to print the lines instead of speaking."),
-    ("--answers", "answers", "Scripted answers file: one answer per line, in the order asked."),
-    ("--transcript", "transcript", "Write every cue as JSON Lines to this file."),
-    ("--time-scale", "time_scale", "1 = real time, 0 = every wait instantly."),
-    ("--seed", "seed", "Seed for anything random."),
-    ("--audio", "audio", "auto (speaker, else text), null (silent, clocked) or device."),
-    ("--audio-device", "audio_device", "Audio output device name or index."),
-    ("--audio-out", "audio_out", "Also write the whole session, as heard, to this WAV file."),
-    ("--volume", "volume", "Master volume, 0 to 2 (default 1)."),
-    ("--speech-rate", "speech_rate", "Speech rate factor, 0.5 to 2 (default 1)."),
-    ("--night-done", "night_done", "true: `done` ends a night countdown early (default false: calls last the same)."),
-    ("--ambience", "ambience", "true/false: night ambience loop from the pack's sounds/ (default true)."),
-    ("--host", "host", "Where the phone page listens: an address, 127.0.0.1 = this machine only."),
-    ("--port", "port", "Port of the phone page (default 8080; 0 = any free port)."),
-    ("--listen", "listen", "Voice answers: auto (if model and microphone), on or off."),
-    ("--model", "model", "Speech model folder (default: the installed one for --lang)."),
-    ("--input-device", "input_device", "Microphone name or index."),
-    ("--confidence", "confidence", "Ignore heard words less sure than this (0-1, default 0.7)."),
-    ("--mute-tail", "mute_tail", "Seconds the microphone stays muted after the narrator speaks."),
-    ("--answer-timeout", "answer_timeout", "Seconds a 'done when ready' step waits before going on; 0 waits."),
-    ("--confirm", "confirm", "Repeat heard answers back before they count: true or false."),
-]
+def table_flags() -> list[tuple[str, str, str]]:
+    """The flags that name a table-file key, (flag, key, help), from the declared settings:
+    who plays, then every game's own keys (registry order), then how it is run and listens.
+
+    A key several games declare is one flag: the first game's help line, with each other game's
+    value form added where it differs ("(bestia-magica: …)"). On/off switches (`--phones`) are
+    declared by `play` itself; tests/test_settings_declared.py checks their help lines."""
+    first_run = next(i for i, s in enumerate(SETTINGS) if s.kind == "run")
+    shared = {s.key for s in SETTINGS}
+    games: dict[str, tuple[str, str, list[str]]] = {}
+    for name in game_names():
+        for s in get_game(name).settings:
+            if not s.flag or s.switch or s.key in shared:
+                continue
+            if s.key not in games:
+                games[s.key] = (s.help, s.form, [])
+            elif s.form != games[s.key][1]:
+                games[s.key][2].append(f"{name}: {s.form}")
+
+    def flags_of(settings: Any) -> list[tuple[str, str, str]]:
+        return [(s.flag, s.key, s.help) for s in settings if s.flag and not s.switch]
+
+    game_flags = [("--" + key.replace("_", "-"), key, f"{text.rstrip('.')} ({'; '.join(others)})." if others else text)
+                  for key, (text, _, others) in games.items()]
+    return flags_of(SETTINGS[:first_run]) + game_flags + flags_of(SETTINGS[first_run:])
+
+
+TABLE_FLAGS = table_flags()
 
 
 def _table_options(func: Callable[..., Any]) -> Callable[..., Any]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from dataclasses import dataclass, field, fields, make_dataclass, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -22,7 +22,7 @@ from narrator.inputs.keyboard import KeyboardListener
 from narrator.inputs.private_script import PrivateScriptListener, is_json_lines
 from narrator.inputs.scripted import ScriptedListener
 from narrator.inputs.voice.setup import attach_listening, listen_options
-from narrator.settings import RUN_KEYS, TableSettings
+from narrator.settings import TableSettings
 from narrator.table.scheduler import NightOptions, Scheduler
 from narrator.sound.names import with_readings
 from narrator.sound.voice import EngineVoice, TextVoice, open_engine
@@ -34,48 +34,51 @@ PATH_KEYS = ("answers", "transcript", "audio_out")
 """Run settings that are paths: kept as absolute strings, so a resume from another folder finds them."""
 
 
-def _run_fields() -> list[tuple[str, Any, Any]]:
-    """`RunOptions`' fields: the `TableSettings` fields named in `RUN_KEYS`, JSON-able, plus `keyboard`."""
-    out: list[tuple[str, Any, Any]] = []
-    for f in fields(TableSettings):
-        if f.name not in RUN_KEYS:
-            continue
-        if f.name in PATH_KEYS:
-            out.append((f.name, "str | None", field(default=None)))
-        elif f.name == "listening":
-            out.append((f.name, "dict[str, Any]", field(default_factory=dict)))
-        else:
-            out.append((f.name, f.type, field(default=f.default)))
-    return out + [("keyboard", "bool", field(default=True))]
+@dataclass
+class RunOptions:
+    """How a game is run (not what is played): kept with the saved game (meta.json `run`) for resume.
 
+    One field per run setting (`kind = "run"` in narrator/settings.toml, in `TableSettings`'
+    order and with its defaults; paths as strings), the validated listening keys, and
+    `keyboard`, the only field of its own. tests/test_settings_declared.py fails when these
+    drift from the declarations."""
 
-def _to_dict(self: Any) -> dict[str, Any]:
-    return dict(self.__dict__)
+    lang: str = "ja"
+    voice: str = "auto"
+    time_scale: float = 1.0
+    answers: str | None = None
+    transcript: str | None = None
+    transcript_private: bool = False
+    audio: str = "auto"
+    audio_device: str | None = None
+    audio_out: str | None = None
+    volume: float = 1.0
+    speech_rate: float = 1.0
+    night_done: bool = False
+    ambience: bool = True
+    phones: bool = False
+    host: str | None = None
+    port: int = 8080
+    listening: dict[str, Any] = field(default_factory=dict)
+    keyboard: bool = True
 
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
 
-def _from_settings(cls: type, settings: TableSettings, keyboard: bool) -> Any:
-    """How to run, from the table's settings: paths made absolute, listening keys validated."""
-    values: dict[str, Any] = {}
-    for f in fields(cls):
-        if f.name == "keyboard":
-            continue
-        value = getattr(settings, f.name)
-        if f.name in PATH_KEYS:
-            value = str(Path(value).resolve()) if value else None
-        elif f.name == "listening":
-            value = listen_options(value, settings.source).to_dict()
-        values[f.name] = value
-    return cls(keyboard=keyboard, **values)
-
-
-RunOptions = make_dataclass(
-    "RunOptions", _run_fields(),
-    namespace={"to_dict": _to_dict, "from_settings": classmethod(_from_settings),
-               "__doc__": "How a game is run (not what is played): kept with the saved game for resume.\n\n"
-                          "Derived from `TableSettings` (the fields in `settings.RUN_KEYS`), so the two "
-                          "never drift apart; `keyboard` is the only field of its own."},
-)
-RunOptions.__module__ = __name__
+    @classmethod
+    def from_settings(cls, settings: TableSettings, keyboard: bool) -> RunOptions:
+        """How to run, from the table's settings: paths made absolute, listening keys validated."""
+        values: dict[str, Any] = {}
+        for f in fields(cls):
+            if f.name == "keyboard":
+                continue
+            value = getattr(settings, f.name)
+            if f.name in PATH_KEYS:
+                value = str(Path(value).resolve()) if value else None
+            elif f.name == "listening":
+                value = listen_options(value, settings.source).to_dict()
+            values[f.name] = value
+        return cls(keyboard=keyboard, **values)
 
 
 @dataclass
@@ -126,7 +129,7 @@ def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
     hub = ListenerHub(Vocabulary(pack.vocabulary), hints)
     hub.vocabulary.readings.update(pack.name_readings)  # a typed reading names its player
     transcript = Transcript(Path(run.transcript) if run.transcript else None,
-                            private=getattr(run, "transcript_private", False))
+                            private=run.transcript_private)
     display = ConsoleDisplay(show_lines=show_lines, hints=hints)
     night = NightOptions(night_done=run.night_done, ambience=run.ambience)
     scheduler = Scheduler(voice, output, clock, hub, transcript, display, night)
