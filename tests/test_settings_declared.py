@@ -1,0 +1,140 @@
+"""Each table-file key is declared once (narrator/settings.toml, a game's `[settings]`), and
+everything that lists keys agrees with the declarations: `TableSettings`, `RunOptions`,
+`ListenOptions`, `narrator play`'s flags and the key tables of the docs pages.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import MISSING, fields
+from pathlib import Path
+
+import click
+import pytest
+
+from narrator.cli.play import TABLE_FLAGS, play
+from narrator.games import game_names, get_game
+from narrator.inputs.voice.setup import ListenOptions
+from narrator.settings import (
+    COMMON_KEYS, COMMON_SETTINGS, LISTEN_KEYS, RUN_KEYS, SETTINGS, Setting, TableSettings, read_value,
+)
+from narrator.table.session import PATH_KEYS, RunOptions
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+
+
+def declared() -> list[Setting]:
+    """Every declaration: the shared keys, then each game's own."""
+    return [*SETTINGS, *(s for name in game_names() for s in get_game(name).settings)]
+
+
+def default_of(f):
+    return f.default_factory() if f.default is MISSING else f.default
+
+
+def test_run_options_are_the_declared_run_settings_in_table_settings_order():
+    table = {f.name: f for f in fields(TableSettings)}
+    run = {f.name: f for f in fields(RunOptions)}
+    assert list(run) == [name for name in table if name in RUN_KEYS] + ["keyboard"]
+    for name, f in run.items():
+        if name == "keyboard":
+            continue
+        want = "str | None" if name in PATH_KEYS else "dict[str, Any]" if name == "listening" else table[name].type
+        assert f.type == want, name
+        assert default_of(f) == ({} if name == "listening" else None if name in PATH_KEYS
+                                 else default_of(table[name])), name
+
+
+def test_table_settings_hold_the_common_keys_and_listen_options_the_listening_keys():
+    assert {f.name for f in fields(TableSettings)} == {*COMMON_KEYS, "options", "source", "listening"}
+    assert {f.name for f in fields(ListenOptions)} == set(LISTEN_KEYS)
+    assert set(RUN_KEYS) - {"listening"} <= set(COMMON_KEYS)
+
+
+def test_every_shared_key_has_a_parser_that_reads_its_default():
+    defaults = {f.name: default_of(f) for f in fields(TableSettings)}
+    for setting in COMMON_SETTINGS:
+        if setting.parse == "names" or defaults[setting.key] is None:
+            continue
+        assert read_value(setting, defaults[setting.key], "test") == defaults[setting.key], setting.key
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_a_game_declares_each_key_once_and_no_shared_key(name):
+    keys = [s.key for s in get_game(name).settings]
+    assert len(keys) == len(set(keys)) and not set(keys) & {*COMMON_KEYS, *LISTEN_KEYS}
+    assert all(s.kind == "option" for s in get_game(name).settings)
+
+
+def test_bestia_magica_declares_every_timer_of_its_definition():
+    from narrator.games.bestia_magica.setup import definition
+
+    assert set(definition()["defaults"]) <= set(definition()["settings"])
+
+
+def test_play_has_a_flag_for_every_declared_flag_with_its_help_line():
+    options = {opt: p for p in play.params if isinstance(p, click.Option) for opt in p.opts}
+    flags = {flag: (key, text) for flag, key, text in TABLE_FLAGS}
+    assert len(flags) == len(TABLE_FLAGS)
+    for setting in SETTINGS:  # a shared key's flag says exactly what is declared
+        if setting.flag and not setting.switch:
+            assert flags[setting.flag] == (setting.key, setting.help)
+    first: dict[str, Setting] = {}
+    for name in game_names():
+        for setting in get_game(name).settings:
+            if setting.flag is None:
+                continue
+            assert setting.flag in options, setting.key
+            if setting.switch:
+                assert options[setting.flag].help == setting.help, setting.key
+                continue
+            key, text = flags[setting.flag]
+            lead = first.setdefault(setting.key, setting)
+            assert key == setting.key and text.startswith(lead.help.rstrip(".")), setting.key
+            assert setting.form == lead.form or f"{name}: {setting.form}" in text, setting.key
+    assert len(flags) == len([s for s in SETTINGS if s.flag and not s.switch]) + len(first)
+
+
+def key_tables(page: Path) -> list[tuple[list[str], list[str]]]:
+    """Each key table of a page: (its header's column names, its row lines)."""
+    lines = page.read_text(encoding="utf-8").splitlines()
+    tables = []
+    for i, line in enumerate(lines):
+        columns = [c.strip() for c in line.strip().strip("|").split("|")]
+        if columns[0] == "key" and len(columns) > 1 and columns[1] in ("flag", "default"):
+            rows = []
+            for row in lines[i + 2:]:
+                if not row.startswith("|"):
+                    break
+                rows.append(row)
+            tables.append((columns, rows))
+    return tables
+
+
+def row_of(setting: Setting, columns: list[str]) -> str:
+    """The row the declaration gives, for a table with these columns."""
+    flag = setting.flag_doc or (f"`{setting.flag} {setting.form}`" if setting.form else f"`{setting.flag}`"
+                                if setting.flag else "—")
+    cells = {"key": f"`{setting.key}`", "flag": flag, "default": setting.default, "meaning": setting.doc}
+    return "| " + " | ".join(cells[c] for c in columns) + " |"
+
+
+def test_the_docs_key_tables_are_the_declared_settings():
+    by_page: dict[str, list[Setting]] = {}
+    for setting in declared():
+        by_page.setdefault(setting.page, []).append(setting)
+    pages = {p.name for p in DOCS.glob("*.md") if key_tables(p)}
+    assert set(by_page) <= pages
+    for name in sorted(pages):
+        rows = {}
+        for columns, lines in key_tables(DOCS / name):
+            for line in lines:
+                key = re.match(r"\|\s*`([a-z_]+)`", line)
+                if key:  # a row whose key is prose ("*role defaults*") names no key
+                    rows[key.group(1)] = (columns, line)
+        settings = {s.key: s for s in by_page.get(name, [])}
+        assert sorted(rows) == sorted(settings), name
+        for key, setting in settings.items():
+            columns, line = rows[key]
+            if setting.doc:
+                assert line == row_of(setting, columns), f"{name}: {key}"
