@@ -21,14 +21,18 @@ from narrator.inputs.voice.grammar import PhraseBook
 from narrator.inputs.voice.models import ModelError, find_model
 from narrator.inputs.voice.microphone import InputUnavailable, Microphone
 from narrator.inputs.voice.listener import VoiceListener, describe
+from narrator.settings import SETTINGS
 from narrator.sound.engines import EngineUnavailable, load_stt, stt_engine_names
 from narrator.sound.names import heard_forms
 
+LISTEN_BOUNDS = {s.key: (float(s.low), float(s.high)) for s in SETTINGS if s.kind == "listening" and s.high is not None}
+"""The listening keys that are numbers, with their bounds as narrator/settings.toml declares them."""
+LISTEN_CHOICES = next(s.choices for s in SETTINGS if s.key == "listen")
 
 
 @dataclass(frozen=True)
 class ListenOptions:
-    """The table's listening keys (each is also a `narrator play` flag)."""
+    """The table's listening keys (declared in narrator/settings.toml; most are also `narrator play` flags)."""
 
     listen: str = "auto"
     """auto (voice when engine, model and microphone are there), on (required) or off."""
@@ -58,10 +62,11 @@ def listen_options(raw: Mapping[str, Any], source: str = "table file") -> Listen
     """Validate the listening keys into options; a bad value is one line naming the key."""
     values = dict(raw)
     listen = str(values.get("listen", "auto"))
-    if listen not in ("auto", "on", "off"):
-        raise SetupError(f"{source}: listen must be auto, on or off, not '{listen}'")
+    if listen not in LISTEN_CHOICES:
+        raise SetupError(f"{source}: listen must be {', '.join(LISTEN_CHOICES[:-1])} or {LISTEN_CHOICES[-1]}, "
+                         f"not '{listen}'")
     numbers = {}
-    for key, low, high in (("confidence", 0.0, 1.0), ("mute_tail", 0.0, 10.0), ("answer_timeout", 0.0, 86400.0)):
+    for key, (low, high) in LISTEN_BOUNDS.items():
         if key in values:
             try:
                 if isinstance(values[key], bool):  # TOML's `true` is not 1.0
