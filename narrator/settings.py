@@ -67,8 +67,8 @@ class Setting:
 
 
 def declare(table: Mapping[str, Mapping[str, Any]], **fill: Any) -> tuple[Setting, ...]:
-    """`Setting`s from TOML tables `{key: {field: value}}`; `fill` gives fields a table leaves out.
-    A bound may name a `MAX_` constant of this module (TOML has no 2**256)."""
+    """`Setting`s from TOML tables `{key: {field: value}}` (`fill`: fields a table leaves out); a
+    bound may name a `MAX_` constant of this module (TOML has no 2**256)."""
     out = []
     for key, spec in table.items():
         spec = {**fill, **spec, "choices": tuple(spec.get("choices", ()))}
@@ -83,27 +83,21 @@ SETTINGS = declare(tomllib.loads(Path(__file__).with_name("settings.toml").read_
 """Every key the games share, in `narrator play --help` order."""
 COMMON_SETTINGS = tuple(s for s in SETTINGS if s.kind in ("common", "run"))
 COMMON_KEYS = tuple(s.key for s in COMMON_SETTINGS)
-"""The keys that are fields of `TableSettings`."""
 LISTEN_KEYS = tuple(s.key for s in SETTINGS if s.kind == "listening")
 """Listening keys: kept raw in `TableSettings.listening`, validated by `narrator.inputs.voice.setup`."""
 RUN_KEYS = tuple(s.key for s in SETTINGS if s.kind == "run") + ("listening",)
-"""The `TableSettings` fields that say how a game is run, not what is played (`table.session.RunOptions`)."""
-LANGUAGES = next(s.choices for s in SETTINGS if s.key == "lang")
+"""The fields of `RunSettings`: how a game is run, not what is played (`table.session.RunOptions`)."""
 
 
 @dataclass(frozen=True)
-class TableSettings:
-    """What one table chose: shared keys as fields, the game's own keys in `options`."""
+class RunSettings:
+    """The shared keys that say how a game is run, not what is played (`kind = "run"` in
+    settings.toml): fields of `TableSettings`, and of `table.session.RunOptions`, which keeps them
+    with a saved game for resume. tests/test_settings_declared.py holds them to the declarations."""
 
-    game: str = DEFAULT_GAME
-    players: int | None = None
-    """How many play; `None` means: take it from `names`, else the game's default."""
-    names: tuple[str, ...] = ()
-    """Seat order; with names the narrator can ask who was nominated and name them."""
     lang: str = "ja"
     voice: str = "auto"
     """A voice-pack name, `text` (print instead of speak) or `auto` (the language's pack)."""
-    seed: int | None = None
     time_scale: float = 1.0
     """1 is real time; 0 runs every wait instantly (tests, rehearsal); 0.1 is ten times faster."""
     answers: Path | None = None
@@ -128,11 +122,23 @@ class TableSettings:
     host: str | None = None
     """Where the phone page listens: None = the local network interface; 127.0.0.1 = this machine only."""
     port: int = 8080
+    listening: Mapping[str, Any] = field(default_factory=dict)
+    """The listening keys (listen, model, confidence …): raw here, validated by narrator.inputs.voice."""
+
+
+@dataclass(frozen=True)
+class TableSettings(RunSettings):
+    """What one table chose: shared keys as fields, the game's own keys in `options`."""
+
+    game: str = DEFAULT_GAME
+    players: int | None = None
+    """How many play; `None` means: take it from `names`, else the game's default."""
+    names: tuple[str, ...] = ()
+    """Seat order; with names the narrator can ask who was nominated and name them."""
+    seed: int | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
     source: str = "defaults"
     """Where the settings came from, for error messages."""
-    listening: Mapping[str, Any] = field(default_factory=dict)
-    """The raw listening keys (listen, model, confidence …), validated by narrator.inputs.voice."""
 
 
 MAX_FILE_BYTES = 1024 * 1024
@@ -284,7 +290,7 @@ def parse_counts(value: Any, key: str, source: str, maximum: int = MAX_PLAYERS) 
         value = pairs
     if not isinstance(value, Mapping):
         raise SetupError(f"{source}: {key} must be a table or \"card=count,…\"")
-    return {str(name): _integer(count, f"{key}.{name}", source, minimum=0, maximum=maximum)
+    return {str(name): integer(count, f"{key}.{name}", source, minimum=0, maximum=maximum)
             for name, count in value.items()}
 
 
@@ -307,10 +313,10 @@ def parse_seconds_list(value: Any, key: str, source: str, maximum: int = MAX_TIM
         words = [value]
     if len(words) > MAX_LIST:
         raise SetupError(f"{source}: {key} lists {len(words)} values; give at most {MAX_LIST}")
-    return tuple(sorted({_integer(w, key, source, minimum=1, maximum=maximum) for w in words}, reverse=True))
+    return tuple(sorted({integer(w, key, source, minimum=1, maximum=maximum) for w in words}, reverse=True))
 
 
-def _integer(value: Any, key: str, source: str, minimum: int | None = None, maximum: int | None = None) -> int:
+def integer(value: Any, key: str, source: str, minimum: int | None = None, maximum: int | None = None) -> int:
     """A whole number: `true` is not 1, 2.5 and inf are not whole, "1e9" is not a number here."""
     try:
         if isinstance(value, bool) or not isinstance(value, (int, float, str)):
@@ -346,11 +352,6 @@ def number(value: Any, key: str, source: str, low: float, high: float) -> float:
     return result
 
 
-def integer(value: Any, key: str, source: str, minimum: int | None = None, maximum: int | None = None) -> int:
-    """A whole number option, refused with a line naming the key."""
-    return _integer(value, key, source, minimum, maximum)
-
-
 def boolean(value: Any, key: str, source: str) -> bool:
     """A yes/no option: TOML true/false, or a flag's word ("true", "1", "no" …); a TOML number is not one."""
     if isinstance(value, bool):
@@ -373,7 +374,7 @@ def read_value(setting: Setting, value: Any, source: str) -> Any:
     """One shared key's value, read by its declared parser and bounds; a bad one is one line."""
     key, kind, low, high, choices = setting.key, setting.parse, setting.low, setting.high, setting.choices
     if kind in ("whole", "range"):
-        whole = _integer(value, key, source, minimum=low, maximum=high if kind == "whole" else None)
+        whole = integer(value, key, source, minimum=low, maximum=high if kind == "whole" else None)
         if kind == "range" and whole > high:
             raise SetupError(f"{source}: {key} must be {low} to {high}, not {_shown(whole)}")
         return whole

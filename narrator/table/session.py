@@ -22,7 +22,7 @@ from narrator.inputs.keyboard import KeyboardListener
 from narrator.inputs.private_script import PrivateScriptListener, is_json_lines
 from narrator.inputs.scripted import ScriptedListener
 from narrator.inputs.voice.setup import attach_listening, listen_options
-from narrator.settings import TableSettings
+from narrator.settings import RunSettings, TableSettings
 from narrator.table.scheduler import NightOptions, Scheduler
 from narrator.sound.names import with_readings
 from narrator.sound.voice import EngineVoice, TextVoice, open_engine
@@ -31,39 +31,22 @@ from narrator.sound.voicepack import load_pack
 
 
 PATH_KEYS = ("answers", "transcript", "audio_out")
-"""Run settings that are paths: kept as absolute strings, so a resume from another folder finds them."""
+"""Run settings that are paths: made absolute and saved as strings, so a resume from another folder finds them."""
 
 
-@dataclass
-class RunOptions:
+@dataclass(frozen=True)
+class RunOptions(RunSettings):
     """How a game is run (not what is played): kept with the saved game (meta.json `run`) for resume.
 
-    One field per run setting (`kind = "run"` in narrator/settings.toml, in `TableSettings`'
-    order and with its defaults; paths as strings), the validated listening keys, and
-    `keyboard`, the only field of its own. tests/test_settings_declared.py fails when these
-    drift from the declarations."""
+    The run settings are `RunSettings`' fields, shared with `TableSettings`, so the two never
+    drift apart; here the listening keys are validated, and `keyboard` is the only field of its own."""
 
-    lang: str = "ja"
-    voice: str = "auto"
-    time_scale: float = 1.0
-    answers: str | None = None
-    transcript: str | None = None
-    transcript_private: bool = False
-    audio: str = "auto"
-    audio_device: str | None = None
-    audio_out: str | None = None
-    volume: float = 1.0
-    speech_rate: float = 1.0
-    night_done: bool = False
-    ambience: bool = True
-    phones: bool = False
-    host: str | None = None
-    port: int = 8080
     listening: dict[str, Any] = field(default_factory=dict)
     keyboard: bool = True
 
     def to_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        """The JSON of meta.json's `run` (paths as strings)."""
+        return {k: str(v) if isinstance(v, Path) else v for k, v in self.__dict__.items()}
 
     @classmethod
     def from_settings(cls, settings: TableSettings, keyboard: bool) -> RunOptions:
@@ -74,7 +57,7 @@ class RunOptions:
                 continue
             value = getattr(settings, f.name)
             if f.name in PATH_KEYS:
-                value = str(Path(value).resolve()) if value else None
+                value = Path(value).resolve() if value else None
             elif f.name == "listening":
                 value = listen_options(value, settings.source).to_dict()
             values[f.name] = value
