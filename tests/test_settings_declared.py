@@ -12,7 +12,8 @@ from pathlib import Path
 import click
 import pytest
 
-from narrator.cli.play import TABLE_FLAGS, play, resume_options
+from narrator.cli.flags import table_flags
+from narrator.cli.play import play, resume_options
 from narrator.games import game_names, get_game
 from narrator.inputs.voice.setup import ListenOptions
 from narrator.settings import (
@@ -77,8 +78,8 @@ def test_bestia_magica_declares_every_timer_of_its_definition():
 
 def test_play_has_a_flag_for_every_declared_flag_with_its_help_line():
     options = {opt: p for p in play.params if isinstance(p, click.Option) for opt in p.opts}
-    flags = {flag: (key, text) for flag, key, text in TABLE_FLAGS}
-    assert len(flags) == len(TABLE_FLAGS)
+    flags = {flag: (key, text) for flag, key, text in table_flags()}
+    assert len(flags) == len(table_flags())
     for setting in SETTINGS:  # a shared key's flag says exactly what is declared
         if setting.flag and not setting.switch:
             assert flags[setting.flag] == (setting.key, setting.help)

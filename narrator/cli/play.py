@@ -16,52 +16,18 @@ import click
 
 from narrator import home
 from narrator.cli.common import friendly_errors
+from narrator.cli.flags import TableFlagsCommand
 from narrator.errors import DamagedGame, NarratorError
 from narrator.games import game_names, game_over_message, get_game
-from narrator.settings import RUN_KEYS, SETTINGS, build_settings, read_table_file
+from narrator.settings import RUN_KEYS, build_settings, read_table_file
 from narrator.table.runner import play as play_loop
 from narrator.table.runner import cut_log as cut_damaged_log
 from narrator.table.runner import resume_position, start_position
 from narrator.table.session import RunOptions, open_sitting
 from narrator.table.store import GameStore, find_game, saved_games
 
-def table_flags() -> list[tuple[str, str, str]]:
-    """The flags that name a table-file key, (flag, key, help), from the declared settings:
-    who plays, then every game's own keys (registry order), then how it is run and listens.
 
-    A key several games declare is one flag: the first game's help line, with each other game's
-    value form added where it differs ("(bestia-magica: …)"). On/off switches (`--phones`) are
-    declared by `play` itself; tests/test_settings_declared.py checks their help lines."""
-    first_run = next(i for i, s in enumerate(SETTINGS) if s.kind == "run")
-    shared = {s.key for s in SETTINGS}
-    games: dict[str, tuple[str, str, list[str]]] = {}
-    for name in game_names():
-        for s in get_game(name).settings:
-            if not s.flag or s.switch or s.key in shared:
-                continue
-            if s.key not in games:
-                games[s.key] = (s.help, s.form, [])
-            elif s.form != games[s.key][1]:
-                games[s.key][2].append(f"{name}: {s.form}")
-
-    def flags_of(settings: Any) -> list[tuple[str, str, str]]:
-        return [(s.flag, s.key, s.help) for s in settings if s.flag and not s.switch]
-
-    game_flags = [("--" + key.replace("_", "-"), key, f"{text.rstrip('.')} ({'; '.join(others)})." if others else text)
-                  for key, (text, _, others) in games.items()]
-    return flags_of(SETTINGS[:first_run]) + game_flags + flags_of(SETTINGS[first_run:])
-
-
-TABLE_FLAGS = table_flags()
-
-
-def _table_options(func: Callable[..., Any]) -> Callable[..., Any]:
-    for flag, key, help_text in reversed(TABLE_FLAGS):
-        func = click.option(flag, key, default=None, help=help_text)(func)
-    return func
-
-
-@click.command()
+@click.command(cls=TableFlagsCommand)
 @click.argument("game", required=False)
 @click.option("--table", "table_file", type=click.Path(path_type=Path), help="TOML table file.")
 @click.option("--no-keyboard", is_flag=True, help="Do not read answers from the terminal.")
@@ -71,7 +37,6 @@ def _table_options(func: Callable[..., Any]) -> Callable[..., Any]:
 @click.option("--transcript-private", "transcript_private", is_flag=True, default=None,
               help="Also write private lines, memos and votes to the transcript (off by default).")
 @click.option("--dry-run", is_flag=True, help="Check the setup and print the cards to take out of the box; play nothing.")
-@_table_options
 @friendly_errors
 def play(game: str | None, table_file: Path | None, no_keyboard: bool, dry_run: bool, **flags: Any) -> None:
     """Start a game and narrate it (GAME: one of `narrator games`)."""
