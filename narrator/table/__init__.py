@@ -3,11 +3,14 @@
 - `runner`: event → `game.advance` → save → play; resume and undo by replaying events;
 - `store`: the saved game (fsynced `events.jsonl`, atomic `snapshot.json`, `meta.json`);
 - `session`: one sitting's wiring (voice, output, clock, listeners, transcript) and `RunOptions`;
-- `scheduler`: plays cues on absolute deadlines (`deadlines`), private rounds
-  (`private_rounds`) and table commands (`commands`);
-- `clock`, `turn_clock`: real/scaled/instant time, and Pagan's chess clock;
+- `scheduler`: walks the cues and asks the questions, composed of parts with their own state:
+  `timeline` (clock and cursor), `narration` (a clip said, shown, written down), `deadlines`
+  (countdowns and timers on absolute deadlines), `private_rounds` and `commands` (repeat,
+  pause, turn-clock alerts);
+- `clock`, `turn_clock`: real/scaled/instant time (and the tests' manual clock), and a
+  turn-based game's chess clock;
 - `transcript`, `display`: what is written to the transcript and shown on the terminal.
 
-The table uses the games (through `narrator.games`), inputs and sound; it never imports
-phones, the appliance or the CLI.
+The table uses the games only through their contract (`narrator.games.contract.Game`),
+inputs and sound; it never imports phones, the appliance or the CLI.
 """
