@@ -88,11 +88,12 @@ class Sitting:
 
 def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
                  warn: Callable[[str], None] | None = None, names: Sequence[str] = (),
-                 game: Any = None, config: Any = None) -> Sitting:
+                 game: Any = None, config: Any = None, clock: Clock | None = None) -> Sitting:
     """Build the scheduler and listeners for `run`; `answers_used` skips scripted answers.
 
     With `game` and `config`, every line the game can say is rendered before the clock
     starts (`narrator.sound.render_ahead`), so nothing is synthesized while the table waits.
+    `clock` replaces the one `run.time_scale` makes (a test's `ManualClock`; it keeps its own time).
     """
     warn = warn or (lambda message: print(f"warning: {message}", file=sys.stderr, flush=True))
     voice = _voice(run, warn)
@@ -103,7 +104,7 @@ def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
             prepare_voice(voice, game, config, play_notice)
         finally:
             close_notice()
-    clock = make_clock(run.time_scale, start_at)
+    clock = clock or make_clock(run.time_scale, start_at)
     output, show_lines = _output(run, voice, clock, warn)
     if isinstance(output, NullOutput) and not isinstance(voice, TextVoice) and run.audio_out is None:
         show_lines = True

@@ -1,0 +1,201 @@
+"""`ManualClock`: the game waits at each deadline until the test moves the clock there."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from narrator.cues import Ask, Countdown, Say
+from narrator.inputs.hub import ListenerHub
+from narrator.sound.outputs import NullOutput, NullSink, open_output
+from narrator.sound.voice import TextVoice
+from narrator.sound.voicepack import load_pack
+from narrator.table.clock import InstantClock, ManualClock
+from narrator.table.display import ConsoleDisplay
+from narrator.table.scheduler import Scheduler
+from narrator.table.transcript import Transcript, read_transcript
+
+
+def test_a_sleeper_parks_until_the_clock_reaches_its_deadline():
+    async def scene():
+        clock = ManualClock()
+        woke = []
+
+        async def sleeper():
+            await clock.sleep_until(2.0)
+            woke.append(clock.now())
+
+        task = asyncio.ensure_future(sleeper())
+        await clock.settle()
+        await asyncio.sleep(0.05)  # real time passes: the manual clock does not move
+        assert not task.done() and clock.now() == 0.0 and clock.parked() == [2.0]
+        await clock.advance_to(1.999)
+        assert not task.done() and woke == []
+        await clock.advance_to(2.0)
+        assert task.done() and woke == [2.0] and clock.parked() == []
+
+    asyncio.run(scene())
+
+
+def test_sleepers_wake_in_deadline_order_each_reading_its_own_deadline():
+    async def scene():
+        clock = ManualClock(start_at=10.0)
+        woke = []
+
+        async def sleeper(name, t):
+            await clock.sleep_until(t)
+            woke.append((name, clock.now()))
+
+        tasks = [asyncio.ensure_future(sleeper(n, t)) for n, t in (("c", 13.0), ("a", 11.0), ("b", 12.5), ("d", 20))]
+        await clock.advance_to(15.0)
+        assert woke == [("a", 11.0), ("b", 12.5), ("c", 13.0)]
+        assert clock.now() == 15.0 and clock.next_deadline() == 20
+        await clock.advance(5)
+        assert woke[-1] == ("d", 20.0)
+        await asyncio.gather(*tasks)
+
+    asyncio.run(scene())
+
+
+def test_what_a_woken_sleeper_schedules_before_the_target_runs_before_advance_returns():
+    async def scene():
+        clock = ManualClock()
+        seen = []
+
+        async def chain():
+            for t in (1.0, 2.0, 3.0, 4.0):
+                await clock.sleep_until(t)
+                await asyncio.sleep(0)  # a few steps of work after each wake-up
+                await asyncio.sleep(0)
+                seen.append(t)
+
+        task = asyncio.ensure_future(chain())
+        await clock.advance_to(3.5)
+        assert seen == [1.0, 2.0, 3.0]  # each new deadline was slept to, in turn
+        await clock.advance_to(4.0)
+        await task
+        assert seen == [1.0, 2.0, 3.0, 4.0]
+
+    asyncio.run(scene())
+
+
+def test_a_deadline_already_passed_returns_at_once_and_a_cancelled_sleeper_is_dropped():
+    async def scene():
+        clock = ManualClock(start_at=5.0)
+        await asyncio.wait_for(clock.sleep_until(4.0), 1)
+        await asyncio.wait_for(clock.sleep_until(5.0), 1)
+        task = asyncio.ensure_future(clock.sleep_until(6.0))
+        await clock.settle()
+        task.cancel()
+        await clock.settle()
+        assert clock.parked() == []
+        await clock.advance_to(7.0)  # the cancelled one is skipped, not woken
+        assert task.cancelled()
+        with pytest.raises(ValueError):
+            await clock.advance_to(6.0)
+
+    asyncio.run(scene())
+
+
+def test_run_until_steps_deadline_by_deadline_and_gives_up_when_nothing_is_parked():
+    async def scene():
+        clock = ManualClock()
+        ticks = []
+
+        async def ticker():
+            for k in range(1, 4):
+                await clock.sleep_until(k * 1.5)
+                ticks.append(k)
+
+        task = asyncio.ensure_future(ticker())
+        assert await clock.run_until(lambda: len(ticks) == 2) == 3.0
+        await clock.run_until(task.done)
+        assert clock.now() == 4.5
+        with pytest.raises(TimeoutError):
+            await clock.run_until(lambda: False)
+
+    asyncio.run(scene())
+
+
+def test_settle_lets_every_ready_task_run_but_not_a_real_timer():
+    async def scene():
+        clock = ManualClock()
+        steps = []
+
+        async def busy():
+            for k in range(50):
+                await asyncio.sleep(0)
+                steps.append(k)
+
+        async def later():
+            await asyncio.sleep(30)  # real time: settle does not wait for it
+
+        busy_task, later_task = asyncio.ensure_future(busy()), asyncio.ensure_future(later())
+        await clock.settle()
+        assert busy_task.done() and steps == list(range(50))
+        assert not later_task.done()
+        later_task.cancel()
+
+    asyncio.run(scene())
+
+
+def _scheduler(clock, tmp_path, output=None):
+    hub = ListenerHub()
+    hub.register("keyboard")
+    path = tmp_path / "t.jsonl"
+    scheduler = Scheduler(TextVoice(load_pack("en")), output or NullOutput(), clock, hub, Transcript(path),
+                          ConsoleDisplay(False))
+    return scheduler, hub, path
+
+
+def test_a_countdown_on_a_manual_clock_ticks_only_as_the_clock_is_moved(tmp_path):
+    clock = ManualClock()
+    scheduler, hub, path = _scheduler(clock, tmp_path)
+
+    async def scene():
+        task = asyncio.ensure_future(scheduler.play([Countdown(5), Say("night.sleep")], {"night": 1}))
+        await clock.advance_to(2.5)
+        assert [r["n"] for r in read_transcript(path) if r["kind"] == "tick"] == [5, 4, 3]
+        await asyncio.sleep(0.05)
+        assert [r["n"] for r in read_transcript(path) if r["kind"] == "tick"] == [5, 4, 3]  # real time: nothing
+        await clock.run_until(task.done)
+
+    asyncio.run(scene())
+    assert [r["t"] for r in read_transcript(path) if r["kind"] == "tick"] == [0, 1, 2, 3, 4, 5]
+
+
+def test_at_a_given_second_the_table_types_an_answer(tmp_path):
+    """The scheduler treats a manual clock as a real one: the question waits for its answer."""
+    clock = ManualClock()
+    scheduler, hub, path = _scheduler(clock, tmp_path)
+    question = Ask("nomination.werewolf_found", ("yes", "no"))
+    said = load_pack("en").seconds_for(load_pack("en").speak("nomination.werewolf_found").text)
+
+    async def scene():
+        task = asyncio.ensure_future(scheduler.play([question], {"day": 1}))
+        await clock.advance_to(said + 30)
+        assert not task.done()  # nobody has answered: the game waits, however long
+        hub.offer_text("n", "keyboard")
+        await clock.settle()
+        assert task.done()
+        return task.result()
+
+    heard = asyncio.run(scene())
+    assert heard.value == "no"
+    answer = [r for r in read_transcript(path) if r["kind"] == "answer"][-1]
+    assert answer["t"] == pytest.approx(said + 30)
+    assert not isinstance(clock, InstantClock)
+
+
+def test_the_live_outputs_take_a_manual_clock(tmp_path):
+    clock = ManualClock()
+    assert isinstance(open_output("none", clock), NullOutput)
+    sink = NullSink(clock)
+    try:
+        handle = sink.start(b"\0\0" * 240, 1.0)
+        sink.ambience(b"\0\0" * 240, 1.0)
+        sink.ambience(None, 2.0)
+        sink.cancel(handle)
+    finally:
+        sink.close()
