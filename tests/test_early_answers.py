@@ -13,36 +13,39 @@ from narrator.inputs.voice.confirm import Confirmer
 from narrator.sound.outputs import NullOutput
 from narrator.sound.voice import TextVoice
 from narrator.sound.voicepack import load_pack
-from narrator.table.clock import ScaledClock
+from narrator.table.clock import ManualClock
 from narrator.table.display import ConsoleDisplay
 from narrator.table.scheduler import Scheduler
 from narrator.table.transcript import Transcript, read_transcript
 
-SCALE = 0.01
-"""Game seconds run 100× faster: a 3 s question is said in 30 ms of real time."""
-
-
-def build(tmp_path, confirm=False, scale=SCALE):
+def build(tmp_path, confirm=False):
+    """A scheduler on a `ManualClock`: the scenes say at which game second the table types."""
     hub = ListenerHub()
     hub.register("keyboard")
     path = tmp_path / "t.jsonl"
-    scheduler = Scheduler(TextVoice(load_pack("ja")), NullOutput(), ScaledClock(scale=scale), hub,
+    scheduler = Scheduler(TextVoice(load_pack("ja")), NullOutput(), ManualClock(), hub,
                           Transcript(path), ConsoleDisplay(False))
     if confirm:
         hub.confirmer = Confirmer(scheduler)
     return scheduler, hub, path
 
 
+async def _finish(scheduler, task):
+    """Move the clock on until the scene's `play` returns (an error if it waits for an answer)."""
+    await scheduler.clock.run_until(task.done)
+    return task.result()
+
+
 async def _while_speaking(scheduler, cues, typed, at=0.5):
     """Play `cues`; type each of `typed` `at` game seconds into the last line (the question)."""
+    clock = scheduler.clock
     task = asyncio.ensure_future(scheduler.play(cues, {"day": 1}))
-    while not any(r for r in scheduler.transcript_records() if r["kind"] == "ask"):
-        await asyncio.sleep(0.001)
+    await clock.run_until(lambda: any(r for r in scheduler.transcript_records() if r["kind"] == "ask"))
     hints = []
     for text in typed:
-        await asyncio.sleep(at * scheduler.clock.scale)
-        hints.append((scheduler.hub.offer_text(text, "keyboard"), scheduler.clock.now()))
-    return await asyncio.wait_for(task, 5), hints
+        await clock.advance(at)
+        hints.append((scheduler.hub.offer_text(text, "keyboard"), clock.now()))
+    return await _finish(scheduler, task), hints
 
 
 @pytest.fixture(autouse=True)
@@ -54,7 +57,7 @@ def _records(monkeypatch, tmp_path):
 
 
 def test_an_answer_typed_while_the_question_is_said_is_the_answer(tmp_path):
-    scheduler, hub, path = build(tmp_path, scale=0.1)
+    scheduler, hub, path = build(tmp_path)
     question = Ask("nomination.werewolf_found", ("yes", "no"))
     heard, hints = asyncio.run(_while_speaking(scheduler, [Say("nomination.declare"), question], ["n"]))
     (hint, typed_at), = hints
@@ -74,7 +77,7 @@ def test_the_old_way_dropped_the_early_answer(tmp_path, monkeypatch):
     def late_open(hub, ask):
         async def after_saying():
             while scheduler.cursor > scheduler.clock.now():
-                await asyncio.sleep(0.001)
+                await scheduler.clock.sleep_until(scheduler.cursor)
             return await hub._first_answer(ask)
         return asyncio.ensure_future(after_saying())
 
@@ -84,9 +87,9 @@ def test_the_old_way_dropped_the_early_answer(tmp_path, monkeypatch):
 
     async def scene():
         task = asyncio.ensure_future(scheduler.play([question], {"day": 1}))
-        await asyncio.sleep(0.5 * SCALE)
+        await scheduler.clock.advance_to(0.5)
         hint = hub.offer_text("n", "keyboard")
-        await asyncio.sleep(0.1)
+        await scheduler.clock.advance(10)
         task.cancel()
         return hint
 
@@ -99,11 +102,11 @@ def test_r_at_a_question_repeats_the_instruction_before_it(tmp_path):
 
     async def scene():
         task = asyncio.ensure_future(scheduler.play([Say("nomination.declare"), question], {"day": 1}))
-        await asyncio.sleep(0.3)  # the question has been said
+        await scheduler.clock.advance_to(30)  # the question has been said
         hub.offer_text("r", "keyboard")
-        await asyncio.sleep(0.3)
+        await scheduler.clock.advance_to(60)
         hub.offer_text("y", "keyboard")
-        return await asyncio.wait_for(task, 5)
+        return await _finish(scheduler, task)
 
     asyncio.run(scene())
     said = [(r["kind"], r["line"], bool(r.get("repeat"))) for r in read_transcript(path) if r["kind"] in ("say", "ask")]
@@ -116,10 +119,9 @@ def test_r_during_a_countdown_repeats_the_calls_instruction_and_holds_the_count(
 
     async def scene():
         task = asyncio.ensure_future(scheduler.play([Say("seer.act"), Countdown(5), Say("night.sleep")], {"night": 1}))
-        while not [r for r in read_transcript(path) if r["kind"] == "tick"] if path.exists() else True:
-            await asyncio.sleep(0.001)
+        await scheduler.clock.run_until(lambda: path.exists() and any(r["kind"] == "tick" for r in read_transcript(path)))
         hub.offer_text("r", "keyboard")
-        await asyncio.wait_for(task, 5)
+        await _finish(scheduler, task)
 
     asyncio.run(scene())
     records = read_transcript(path)
@@ -138,13 +140,13 @@ def test_a_keyboard_yes_that_ends_the_game_is_confirmed(tmp_path):
 
     async def scene():
         task = asyncio.ensure_future(scheduler.play([question], {"day": 1}))
-        await asyncio.sleep(0.3)
+        await scheduler.clock.advance_to(30)
         hub.offer_text("y", "keyboard")      # a stray y …
-        await asyncio.sleep(0.3)
+        await scheduler.clock.advance_to(60)
         hub.offer_text("n", "keyboard")      # … is not confirmed: the question is asked again
-        await asyncio.sleep(0.3)
+        await scheduler.clock.advance_to(90)
         hub.offer_text("n", "keyboard")
-        return await asyncio.wait_for(task, 5)
+        return await _finish(scheduler, task)
 
     heard = asyncio.run(scene())
     assert heard.value == "no"
@@ -160,9 +162,9 @@ def test_an_answer_that_does_not_end_the_game_is_not_confirmed(tmp_path):
 
     async def scene():
         task = asyncio.ensure_future(scheduler.play([question], {"day": 1}))
-        await asyncio.sleep(0.3)
+        await scheduler.clock.advance_to(30)
         hub.offer_text("n", "keyboard")
-        return await asyncio.wait_for(task, 5)
+        return await _finish(scheduler, task)
 
     assert asyncio.run(scene()).value == "no"
     assert [r["line"] for r in read_transcript(path) if r["kind"] == "ask"] == ["nomination.werewolf_found"]
@@ -174,13 +176,13 @@ def test_undo_at_the_confirmation_takes_the_ending_answer_back(tmp_path):
 
     async def scene():
         task = asyncio.ensure_future(scheduler.play([question], {"day": 1}))
-        await asyncio.sleep(0.3)
+        await scheduler.clock.advance_to(30)
         hub.offer_text("y", "keyboard")
-        await asyncio.sleep(0.3)
+        await scheduler.clock.advance_to(60)
         hub.offer_text("u", "keyboard")      # at 「「はい」ですね？」
-        await asyncio.sleep(0.3)
+        await scheduler.clock.advance_to(90)
         hub.offer_text("u", "keyboard")      # and at the question asked again: undo as usual
-        return await asyncio.wait_for(task, 5)
+        return await _finish(scheduler, task)
 
     heard = asyncio.run(scene())
     assert heard.kind == "command" and heard.value == "undo"
