@@ -5,7 +5,7 @@ import asyncio
 import pytest
 
 from narrator.sound.outputs import NullOutput
-from narrator.table.clock import InstantClock, ScaledClock
+from narrator.table.clock import InstantClock, ManualClock
 from narrator.cues import Ask, Countdown, Say, Timer
 from narrator.table.display import ConsoleDisplay
 from narrator.inputs.hub import ListenerHub
@@ -55,12 +55,12 @@ def test_done_ends_a_countdown_early(make):
     async def scenario(scheduler, hub):
         hub.register("keyboard")
         task = asyncio.ensure_future(scheduler.play([Countdown(10)], {}))
-        for _ in range(5):
-            await asyncio.sleep(0)
+        await scheduler.clock.settle()  # the count has begun (game second 0)
         hub.offer_text("", "keyboard")
-        await task
+        await scheduler.clock.run_until(task.done)
+        task.result()
 
-    scheduler, hub, path = make(ScaledClock(scale=0.01))
+    scheduler, hub, path = make(ManualClock())
     asyncio.run(scenario(scheduler, hub))
     ticks = [r for r in read_transcript(path) if r["kind"] == "tick"]
     assert 1 <= len(ticks) < 11
@@ -70,13 +70,14 @@ def test_pause_holds_the_countdown_and_shifts_its_deadlines(make):
     async def scenario(scheduler, hub):
         hub.register("keyboard")
         task = asyncio.ensure_future(scheduler.play([Countdown(3)], {}))
-        await asyncio.sleep(0.015)
+        await scheduler.clock.advance_to(1.5)
         hub.offer_text("p", "keyboard")
-        await asyncio.sleep(0.05)
+        await scheduler.clock.advance_to(6.5)
         hub.offer_text("p", "keyboard")
-        await task
+        await scheduler.clock.run_until(task.done)
+        task.result()
 
-    scheduler, hub, path = make(ScaledClock(scale=0.01))
+    scheduler, hub, path = make(ManualClock())
     asyncio.run(scenario(scheduler, hub))
     records = read_transcript(path)
     lines = [r["line"] for r in records]
