@@ -122,12 +122,12 @@ def test_qr_code_is_drawn_on_a_terminal_only():
 
 
 def _round_scheduler(path):
-    from narrator.table.clock import ScaledClock
+    from narrator.table.clock import ManualClock
 
     hub = ListenerHub()
     hub.register("phone")
     hub.rounds_during_timers = True  # what the phone server sets
-    scheduler = Scheduler(TextVoice(load_pack("en")), NullOutput(), ScaledClock(0.01), hub,
+    scheduler = Scheduler(TextVoice(load_pack("en")), NullOutput(), ManualClock(), hub,
                           Transcript(path), ConsoleDisplay(False))
     return scheduler, hub
 
@@ -146,14 +146,12 @@ def test_phones_answer_during_the_memo_timer_which_ends_when_all_have_answered(t
     async def main_():
         scheduler, hub = _round_scheduler(path)
         task = asyncio.ensure_future(scheduler.play(_memo_round(), {"night": 1}))
-        for _ in range(100):
-            if hub.open_collect:
-                break
-            await asyncio.sleep(0.001)
+        await scheduler.clock.advance_to(1)  # a second into the 60 s timer
         assert hub.open_collect is not None  # open while the timer runs
         assert hub.offer_private("Aki", {"target": "Ben", "ability": False}, "phone") is None
         assert hub.offer_private("Ben", {"target": "Aki", "ability": True}, "phone") is None
-        return await task
+        await scheduler.clock.run_until(task.done)
+        return task.result()
 
     heard = asyncio.run(main_())
     assert set(heard.value) == {"Aki", "Ben"}
@@ -167,13 +165,13 @@ def test_after_the_timer_the_narrator_still_waits_for_every_memo(tmp_path):
     async def main_():
         scheduler, hub = _round_scheduler(path)
         task = asyncio.ensure_future(scheduler.play(_memo_round(), {"night": 1}))
-        while hub.open_collect is None:
-            await asyncio.sleep(0.001)
+        await scheduler.clock.run_until(lambda: hub.open_collect is not None, limit=1)
         assert hub.offer_private("Aki", {"target": "Ben", "ability": False}, "phone") is None
-        await asyncio.sleep(1.0)  # the 60 s timer (0.6 s at this scale) runs out
+        await scheduler.clock.advance_to(100)  # the 60 s timer runs out
         assert not task.done() and hub.open_collect is not None
         assert hub.offer_private("Ben", {"target": "Aki", "ability": False}, "phone") is None
-        return await task
+        await scheduler.clock.run_until(task.done)
+        return task.result()
 
     heard = asyncio.run(main_())
     assert set(heard.value) == {"Aki", "Ben"}
@@ -242,15 +240,14 @@ def test_the_memo_timer_closes_a_round_with_answers_missing_when_the_house_rule_
     async def main_():
         scheduler, hub = _round_scheduler(path)
         task = asyncio.ensure_future(scheduler.play(cues, {"night": 1}))
-        for _ in range(100):
-            if hub.open_collect:
-                break
-            await asyncio.sleep(0.001)
+        await scheduler.clock.advance_to(1)  # a second into the 2 s timer
         assert hub.offer_private("Aki", {"target": "Ben", "ability": True}, "phone") is None
-        done, _ = await asyncio.wait({task}, timeout=0.3)  # the 2 s timer lasts 0.02 s here
+        await scheduler.clock.advance_to(30)  # the 2 s timer is long over
+        done = task.done()
         if not done:
             assert hub.offer_private("Ben", {"target": "Chika", "ability": False}, "phone") is None
-        return await task, bool(done)
+        await scheduler.clock.run_until(task.done)
+        return task.result(), bool(done)
 
     heard, closed_by_timer = asyncio.run(main_())
     assert closed_by_timer is closes
