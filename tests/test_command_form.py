@@ -11,7 +11,6 @@ import shlex
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -20,6 +19,7 @@ from narrator.inputs.voice import checks
 from narrator.sound import doctor
 from narrator.sound.outputs import NullSink
 from narrator.table.clock import ScaledClock
+from tests.clock_helpers import wait_for_record, wait_until
 
 VENV_NARRATOR = Path(sys.executable).with_name("narrator")
 
@@ -83,8 +83,8 @@ def test_vosk_that_cannot_find_libatomic_is_fixed_by_apt_not_a_reinstall(monkeyp
 def test_hush_leaves_nothing_for_close_to_drain():
     """Ctrl-C: a live output drops the rest of a long line instead of playing it out."""
     sink = NullSink(ScaledClock())
-    sink.start(bytes(2 * 16000 * 30), 0.0)  # 30 s of (silent) speech
-    time.sleep(0.1)
+    handle = sink.start(bytes(2 * 16000 * 30), 0.0)  # 30 s of (silent) speech
+    wait_until(lambda: sink.onset(handle) is not None, "the line has begun", timeout=10)
     sink.hush()
     sink.close()
     assert sink.rendered < 16000 * 5  # stopped within the first seconds, not after 30
@@ -94,12 +94,12 @@ def test_hush_leaves_nothing_for_close_to_drain():
 def test_ctrl_c_stops_with_the_resume_command_that_works(tmp_path, command):
     master, slave = pty.openpty()
     env = env_with_path("/usr/bin:/bin", tmp_path / "home")
-    game = subprocess.Popen([str(VENV_NARRATOR), *command, "--lang", "en", "--audio", "null"], stdin=slave,
+    transcript = tmp_path / "transcript.jsonl"  # only to see when the first line is handed to the sink
+    game = subprocess.Popen([str(VENV_NARRATOR), *command, "--lang", "en", "--audio", "null",
+                             "--transcript", str(transcript)], stdin=slave,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, start_new_session=True)
-    deadline = time.monotonic() + (60 if command == ["play"] else 4)  # serve greets, then asks: no game yet
-    while not list((tmp_path / "home").glob("games/*/events.jsonl")) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    time.sleep(1.0)  # into the first lines: audio is queued on the sink
+    # into the first lines (serve greets, then asks: no game yet): audio is queued on the sink
+    wait_for_record(transcript, lambda r: r["kind"] == "say", "the first line is said", alive=lambda: game.poll() is None)
     os.killpg(game.pid, signal.SIGINT)
     _, err = game.communicate(timeout=60)
     os.close(master)
