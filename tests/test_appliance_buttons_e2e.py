@@ -19,6 +19,7 @@ from gpiozero.pins.mock import MockFactory  # noqa: E402
 from narrator.appliance.serve import ServeOptions, serve  # noqa: E402
 from narrator.table.store import saved_games  # noqa: E402
 from narrator.table.transcript import read_transcript  # noqa: E402
+from tests.clock_helpers import wait_until  # noqa: E402
 
 HOLD, WINDOW = 0.3, 0.15
 
@@ -73,22 +74,21 @@ class Table(threading.Thread):
                 if lines and lines[-1] == "setup.ready" and not repeated:
                     repeated = True
                     press(self.pin, HOLD + 0.2)            # long press: say it again
-                    time.sleep(0.3)
+                    wait_until(lambda: any(r["line"] == "setup.ready" and r.get("repeat")
+                                           for r in records(self.transcript)), "the ready question is asked again")
                     continue
                 answered.add(serial)
                 press(self.pin)                            # short press: done / yes
             elif "discussion" in lines and not paused_done:
                 paused_done = True
                 press(self.pin), time.sleep(0.04), press(self.pin)   # double press: pause
-                while "control.paused" not in [r["line"] for r in records(self.transcript)]:
-                    time.sleep(0.01)
+                wait_until(lambda: "control.paused" in [r["line"] for r in records(self.transcript)], "the pause")
                 count = len(records(self.transcript))
                 time.sleep(0.6)                            # 30 game seconds: nothing may happen
                 self.paused_records_still = len(records(self.transcript)) == count
                 press(self.pin)                            # short press: go on
-                while "control.resumed" not in [r["line"] for r in records(self.transcript)]:
-                    time.sleep(0.01)
-                time.sleep(WINDOW * 2)
+                wait_until(lambda: "control.resumed" in [r["line"] for r in records(self.transcript)], "the resume")
+                time.sleep(WINDOW * 2)                     # a press of its own, not a second of the last
                 press(self.pin)                            # short press: end the discussion
             time.sleep(0.02)
 
