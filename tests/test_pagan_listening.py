@@ -6,7 +6,7 @@ import asyncio
 import pytest
 
 from narrator.sound.outputs import NullOutput
-from narrator.table.clock import InstantClock, ScaledClock
+from narrator.table.clock import InstantClock, ManualClock
 from narrator.cues import Ask, TurnClock
 from narrator.table.display import ConsoleDisplay
 from narrator.errors import AnswerError
@@ -83,19 +83,19 @@ def test_help_speaks_the_open_questions_action_list_and_the_question_stays_open(
 
 
 def test_turn_clock_speaks_its_warnings_while_a_question_waits(tmp_path):
-    """Real (scaled) time: a 20 s turn at 1/20 speed (1 s real, so a busy machine's few
-    milliseconds late stay well inside the slack); the answer comes once time is up."""
+    """A 20 s turn on a manual clock, moved deadline by deadline while the question waits;
+    the answer comes once time is up."""
     async def go():
-        scheduler, hub, transcript = make_scheduler(tmp_path, ScaledClock(0.05))
+        clock = ManualClock()
+        scheduler, hub, transcript = make_scheduler(tmp_path, clock)
         hub.register("keyboard")
         cues = [TurnClock("turn", 20, (15, 5), "timer.warning", "pagan.clock.time_up"), HUNTER_ACTION]
         task = asyncio.ensure_future(scheduler.play(cues, {}))
-        for _ in range(400):  # at most 20 s real
-            await asyncio.sleep(0.05)
-            if "pagan.clock.time_up" in (tmp_path / "t.jsonl").read_text(encoding="utf-8"):
-                break
+        await clock.run_until(lambda: "pagan.clock.time_up" in (tmp_path / "t.jsonl").read_text(encoding="utf-8"),
+                              limit=400)
         hub.offer_text("done", "keyboard")
-        await task
+        await clock.run_until(task.done)
+        task.result()
         transcript.close()
     asyncio.run(go())
     records = read_transcript(tmp_path / "t.jsonl")
@@ -144,21 +144,23 @@ def test_scripted_resume_skip_does_not_count_same_question_commands(tmp_path):
 
 
 def test_pause_during_a_question_holds_the_turn_clock(tmp_path):
-    """A 40 s turn at 1/100 speed: ~60 game s pass before the answer, 40 of them paused,
+    """A 40 s turn on a manual clock: ~60 game s pass before the answer, 40 of them paused,
     so the clock (never more than ~22 s used) does not run out."""
     async def go():
-        scheduler, hub, transcript = make_scheduler(tmp_path, ScaledClock(0.01))
+        clock = ManualClock()
+        scheduler, hub, transcript = make_scheduler(tmp_path, clock)
         hub.register("keyboard")
         cues = [TurnClock("turn", 40, (), "timer.warning", "pagan.clock.time_up"), HUNTER_ACTION]
         task = asyncio.ensure_future(scheduler.play(cues, {}))
         await hub.next_ask(0)
-        await asyncio.sleep(0.06)
+        await clock.advance(6)
         hub.offer_text("p", "keyboard")
-        await asyncio.sleep(0.4)
+        await clock.advance(40)
         hub.offer_text("p", "keyboard")
-        await asyncio.sleep(0.1)
+        await clock.advance(10)
         hub.offer_text("done", "keyboard")
-        await task
+        await clock.run_until(task.done)
+        task.result()
         transcript.close()
         return scheduler.clock.now()
     finished = asyncio.run(go())
