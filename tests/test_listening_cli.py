@@ -85,20 +85,22 @@ def test_the_model_must_know_every_word_when_the_game_starts(narrator_home):
 
 
 def test_a_silent_ready_step_goes_on_after_the_answer_timeout(tmp_path):
-    from narrator.table.clock import ScaledClock
+    from narrator.table.clock import ManualClock
     from narrator.cues import Ask
     from narrator.inputs.hub import ListenerHub, Vocabulary
 
     async def scene():
         hub = ListenerHub(Vocabulary())
         hub.register("keyboard")
-        clock = ScaledClock(0.01)  # 100 times faster: a 30 s timeout takes 0.3 s
+        clock = ManualClock()  # moved deadline by deadline: the 30 s timeout is the next one
         TimeoutListener(clock, 30).start(hub, asyncio.get_running_loop())
         started = clock.now()
-        ready = await hub.answer(Ask("setup.ready", ("done",)))
+        answer = asyncio.ensure_future(hub.answer(Ask("setup.ready", ("done",))))
+        await clock.run_until(answer.done, limit=60)
+        ready = answer.result()
         waited = clock.now() - started
         question = asyncio.ensure_future(hub.answer(Ask("q", ("yes", "no"))))
-        await asyncio.sleep(0.5)  # 50 game seconds: a yes/no question is never answered by the timeout
+        await clock.advance(50)  # 50 game seconds: a yes/no question is never answered by the timeout
         assert not question.done()
         question.cancel()
         return ready, waited
