@@ -18,9 +18,13 @@ import aiohttp
 import pytest
 
 from narrator.phones import guard
-from tests.phones_harness import NAMES5, open_table
+from tests.phones_harness import NAMES5, open_table, wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+async def _true(value):
+    return value
 
 
 async def _idle(port: int, count: int, source: str = "127.0.0.1") -> list:
@@ -54,9 +58,11 @@ def test_connections_over_the_caps_are_refused_and_the_page_still_answers(protec
         g = table.server.guard
         g.total, g.per_address = (12, 6) if protected else (10_000, 10_000)
         port = table.server.addresses[0][1]
+        seen = lambda: len(g.conns) + g.refused + g.evicted  # noqa: E731  (each connection counts once)
+        before = seen()
         conns = await _idle(port, 20)
         try:
-            await asyncio.sleep(0.1)
+            await wait_for(lambda: _true(seen() - before >= 20), timeout=30)  # the server has taken all 20
             closed = [await _closed_by_server(c, 0.3) for c in conns]
             assert (sum(closed) == 14) == protected and (sum(closed) == 0) == (not protected), closed
             assert await _page_answers(table.base) == 200  # another address still gets the page

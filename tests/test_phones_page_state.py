@@ -10,6 +10,7 @@ from narrator.games import get_game
 from narrator.inputs.hub import ListenerHub
 from narrator.phones.seats import Seats
 from narrator.phones.server import PhoneServer
+from narrator.table.clock import settle
 from tests.phones_harness import NAMES5, Phone, open_table, wait_for
 from tests.test_phones_bestia import answer_round, close, memo_for, open_bestia, round_open
 
@@ -55,7 +56,7 @@ def test_the_game_waits_for_phones_and_the_host_can_start_anyway():
         try:
             assert await aki.join() == 200
             waiting = asyncio.ensure_future(table.server.wait_for_phones())
-            await asyncio.sleep(0.05)
+            await settle()
             status, view = await aki.view()
             assert view["waiting"] == {"free": 4} and not waiting.done()
             async with aki.session.post("/api/host/start", json={}) as r:
@@ -82,7 +83,7 @@ def test_the_wait_ends_when_every_seat_has_a_phone_or_the_table_says_done():
         try:
             waiting = asyncio.ensure_future(table.server.wait_for_phones())
             for phone in phones:
-                await asyncio.sleep(0.02)
+                await settle()
                 assert not waiting.done()
                 assert await phone.join() == 200
             await asyncio.wait_for(waiting, 2)
@@ -94,7 +95,7 @@ def test_the_wait_ends_when_every_seat_has_a_phone_or_the_table_says_done():
         hub = ListenerHub()
         server = PhoneServer(get_game("additional-werewolf"), None, hub, Seats(("Aki", "Ben")), "c", "en", {})
         waiting = asyncio.ensure_future(server.wait_for_phones())
-        await asyncio.sleep(0.02)
+        await settle()
         assert not waiting.done()
         assert hub.offer_text("done", "keyboard") is None
         await asyncio.wait_for(waiting, 2)

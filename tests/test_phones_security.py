@@ -10,6 +10,7 @@ import pytest
 from narrator.games.additional_werewolf import cards
 from narrator.phones import network
 from narrator.phones.seats import Seats
+from narrator.table.clock import settle
 from tests.phones_harness import NAMES5, Phone, open_table, wait_for
 
 
@@ -136,7 +137,7 @@ def test_stale_and_replayed_answers_are_refused():
         assert (await aki.answer(1, "done"))[0] == 409  # replay of the same request
         assert (await phones["Ben"].answer(1, "done"))[0] == 409  # late duplicate from another phone
         assert (await aki.answer(99, "done"))[0] == 409  # a question that never was
-        await asyncio.sleep(0.05)
+        await settle()  # whatever the game would do with an answer taken has been done
         assert len(answers()) == count == 1
 
     run(attack)
@@ -339,7 +340,8 @@ def test_one_seat_cannot_hog_the_live_streams():
         finally:
             for r in open_streams:
                 r.close()
-        await asyncio.sleep(1.2)
+        streams = table.server._seat_streams  # the server checks a quiet stream's page every CHECK_EVERY s
+        await wait_for(lambda: _true(streams.get("Aki", 0) < MAX_STREAMS_PER_SEAT), timeout=30)
         assert (await aki.first_event())["seat"] == "Aki"  # closed pages free their places
 
     run(attack)

@@ -101,21 +101,8 @@ class ManualClock:
         return parked[0] if parked else None
 
     async def settle(self) -> None:
-        """Run the event loop until nothing in it is ready to run: every task is parked on this
-        clock, on an answer, on a queue … (work in threads or sockets is not waited for)."""
-        loop = asyncio.get_running_loop()
-        idle = 0
-        for _ in range(self.SETTLE_ROUNDS):
-            await asyncio.sleep(0)
-            ready = _loop_idle(loop)
-            if ready is None:  # a loop that does not show its queue: a fixed number of rounds
-                for _ in range(100):
-                    await asyncio.sleep(0)
-                return
-            idle = idle + 1 if ready else 0
-            if idle >= 3:
-                return
-        raise RuntimeError(f"the event loop did not settle in {self.SETTLE_ROUNDS} rounds")
+        """Run the event loop until nothing in it is ready to run (see `settle`)."""
+        await settle(self.SETTLE_ROUNDS)
 
     async def advance_to(self, t: float) -> None:
         """Move the clock to `t`, waking every sleeper due by then in deadline order."""
@@ -149,6 +136,24 @@ class ManualClock:
                                    f"(the clock is at {self._now:g}, parked: {self.parked()[:5]})")
             await self.advance_to(deadline)
         return self._now
+
+
+async def settle(rounds: int = ManualClock.SETTLE_ROUNDS) -> None:
+    """Run the event loop until nothing in it is ready to run: every task is parked on a
+    clock, an answer, a queue … (work in threads or sockets is not waited for)."""
+    loop = asyncio.get_running_loop()
+    idle = 0
+    for _ in range(rounds):
+        await asyncio.sleep(0)
+        ready = _loop_idle(loop)
+        if ready is None:  # a loop that does not show its queue: a fixed number of rounds
+            for _ in range(100):
+                await asyncio.sleep(0)
+            return
+        idle = idle + 1 if ready else 0
+        if idle >= 3:
+            return
+    raise RuntimeError(f"the event loop did not settle in {rounds} rounds")
 
 
 def _loop_idle(loop: asyncio.AbstractEventLoop) -> bool | None:
