@@ -282,8 +282,12 @@ def test_the_day_screen_shows_the_timer_running(request):
             await host.click(f'#ask[data-serial="{ask["serial"]}"] button[data-choice="done"]')
             await pages["Aki"].wait_for_selector("#day #timer", timeout=60_000)
             first = await pages["Aki"].inner_text("#timer")
-            await asyncio.sleep(2.2)
-            later = await pages["Aki"].inner_text("#timer")
+
+            async def counted_on():  # the page shows a later time (a bounded wait, not a fixed one)
+                shown = await pages["Aki"].inner_text("#timer")
+                return shown if shown != first else None
+
+            later = await wait_for(counted_on, timeout=60, every=0.1)
             assert first != later and ":" in later, (first, later)
             assert "1. Aki" in await pages["Aki"].inner_text("#alive")
             assert await pages["Aki"].inner_text("#phase") == "1日目の昼"
