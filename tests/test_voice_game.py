@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from narrator.sound.outputs import NullOutput
-from narrator.table.clock import ScaledClock
+from narrator.table.clock import ScaledClock, settle
 from narrator.cues import Ask, Say
 from narrator.table.display import ConsoleDisplay
 from narrator.games import get_game
@@ -183,8 +183,11 @@ def own_speech_run(home: Path, tmp_path: Path, mute: bool):
         listener.start(hub, asyncio.get_running_loop())
         hub.observe(on_ask=when_asked, on_speech=while_speaking)
         heard = await asyncio.wait_for(scheduler.play(cues, {}), 60)
-        if not mute:
-            await asyncio.sleep(1.0)  # let the recognizer finish what it was fed
+        if not mute:  # let the recognizer finish what it was fed: the audio ends, its thread reads it all
+            mic.close()
+            await asyncio.to_thread(listener.thread.join, 60)
+            assert not listener.thread.is_alive(), "the recognizer never finished"
+            await settle()  # what it heard, handed to the loop, is noted
         return heard
 
     try:
