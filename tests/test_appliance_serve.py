@@ -164,10 +164,15 @@ def test_resume_after_sigkill_through_the_service_start_command(narrator_home, t
 
 
 class Late:
-    """A table that answers the appliance's offer only after `delay` real seconds, then the game."""
+    """A table that answers the appliance's offer only once the transcript shows it said
+    `offers` times (the first time and its reminders), then the game."""
 
-    def __init__(self, delay, answers):
-        self.delay, self.answers = delay, list(answers)
+    def __init__(self, offers, answers, transcript):
+        self.offers, self.answers, self.transcript = offers, list(answers), transcript
+
+    def _said(self):
+        records = read_transcript(self.transcript) if self.transcript.exists() else []
+        return sum(r["kind"] == "ask" and r["line"] == "appliance.offer" for r in records)
 
     def start(self, hub: ListenerHub, loop):
         hub.register("table")
@@ -178,7 +183,9 @@ class Late:
         while True:
             serial, ask = await hub.next_ask(serial)
             if ask.line == "appliance.offer":
-                await asyncio.sleep(self.delay)
+                give_up = asyncio.get_running_loop().time() + 60  # a bounded wait for what it can see
+                while self._said() < self.offers and asyncio.get_running_loop().time() < give_up:
+                    await asyncio.sleep(0.01)
                 hub.offer_text("yes", "table")
             elif self.answers:
                 hub.offer_text(self.answers.pop(0), "table")
@@ -187,9 +194,9 @@ class Late:
 def test_an_unanswered_question_is_said_again_after_remind_after(narrator_home, tmp_path):
     table_file = write(tmp_path / "table.toml", 'lang = "en"', "[appliance]", "remind_after = 50")
     transcript = tmp_path / "t.jsonl"
-    # 100 times faster: the reminder comes 0.5 s after the question; the answer after 1.6 s.
+    # 100 times faster: the reminder comes 0.5 s after the question; the answer after the reminder.
     options = ServeOptions(table=table_file, once=True, keyboard=False, buttons=False,
-                           listeners=[Late(1.6, ["done", "yes"])],
+                           listeners=[Late(2, ["done", "yes"], transcript)],
                            overrides={"voice": "text", "time_scale": "0.01", "transcript": str(transcript)})
     assert serve(options, log=lambda m: None) == 1
     offers = [r for r in read_transcript(transcript) if r["kind"] == "ask" and r["line"] == "appliance.offer"]
