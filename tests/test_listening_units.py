@@ -19,6 +19,7 @@ from narrator.inputs.voice.microphone import QueueSource
 from narrator.inputs.voice.listener import VoiceListener
 from narrator.sound.engines import Recognition
 from narrator.sound.voicepack import load_pack
+from narrator.table.clock import settle
 
 BOOK = PhraseBook(
     {"yes": ["はい"], "no": ["いいえ"], "done": ["おわり", "つぎ"], "repeat": ["もういちど"], "pause": ["まって"],
@@ -119,7 +120,7 @@ async def _answer_with(script, ask, confirmer=None, pushes=1):
     hub.confirmer = confirmer
     listener.start(hub, asyncio.get_running_loop())
     task = asyncio.ensure_future(hub.answer(ask))
-    await asyncio.sleep(0.05)
+    await settle()  # the question is open: the listener has its grammar
     for _ in range(pushes):
         source.push(b"\0\0" * 1600)
     try:
@@ -155,7 +156,7 @@ def test_a_rejected_confirmation_reopens_the_question():
         listener = VoiceListener(FakeEngine(script=[Recognition("あき", 1.0), Recognition("べん", 1.0)]), source, BOOK)
         listener.start(hub, asyncio.get_running_loop())
         task = asyncio.ensure_future(hub.answer(ask))
-        await asyncio.sleep(0.05)
+        await settle()  # the question is open: the listener has its grammar
         source.push(b"\0\0" * 1600)
         try:
             return await asyncio.wait_for(task, 2)
@@ -226,10 +227,12 @@ def test_a_games_own_answer_words_join_the_grammar_and_unknown_ones_are_reported
         listener = VoiceListener(engine, source, BOOK)
         listener.start(hub, asyncio.get_running_loop())
         task = asyncio.ensure_future(hub.answer(Ask("pagan.action", ("done", "witch"))))
-        await asyncio.sleep(0.05)
+        await settle()  # the question is open: the listener has its grammar
         source.push(b"\0\0" * 1600)
-        await asyncio.sleep(0.05)
-        source.close()
+        source.close()  # the audio ends after that chunk: the listener reads it all, then stops
+        await asyncio.to_thread(listener.thread.join, 30)
+        assert not listener.thread.is_alive(), "the listener never finished"
+        await settle()  # what it noted, handed to the loop, is in
         task.cancel()
         return engine.grammars[-1], listener.hearings
 
