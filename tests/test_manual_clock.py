@@ -17,23 +17,29 @@ from narrator.table.scheduler import Scheduler
 from narrator.table.transcript import Transcript, read_transcript
 
 
+def _sleep_through(clock, deadlines, seen, label=None, work=0):
+    """A task that sleeps to each deadline in turn, does `work` steps, and notes (label, now)."""
+    async def chain():
+        for t in deadlines:
+            await clock.sleep_until(t)
+            for _ in range(work):
+                await asyncio.sleep(0)
+            seen.append((label, clock.now()))
+    return asyncio.ensure_future(chain())
+
+
 def test_a_sleeper_parks_until_the_clock_reaches_its_deadline():
     async def scene():
         clock = ManualClock()
         woke = []
-
-        async def sleeper():
-            await clock.sleep_until(2.0)
-            woke.append(clock.now())
-
-        task = asyncio.ensure_future(sleeper())
+        task = _sleep_through(clock, [2.0], woke)
         await clock.settle()
         await asyncio.sleep(0.05)  # real time passes: the manual clock does not move
         assert not task.done() and clock.now() == 0.0 and clock.parked() == [2.0]
         await clock.advance_to(1.999)
         assert not task.done() and woke == []
         await clock.advance_to(2.0)
-        assert task.done() and woke == [2.0] and clock.parked() == []
+        assert task.done() and woke == [(None, 2.0)] and clock.parked() == []
 
     asyncio.run(scene())
 
@@ -42,12 +48,7 @@ def test_sleepers_wake_in_deadline_order_each_reading_its_own_deadline():
     async def scene():
         clock = ManualClock(start_at=10.0)
         woke = []
-
-        async def sleeper(name, t):
-            await clock.sleep_until(t)
-            woke.append((name, clock.now()))
-
-        tasks = [asyncio.ensure_future(sleeper(n, t)) for n, t in (("c", 13.0), ("a", 11.0), ("b", 12.5), ("d", 20))]
+        tasks = [_sleep_through(clock, [t], woke, n) for n, t in (("c", 13.0), ("a", 11.0), ("b", 12.5), ("d", 20))]
         await clock.advance_to(15.0)
         assert woke == [("a", 11.0), ("b", 12.5), ("c", 13.0)]
         assert clock.now() == 15.0 and clock.next_deadline() == 20
@@ -62,20 +63,12 @@ def test_what_a_woken_sleeper_schedules_before_the_target_runs_before_advance_re
     async def scene():
         clock = ManualClock()
         seen = []
-
-        async def chain():
-            for t in (1.0, 2.0, 3.0, 4.0):
-                await clock.sleep_until(t)
-                await asyncio.sleep(0)  # a few steps of work after each wake-up
-                await asyncio.sleep(0)
-                seen.append(t)
-
-        task = asyncio.ensure_future(chain())
+        task = _sleep_through(clock, [1.0, 2.0, 3.0, 4.0], seen, work=2)  # a few steps after each wake-up
         await clock.advance_to(3.5)
-        assert seen == [1.0, 2.0, 3.0]  # each new deadline was slept to, in turn
+        assert [t for _, t in seen] == [1.0, 2.0, 3.0]  # each new deadline was slept to, in turn
         await clock.advance_to(4.0)
         await task
-        assert seen == [1.0, 2.0, 3.0, 4.0]
+        assert [t for _, t in seen] == [1.0, 2.0, 3.0, 4.0]
 
     asyncio.run(scene())
 
@@ -103,13 +96,7 @@ def test_run_until_steps_deadline_by_deadline_and_gives_up_when_nothing_is_parke
     async def scene():
         clock = ManualClock()
         ticks = []
-
-        async def ticker():
-            for k in range(1, 4):
-                await clock.sleep_until(k * 1.5)
-                ticks.append(k)
-
-        task = asyncio.ensure_future(ticker())
+        task = _sleep_through(clock, [1.5, 3.0, 4.5], ticks)
         assert await clock.run_until(lambda: len(ticks) == 2) == 3.0
         await clock.run_until(task.done)
         assert clock.now() == 4.5
