@@ -187,3 +187,20 @@ def test_the_live_outputs_take_a_manual_clock(tmp_path):
         sink.cancel(handle)
     finally:
         sink.close()
+
+
+def test_a_sitting_takes_the_clock_it_is_given(narrator_home):
+    from narrator.table.session import RunOptions, open_sitting
+
+    clock = ManualClock(start_at=7.0)
+    run = RunOptions(lang="en", voice="text", time_scale=1, keyboard=False, listening={"listen": "off"})
+    sitting = open_sitting(run, clock=clock)
+    try:
+        assert sitting.scheduler.clock is clock and sitting.scheduler.cursor == 7.0
+    finally:
+        sitting.close()
+    plain = open_sitting(run)  # without one, the run's time scale makes it, as before
+    try:
+        assert type(plain.scheduler.clock).__name__ == "ScaledClock"
+    finally:
+        plain.close()
