@@ -144,7 +144,7 @@ def test_the_answer_timeout_ends_the_redeal_wait():
     """The redeal's question is a 'done when ready' one, so the answer timeout answers it."""
     from narrator.inputs.hub import ListenerHub, Vocabulary
     from narrator.inputs.voice.setup import TimeoutListener
-    from narrator.table.clock import ScaledClock
+    from narrator.table.clock import ManualClock
 
     rules, config = configure(players=5)
     _, cues = play_to(rules, config, ["done", "no", "no"], lambda s, c: "redeal.collect" in lines(c))
@@ -152,11 +152,12 @@ def test_the_answer_timeout_ends_the_redeal_wait():
     async def scene():
         hub = ListenerHub(Vocabulary())
         hub.register("keyboard")
-        clock = ScaledClock(0.01)
+        clock = ManualClock()  # moved deadline by deadline: the 40 s timeout is the next one
         TimeoutListener(clock, 40).start(hub, asyncio.get_running_loop())
         started = clock.now()
-        heard = await asyncio.wait_for(hub.answer(cues[-1]), 10)
-        return heard, clock.now() - started
+        answer = asyncio.ensure_future(hub.answer(cues[-1]))
+        await clock.run_until(answer.done, limit=1000)
+        return answer.result(), clock.now() - started
 
     heard, waited = asyncio.run(scene())
     assert heard.value == "done" and heard.source == "timeout" and 40 <= waited < 55
