@@ -13,6 +13,7 @@ import time
 import pytest
 
 from narrator.table.transcript import read_transcript
+from tests.clock_helpers import wait_until
 
 NAMES = "Aki,Ben,Chika,Dai,Emi,Fumi"
 ANSWERS = ["done", "Ben,Dai", "no", "no", "done", "Emi", "no", "no", "done", "Fumi", "yes"]
@@ -162,7 +163,8 @@ def test_a_damaged_meta_is_listed_and_skipped_by_games_resume_and_serve(tmp_path
     listed = narrator("games", home=home)
     assert listed.returncode == 0
     assert f"{old.name}  damaged: saved game {old.name}: " in listed.stdout and "meta.json" in listed.stdout
-    time.sleep(1.1)  # a later game id
+    # a later game id: ids are named by the wall clock's second, so the next game waits for the next one
+    wait_until(lambda: time.strftime("%Y%m%d-%H%M%S") > old.name[:15], "a later game id", timeout=10)
     assert play(tmp_path, home, ANSWERS[:3], transcript="t2.jsonl").returncode == 3
     [unfinished] = [f for f in (home / "games").iterdir() if f != old]
     proc = resume(home, tmp_path)
