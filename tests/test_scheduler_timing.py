@@ -2,7 +2,7 @@
 
 import asyncio
 
-from narrator.table.clock import InstantClock
+from narrator.table.clock import ManualClock
 from narrator.cues import Countdown, Say, Timer
 from narrator.table.display import ConsoleDisplay
 from narrator.inputs.hub import ListenerHub
@@ -52,41 +52,24 @@ class Timeline:
 
 
 def run(cues, context, commands=(), night=NightOptions()):
-    """Play cues on an instant clock; each (game second, word) is said when the clock gets there.
+    """Play cues on a manual clock; each (game second, word) is said when the clock gets there.
 
-    A wait toward a deadline lets the words due before it be heard on the way; a wait for a
-    word with nothing else going on (a pause) jumps the clock to the next word.
+    The clock is moved to each word's second (every deadline before it passing on the way),
+    the word is said, and then on to the end.
     """
     out = Timeline()
-    clock = InstantClock()
-    pending = sorted(commands)
+    clock = ManualClock()
 
     async def main():
         hub = ListenerHub()
         hub.register("test")  # the timed words below are a listener: it can end a pause
         sched = Scheduler(FakeVoice(), out, clock, hub, Transcript(None), ConsoleDisplay(False), night)
-        real_sleep, real_command = clock.sleep_until, hub.command
-
-        async def sleep_until(t):
-            while pending and pending[0][0] <= t:
-                when, word = pending.pop(0)
-                await real_sleep(when)
-                hub.offer_text(word, "test")
-                for _ in range(20):  # let a waiting listener of commands take the word first
-                    await asyncio.sleep(0)
-            await real_sleep(t)
-
-        async def command():
-            for _ in range(5):  # anyone sleeping toward a deadline on an instant clock gets there first
-                await asyncio.sleep(0)
-            if hub._commands.empty() and pending:
-                when, word = pending.pop(0)
-                await real_sleep(when)
-                hub.offer_text(word, "test")
-            return await real_command()
-
-        clock.sleep_until, hub.command = sleep_until, command
-        await sched.play(cues, context)
+        task = asyncio.ensure_future(sched.play(cues, context))
+        for when, word in sorted(commands):
+            await clock.advance_to(when)
+            hub.offer_text(word, "test")
+        await clock.run_until(task.done)
+        task.result()
         return sched
 
     sched = asyncio.run(asyncio.wait_for(main(), 10))
