@@ -23,6 +23,8 @@ from narrator.inputs.hub import ListenerHub
 from narrator.table.store import saved_games
 from narrator.table.transcript import read_transcript
 
+pytestmark = pytest.mark.slow  # narrator serve as a process, SIGKILL
+
 REPO = Path(__file__).resolve().parent.parent
 TEXT_RUN = {"voice": "text", "lang": "en", "time_scale": "0"}
 

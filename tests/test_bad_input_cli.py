@@ -8,6 +8,8 @@ import sys
 
 import pytest
 
+pytestmark = pytest.mark.slow  # every case through a real narrator process
+
 NAMES = "Aki,Ben,Chika,Dai,Emi"
 
 

@@ -21,6 +21,8 @@ from narrator.sound.outputs import NullSink
 from narrator.table.clock import ScaledClock
 from tests.clock_helpers import wait_for_record, wait_until
 
+pytestmark = pytest.mark.slow  # real narrator processes, Ctrl-C by a signal
+
 VENV_NARRATOR = Path(sys.executable).with_name("narrator")
 
 

@@ -7,8 +7,11 @@ resume never changes the saved game.
 """
 
 from hypothesis import HealthCheck, given, settings
+import pytest
 
 from tests import fuzz_harness as fh
+
+pytestmark = pytest.mark.slow  # the narrator as a real process
 
 FUZZ = settings(max_examples=8, deadline=None, database=None, derandomize=False,
                 suppress_health_check=list(HealthCheck))

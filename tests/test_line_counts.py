@@ -9,10 +9,13 @@ from __future__ import annotations
 import re
 
 from click.testing import CliRunner
+import pytest
 
 from narrator.cli import main
 from narrator.cli.voices import render_requests
 from narrator.sound.voicepack import load_pack
+
+pytestmark = pytest.mark.slow  # renders the en pack with the real engine
 
 
 def counts(output: str, pattern: str) -> dict[str, int]:

@@ -18,6 +18,8 @@ from narrator.table.transcript import read_transcript
 from narrator.sound.voicepack import load_pack
 from tests.setup_parts import missing
 
+pytestmark = pytest.mark.slow  # a real vosk model
+
 ANSWERS = "done\nChika\nno\nno\ndone\nAki, Ben\nyes\n"
 NAMES = "Aki,Ben,Chika,Dai,Emi"
 

@@ -17,6 +17,8 @@ import pytest
 
 from tests.setup_parts import missing
 
+pytestmark = pytest.mark.slow  # a subprocess per run, PortAudio on ALSA's null device
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -14,11 +14,14 @@ import contextlib
 import os
 from pathlib import Path
 
+import pytest
 
 from narrator.games.additional_werewolf import cards
 from tests.phones_harness import NAMES5, open_table, wait_for
 from tests.phones_policy import choose
 from tests.setup_parts import missing, require_import
+
+pytestmark = pytest.mark.slow  # Chromium through Playwright
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(os.environ.get("NARRATOR_TEST_ARTIFACTS", Path(__file__).resolve().parent.parent / "test-artifacts"))

@@ -20,6 +20,8 @@ import pytest
 from narrator.phones import guard
 from tests.phones_harness import NAMES5, open_table, wait_for
 
+pytestmark = pytest.mark.slow  # narrator processes under file limits, 1100 real connections
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -20,6 +20,8 @@ from narrator.sound.voice import TextVoice
 from narrator.table.transcript import Transcript, read_transcript
 from narrator.sound.voicepack import load_pack
 
+pytestmark = pytest.mark.slow  # a narrator killed and resumed as a process
+
 NAMES = "Aki,Ben,Chika,Dai,Emi"
 
 

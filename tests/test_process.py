@@ -11,6 +11,8 @@ import pytest
 
 from narrator.table.transcript import read_transcript
 
+pytestmark = pytest.mark.slow  # the narrator as a subprocess, SIGKILL mid-game
+
 NAMES = "Aki,Ben,Chika,Dai,Emi,Fumi"
 ANSWERS = "done\nBen,Dai\nno\nno\ndone\nEmi\nno\nno\ndone\nFumi\nyes\n"
 

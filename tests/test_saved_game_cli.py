@@ -15,6 +15,8 @@ import pytest
 from narrator.table.transcript import read_transcript
 from tests.clock_helpers import wait_until
 
+pytestmark = pytest.mark.slow  # real narrator processes, a second narrator, SIGKILL
+
 NAMES = "Aki,Ben,Chika,Dai,Emi,Fumi"
 ANSWERS = ["done", "Ben,Dai", "no", "no", "done", "Emi", "no", "no", "done", "Fumi", "yes"]
 """A whole game (the one tests/test_process.py plays): the citizens win on day 3."""
