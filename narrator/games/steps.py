@@ -7,6 +7,7 @@ in one line rather than a silent misstep.
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any, Callable, Mapping
 
 from narrator.cues import Answer, as_event, Cue, GameEvent
@@ -29,3 +30,22 @@ def run_step(steps: Mapping[str, Step], config: Any, state: Any, event: GameEven
     if state.step.startswith("ask_") and not isinstance(event, Answer):
         raise AnswerError(f"the game is waiting for {waiting_for} ({state.step[4:]}), not '{event.type}'")
     return handler(config, state, event)
+
+
+class SteppedState:
+    """The JSON round trip and the end of a state kept as a frozen dataclass whose `step`
+    names what `advance` plays next ("over" once the game has ended): a base for a new game's
+    state, so that the store can snapshot it and `resume` read it back."""
+
+    step: str
+
+    @property
+    def finished(self) -> bool:
+        return self.step == "over"
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)  # type: ignore[call-overload]
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Any:
+        return cls(**data)

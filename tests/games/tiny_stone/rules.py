@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import random
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from narrator.cues import Answer, Ask, Countdown, Cue, End, Say, as_event
 from narrator.errors import AnswerError, SetupError
-from narrator.games.steps import run_step
+from narrator.games.steps import SteppedState, run_step
 
 
 @dataclass(frozen=True)
@@ -27,24 +27,13 @@ class StoneConfig:
 
 
 @dataclass(frozen=True)
-class StoneState:
+class StoneState(SteppedState):
     step: str = "start"
     night: int = 0
     black: str | None = None
     """Who holds the black stone (known to the game and that player's phone only)."""
     guess: str | None = None
     winner: str | None = None
-
-    @property
-    def finished(self) -> bool:
-        return self.step == "over"
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> StoneState:
-        return cls(**data)
 
 
 def configure(settings: Any) -> StoneConfig:
