@@ -11,7 +11,8 @@
 # mutmut 3 (PyPI; installed into .venv on first use) mutates the files in a scratch copy of the
 # working tree (MUTATION_DIR, default /tmp/narrator-mutation-TARGET), so the checkout is never
 # touched, and runs, for each mutant, the tests that reach the mutated function (the browser
-# and chroot tests are left out: minutes each). Tests that start `python -m narrator` run the
+# and chroot tests are left out: minutes each; the modules `scripts/test --quick` skips as
+# slow, real processes and kills, stay in: they pin what a mutant would break). Tests that start `python -m narrator` run the
 # mutant in the subprocess too (mutmut's trampolines follow the environment), but only tests
 # that also call the function in-process are chosen for it, so the figure errs low.
 # MUTATION_CHILDREN (default 2) mutants run at once. Prints mutmut's results, every survivor's
@@ -50,7 +51,7 @@ source_paths = ["narrator/"]
 only_mutate = [$ONLY]
 also_copy = ["tests/", "voices/", "engines/", "bench/"]
 pytest_add_cli_args_test_selection = [$SELECTED]
-pytest_add_cli_args = ["-p", "no:cacheprovider", "-m", "not chroot and not slow", "-q", "-x", "-k", "not 1024"]
+pytest_add_cli_args = ["-p", "no:cacheprovider", "-m", "not chroot", "-q", "-x", "-k", "not 1024"]
 TOML
 cd "$WORK"
 "$MUTMUT" run --max-children "${MUTATION_CHILDREN:-2}" >mutmut-run.log 2>&1 || true
