@@ -6,6 +6,9 @@
 #   bench/mutation.sh phones [FILES]   narrator/phones/ under the phone tests
 #   bench/mutation.sh store [FILES]    narrator/table/{store,event_log,runner,lock}.py under the
 #                                      store, CLI, bad-input and process tests
+#   bench/mutation.sh contract [FILES] the game contract: the typed events (cues.py), the
+#                                      registry, contract.py, seating.py and phones/views.py
+#                                      under the contract, phone-view and rules tests
 #   e.g. bench/mutation.sh phones "seats.py views.py"
 #
 # mutmut 3 (PyPI; installed into .venv on first use) mutates the files in a scratch copy of the
@@ -19,18 +22,22 @@
 # diff (mutation-survivors.txt in MUTATION_DIR) and killed/total per module.
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-TARGET=${1:?"which part: phones or store"}
+TARGET=${1:?"which part: phones, store or contract"}
 case "$TARGET" in
 phones)
     PACKAGE=narrator/phones
     DEFAULT="seats.py host.py views.py private.py answers.py wire.py server.py guard.py table.py network.py"
     TESTS="test_phones_seats test_phones_host_replies test_phones_views test_phones_answer_replies test_phones_server_replies test_phones_api test_phones_security test_phones_protections test_phones_bestia test_phones_page_state test_phones_limits test_aw_digital_cards test_phones_wiring" ;;
+contract)
+    PACKAGE=narrator
+    DEFAULT="cues.py games/__init__.py games/contract.py games/seating.py phones/views.py"
+    TESTS="test_game_contract test_phones_views test_new_game test_old_saved_games test_runner_loop test_phones_protections test_aw_digital_cards test_phones_bestia test_pagan_rules test_additional_werewolf_rules test_bestia_magica_rules" ;;
 store)
     PACKAGE=narrator/table
     DEFAULT="store.py event_log.py runner.py lock.py"
     TESTS="test_store test_store_edges test_runner_loop test_cli test_bad_input_cli test_process test_saved_game_cli" ;;
 *)
-    echo "unknown part '$TARGET': use phones or store" >&2; exit 2 ;;
+    echo "unknown part '$TARGET': use phones, store or contract" >&2; exit 2 ;;
 esac
 FILES=${2:-$DEFAULT}
 WORK=${MUTATION_DIR:-/tmp/narrator-mutation-$TARGET}
@@ -64,7 +71,7 @@ python3 - "$WORK/mutmut-results.txt" <<'PY'
 import collections, re, sys
 counts = collections.defaultdict(collections.Counter)
 for line in open(sys.argv[1], encoding="utf-8"):
-    m = re.match(r"\s*(narrator\.\w+\.\w+)\.\S+: (\w[\w ]*)", line)
+    m = re.match(r"\s*(narrator[\w.]*?)\.x[_\u01c1]\S*: (\w[\w ]*)", line)  # module.x_func / module.xǁClassǁmethod
     if m:
         counts[m.group(1)][m.group(2).strip()] += 1
 total = collections.Counter()
