@@ -133,3 +133,41 @@ def test_an_unknown_game_or_a_package_without_its_contract_is_one_line(monkeypat
     monkeypatch.setitem(registry._registry(), "broken", lambda: object())
     with pytest.raises(SetupError, match="^game 'broken' does not hand over its contract"):
         get_game("broken")
+
+
+def test_an_undo_without_a_source_and_a_long_unknown_type_read_as_logged():
+    assert Undo().to_dict() == {"type": "undo"}
+    with pytest.raises(ValueError) as refused:
+        event_from_dict({"type": "x" * 30})
+    assert str(refused.value) == f"unknown event type {'x' * 20!r}"
+
+
+def test_the_last_line_of_a_game_names_its_winners_in_english_grammar():
+    from narrator.games import game_over_message
+
+    assert game_over_message(None) == "game over" and game_over_message("") == "game over"
+    assert game_over_message("citizens") == "game over: citizens win"
+    assert game_over_message("witch") == "game over: witch wins"
+
+
+def test_a_package_without_its_contract_is_told_how_to_fix_it(monkeypatch):
+    import narrator.games as registry
+
+    monkeypatch.setitem(registry._registry(), "broken", lambda: get_game("pagan"))
+    with pytest.raises(SetupError) as refused:
+        get_game("broken")
+    assert str(refused.value) == ("game 'broken' does not hand over its contract (a `Game` named 'broken'); "
+                                  "fix GAME in its package")
+
+
+def test_every_cue_reads_back_from_its_snapshot_record():
+    from narrator.cues import Ask, Collect, Countdown, End, Event, Private, Request, Say, Timer, TurnClock, cue_from_dict
+
+    cues = [Say("a.b", {"n": 1}), Countdown(10), Timer("discussion", 180, (60, 10)),
+            Ask("q", ("yes", "no"), {"x": 1}, player="Aki", multiple=True, help=("h.1",), ends_game=("yes",)),
+            End("end.x", "citizens", {"n": 2}, {"lovers_lose": False}), Private("Aki", "p.line", {"k": "v"}),
+            Collect("night", 2, (Request("Aki", "bm.memo", ("Ben", "Chika"), {"night": 2}, ability=True),)),
+            Event("death", "Ben", "beast", night=1), TurnClock(60, (10,))]
+    for cue in cues:
+        record = json.loads(json.dumps(cue.to_dict()))  # through JSON, as a snapshot keeps it
+        assert cue_from_dict(record) == cue, cue

@@ -141,3 +141,33 @@ def test_before_the_first_state_a_player_sees_no_cards_and_a_question_is_shown_w
     view = views.build_view(SOME_GAME, config, None, None, "Ben", (5, nominees), lambda a: {"en": "?"})
     assert view["ask"] == {"serial": 5, "line": "nomination.who", "text": {"en": "?"},
                            "choices": ["Aki", "Ben", "Chika"], "multiple": True, "private": False}
+
+
+def test_a_view_asks_the_game_with_its_config_the_state_and_the_seat():
+    """What the page shows comes from the game's own answers to (config, state, seat): a
+    private question's choices from the state now, the facts and the living from the state shown."""
+    asked = []
+
+    def facts(config, state):
+        asked.append(("facts", config, state))
+        return {"phase": "night", "night": 1, "day": 0, "winner": None}
+
+    def alive(config, state):
+        asked.append(("alive", config, state))
+        return ["Ben"]
+
+    def choices(config, state, name, offered):
+        asked.append(("choices", config, state, name, offered))
+        return offered[1:]
+
+    game = Game("some-game", None, None, None, None, None, None,
+                phones=PhonePlay(table_facts=facts, alive=alive, private_choices=choices))
+    config, shown, now = SimpleNamespace(names=("Aki", "Ben")), SimpleNamespace(n="shown"), SimpleNamespace(n="now")
+    ask = Ask("seer.act_phone", ("Aki", "Ben"), player="Aki")
+    view = views.build_view(game, config, shown, now, "Aki", (3, ask), lambda a: {"en": a.line})
+    assert view["ask"]["choices"] == ["Ben"] and view["alive"] == ["Ben"] and view["phase"] == "night"
+    assert asked == [("facts", config, shown), ("alive", config, shown),
+                     ("choices", config, now, "Aki", ("Aki", "Ben"))]
+    public = Ask("nomination.who", ("Aki", "Ben"))
+    assert views.valid_choices(game, config, now, "Aki", public) == ("Aki", "Ben")  # a public question: all
+    assert len(asked) == 3  # and the game was not asked
