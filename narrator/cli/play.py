@@ -18,7 +18,7 @@ from narrator import home
 from narrator.cli.common import friendly_errors
 from narrator.cli.flags import TableFlagsCommand
 from narrator.errors import DamagedGame, NarratorError
-from narrator.games import game_names, game_over_message, get_game
+from narrator.games import game_names, game_over_message, get_game, load_game_file
 from narrator.settings import RUN_KEYS, build_settings, read_table_file
 from narrator.table.runner import play as play_loop
 from narrator.table.runner import cut_log as cut_damaged_log
@@ -37,13 +37,17 @@ from narrator.table.store import GameStore, find_game, saved_games
 @click.option("--transcript-private", "transcript_private", is_flag=True, default=None,
               help="Also write private lines, memos and votes to the transcript (off by default).")
 @click.option("--dry-run", is_flag=True, help="Check the setup and print the cards to take out of the box; play nothing.")
+@click.option("--game-file", "game_file", type=click.Path(path_type=Path), default=None,
+              help="Play the game of this game file (docs/game-files.md).")
 @friendly_errors
-def play(game: str | None, table_file: Path | None, no_keyboard: bool, dry_run: bool, **flags: Any) -> None:
+def play(game: str | None, table_file: Path | None, no_keyboard: bool, dry_run: bool, game_file: Path | None,
+         **flags: Any) -> None:
     """Start a game and narrate it (GAME: one of `narrator games`)."""
     table = read_table_file(table_file) if table_file else {}
     source = f"table file {table_file}" if table_file else "command line"
-    settings = build_settings(table, {**flags, "game": game}, source)
-    rules = get_game(settings.game)
+    file_rules = load_game_file(game_file) if game_file else None
+    settings = build_settings(table, {**flags, "game": file_rules.name if file_rules else game}, source)
+    rules = file_rules or get_game(settings.game)
     config = rules.configure(settings)
     if dry_run:
         _print_box(rules, config, settings)
@@ -187,13 +191,18 @@ def _print_box(rules: Any, config: Any, settings: Any) -> None:
     pack = load_pack(settings.lang if settings.voice in ("auto", "text") else settings.voice)
     for cue in rules.box(config) if rules.box else []:
         click.echo(pack.speak(cue.line, cue.params).text)
+    for line in rules.describe(config, "plan") if rules.describe else []:
+        click.echo(line)
     click.echo(f"{rules.name}: the setup is valid (dry run: nothing played, nothing saved)", err=True)
 
 
-@click.command()
+@click.group(invoke_without_command=True)
+@click.pass_context
 @friendly_errors
-def games() -> None:
+def games(ctx: click.Context) -> None:
     """List the games the narrator runs, and the saved games (damaged ones with the reason)."""
+    if ctx.invoked_subcommand is not None:
+        return
     click.echo("games: " + ", ".join(game_names()))
     for store in saved_games(home.app_home()):
         problem = store.problem()
@@ -204,6 +213,38 @@ def games() -> None:
         outcome = meta.get("outcome") if isinstance(meta.get("outcome"), dict) else {}
         status = f"over ({outcome.get('winner')} won)" if meta.get("finished") else "unfinished"
         click.echo(f"{store.id}  {meta['game']}  {status}")
+
+
+def _game_or_file(game: str) -> Any:
+    """A game by name, or by the path of its game file."""
+    return load_game_file(Path(game)) if game.endswith(".toml") else get_game(game)
+
+
+def _described(game: str, what: str) -> list[str]:
+    rules = _game_or_file(game)
+    if rules.describe is None:
+        raise NarratorError(f"{rules.name} is not a game file; `narrator games {what}` reads game files "
+                            "(docs/game-files.md)")
+    return rules.describe(None, what)
+
+
+@games.command("graph")
+@click.argument("game")
+@friendly_errors
+def games_graph(game: str) -> None:
+    """Print a game file's step graph as Mermaid (GAME: a name or a .toml file)."""
+    click.echo("\n".join(_described(game, "graph")))
+
+
+@games.command("check")
+@click.argument("game")
+@friendly_errors
+def games_check(game: str) -> None:
+    """Play a game file's own scenarios and say which pass (exit 1 if one fails)."""
+    results = _described(game, "check")
+    click.echo("\n".join(results) if results else "no scenarios in this game file")
+    if any(not r.startswith("ok ") for r in results):
+        raise NarratorError(f"{sum(not r.startswith('ok ') for r in results)} scenario(s) failed")
 
 
 def register(main: click.Group) -> None:

@@ -4,7 +4,8 @@ Owns: the registry, the contract every game hands the rest of the narrator, and 
 werewolf-family games share (`steps`, `seating`). A game lives in a folder of its own:
 `narrator/games/<name>/` with a `definition.toml` is found by its folder alone (the folder
 `bestia_magica` is the game `bestia-magica`), and an installed package can add a game with
-an entry point in the group `narrator.games` (`name = "package:GAME"`). Nothing outside a
+an entry point in the group `narrator.games` (`name = "package:GAME"`), and a game file (the
+rules kernel's TOML, `narrator/games/kernel/games/` and `<home>/game-files/`) is a game too. Nothing outside a
 game's folder changes when a game is added: its lines go in the voice packs, its page in docs/.
 
 A game supplies: `configure(settings) -> config` (validate the table), `new_state()`,
@@ -43,7 +44,18 @@ def _registry() -> dict[str, Callable[[], Game]]:
             found[folder.name.replace("_", "-")] = lambda module=module: importlib.import_module(module).GAME
     for entry in metadata.entry_points(group=ENTRY_POINTS):
         found.setdefault(entry.name, entry.load)
+    from narrator.games import kernel  # game files: the shipped ones, then the table's own
+
+    for name, path in {**kernel.shipped_files(), **kernel.home_files()}.items():
+        found.setdefault(name, lambda path=path: kernel.load(path))
     return found
+
+
+def load_game_file(path: Path) -> Game:
+    """The game of a game file given by its path (`narrator play --game-file FILE`)."""
+    from narrator.games import kernel
+
+    return kernel.load(Path(path).resolve())
 
 
 def game_over_message(winner: str | None) -> str:

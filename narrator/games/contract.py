@@ -95,6 +95,9 @@ class Game:
     """(config, state) -> the finished game's record in the saved game: who won and how."""
     phones: PhonePlay | None = None
     """How a seat's phone plays this game; None: the game has no phone page."""
+    describe: Callable[[Any, str], list[str]] | None = None
+    """A game file's text about itself (the kernel's games): `describe(config, "plan")` the night
+    plan (`narrator play --dry-run`), "graph" the step graph as Mermaid, "check" its scenarios."""
     settings: tuple = ()
     """The game's own table-file keys (`narrator.settings.Setting`s, declared in its folder): its
     `unknown option` check, `narrator play`'s flags and its docs rows derive from them."""

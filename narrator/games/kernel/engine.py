@@ -1,0 +1,313 @@
+"""The kernel's rules: one pure state machine that plays any game file (`model.GameFile`).
+
+Each call of `advance` plays one step. The night is the file's calls in order (`plan`); a
+call wakes a role, lets it act and puts it to sleep. With physical cards the narrator knows
+no card: it keeps the time and asks the table what it must (who was executed, what the
+cards say). With the cards on the device (phones, or passed round at the terminal) it deals
+them, asks each choosing holder privately, performs every action and judges the end itself.
+No audio, files or clock; randomness only from the config's seed.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+from typing import Any, Mapping
+
+from narrator.cues import Answer, Ask, Countdown, Cue, End, Event, GameEvent, Private, Say, Timer
+from narrator.errors import AnswerError
+from narrator.games.kernel import judge
+from narrator.games.kernel.model import CHOOSING, GameFile, Step
+from narrator.games.kernel.state import KConfig, KState
+from narrator.games.steps import run_step
+
+YES_NO = ("yes", "no")
+DONE = ("done",)
+CENTRE = "centre"
+NOBODY = "nobody"
+
+
+def card_line(role: str, n: int = 1) -> list[list[Any]]:
+    """A role said by its pack line (`wolf.role.<role>`: 「人狼」), for a `:counted` field."""
+    return [[f"wolf.role.{role}", n]]
+
+
+def line(spec: GameFile, step: Step, part: str) -> str:
+    """A call's line: `wolf.call.<step id>.wake|act|choose`, shared by every file with that step."""
+    return f"wolf.call.{step.id}.{part}"
+
+
+def plan(spec: GameFile, config: KConfig, state: KState) -> list[Step]:
+    """Tonight's calls in the file's order: its conditions, and the absent policy for a role
+    that nobody holds (or only the centre or the dead)."""
+    calls = []
+    for step in spec.steps:
+        if not step.runs_on(state.night) or not config.roles.get(step.role):
+            continue
+        if holders(spec, config, state, step.role) or step.absent == "call":
+            if step.while_ == "alive" and state.cards and not holders(spec, config, state, step.role):
+                continue
+            calls.append(step)
+    return calls
+
+
+def holders(spec: GameFile, config: KConfig, state: KState, role: str) -> list[str]:
+    """Who is called for `role`: on one night, those dealt it; later, the living who hold it.
+    Physical cards: unknown, so every role in the set counts as held."""
+    if not state.cards:
+        return list(config.names) or ["?"]
+    cards = state.first if spec.nights == 1 else state.cards
+    return [n for n, c in zip(config.names, cards) if c == role and n not in state.dead]
+
+
+def advance(spec: GameFile, config: KConfig, state: KState, event: GameEvent | Mapping[str, Any]) -> tuple[KState, list[Cue]]:
+    return run_step(_STEPS, (spec, config), state, event)
+
+
+def recap(spec: GameFile, config: KConfig, state: KState) -> list[Cue]:
+    """Said on resume: where the game picks up (at night, everyone closes their eyes again)."""
+    if state.night == 0:
+        return [Say("wolf.recap_start")]
+    if state.night > state.day:
+        return [Say("wolf.recap_night", {"night": state.night})]
+    return [Say("wolf.recap_day", {"day": state.day})]
+
+
+# --- steps: each takes ((spec, config), state, event) --------------------------------------
+
+def _start(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
+    spec, config = sc
+    cues: list[Cue] = [Say(f"wolf.welcome.{spec.lines}", {"players": config.players}), *box(spec, config)]
+    if not config.digital_cards:
+        deal = "wolf.deal_centre" if spec.centre else "wolf.deal"
+        cues += [Say(deal, {"n": spec.centre}), Countdown(config.look)]
+        return replace(state, step="ask_ready"), cues + [Ask("wolf.ready", DONE)]
+    cards = deal_cards(spec, config)
+    state = replace(state, step="ask_ready", cards=cards, first=cards)
+    cues.append(Say("wolf.deal_device"))
+    cues += [Private(name, "wolf.you_are", {"cards": card_line(role)}) for name, role in zip(config.names, cards)]
+    return state, cues + [Countdown(config.look), Ask("wolf.ready", DONE)]
+
+
+def box(spec: GameFile, config: KConfig) -> list[Cue]:
+    """The set to take out of the box (or dealt on the device), each role with its count."""
+    cards = [[f"wolf.card.{r}", n] for r in spec.roles if (n := config.roles.get(r))]
+    return [Say("wolf.box", {"cards": cards})]
+
+
+def deal_cards(spec: GameFile, config: KConfig) -> tuple[str, ...]:
+    """Each seat's card, then the centre's: a scenario's fixed deal, else shuffled by the seed."""
+    if config.fixed:
+        return config.fixed
+    pile = [r for r in spec.roles for _ in range(config.roles.get(r, 0))]
+    random.Random(f"{config.seed}:deal").shuffle(pile)
+    return tuple(pile)
+
+
+def _ready(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
+    return _night(sc, state, event)
+
+
+def _night(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
+    spec, config = sc
+    state = replace(state, night=state.night + 1, call=0, attack=None, guard=None, divined=())
+    return _after_call(sc, state, [Say("wolf.night", {"night": state.night})], first=True)
+
+
+def _call(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
+    spec, config = sc
+    step = plan(spec, config, state)[state.call]
+    cues: list[Cue] = [Say(line(spec, step, "wake"))]
+    who = holders(spec, config, state, step.role)
+    if config.digital_cards and who and step.action in CHOOSING:
+        player = who[0]  # the wolves agree by gesture; the first seated one enters the choice
+        choices = choices_for(spec, config, state, step, player)
+        return replace(state, step="ask_choice"), cues + [Ask(line(spec, step, "choose"), choices, player=player)]
+    cues += [Say(line(spec, step, "act")), Countdown(config.countdown or step.seconds)]
+    if config.digital_cards and step.action == "partners":
+        cues += [Private(p, "wolf.partners", {"names": [o for o in who if o != p]}) if len(who) > 1
+                 else Private(p, "wolf.alone") for p in who]
+    if config.digital_cards and step.action == "medium":
+        cues += [_medium(spec, config, state, p) for p in who]
+    return _after_call(sc, state, cues)
+
+
+def choices_for(spec: GameFile, config: KConfig, state: KState, step: Step, player: str) -> tuple[str, ...]:
+    """Whom a holder may pick: the living, not oneself (unless the file allows it), a wolf
+    never its own pack; the one-night seer may look at the centre, the thief may keep his card."""
+    alive = [n for n in config.names if n not in state.dead]
+    if step.not_self:
+        alive = [n for n in alive if n != player]
+    if step.action == "attack" and state.cards:
+        alive = [n for n in alive if spec.roles[role_of(config, state, n)].seen_as != "werewolf"
+                 or spec.roles[role_of(config, state, n)].team != spec.roles[step.role].team]
+    extra = (CENTRE,) if step.action == "look" and spec.centre else (NOBODY,) if step.action == "swap" else ()
+    return tuple(alive) + extra
+
+
+def role_of(config: KConfig, state: KState, name: str) -> str:
+    return state.cards[config.names.index(name)]
+
+
+def _choice(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
+    """A holder's private choice, performed at once; its result goes to them alone."""
+    spec, config = sc
+    step = plan(spec, config, state)[state.call]
+    player = holders(spec, config, state, step.role)[0]
+    target = event.value[0] if isinstance(event.value, list) and len(event.value) == 1 else event.value
+    if target not in choices_for(spec, config, state, step, player):
+        raise AnswerError(f"{step.id} picks one of {', '.join(choices_for(spec, config, state, step, player))}, "
+                          f"not '{target}'")
+    state, cues = perform(spec, config, state, step, player, target)
+    return _after_call(sc, state, cues)
+
+
+def perform(spec: GameFile, config: KConfig, state: KState, step: Step, player: str, target: str) -> tuple[KState, list[Cue]]:
+    """The effects: look, swap, divine, attack, guard (each one branch, written once)."""
+    n = len(config.names)
+    if step.action == "look" and target == CENTRE:
+        return state, [Private(player, "wolf.seen_centre", {"cards": [[f"wolf.role.{c}", 1] for c in state.cards[n:]]})]
+    if step.action == "look":
+        return state, [Private(player, "wolf.seen_card", {"name": target, "cards": card_line(role_of(config, state, target))})]
+    if step.action == "swap":
+        if target == NOBODY:
+            return state, [Private(player, "wolf.kept_card", {"cards": card_line(role_of(config, state, player))})]
+        cards = list(state.cards)
+        i, j = config.names.index(player), config.names.index(target)
+        cards[i], cards[j] = cards[j], cards[i]
+        state = replace(state, cards=tuple(cards))
+        return state, [Private(player, "wolf.new_card", {"cards": card_line(cards[i])})]
+    if step.action == "divine":
+        role = spec.roles[role_of(config, state, target)]
+        state = replace(state, divined=state.divined + (target,))
+        return state, [Private(player, f"wolf.result.{role.seen_as}", {"name": target})]
+    if step.action == "attack":
+        return replace(state, attack=target), []
+    return replace(state, guard=target), []  # guard
+
+
+def _medium(spec: GameFile, config: KConfig, state: KState, player: str) -> Cue:
+    if not state.executed:
+        return Private(player, "wolf.result.nobody")
+    name = state.executed[-1]
+    return Private(player, f"wolf.result.{spec.roles[role_of(config, state, name)].seen_as}", {"name": name})
+
+
+def _after_call(sc: tuple, state: KState, cues: list[Cue], first: bool = False) -> tuple[KState, list[Cue]]:
+    spec, config = sc
+    if not first:
+        cues = cues + [Say("wolf.sleep")]
+        state = replace(state, call=state.call + 1)
+    step = "call" if state.call < len(plan(spec, config, state)) else "morning"
+    return replace(state, step=step), cues
+
+
+def _morning(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
+    spec, config = sc
+    state = replace(state, day=state.night, step="discussion", executed=())
+    cues: list[Cue] = [Say("wolf.morning", {"day": state.day})]
+    if spec.nights == 1:
+        return state, cues
+    dead = judge.night_deaths(spec, config, state)
+    if dead:
+        cues.append(Say("wolf.killed", {"names": list(dead)}))
+        cues += [Event("death", name, "night", night=state.night) for name in dead]
+    else:
+        cues.append(Say("wolf.no_death"))
+    state = replace(state, dead=state.dead + dead)
+    return _maybe_end(spec, config, state, cues)
+
+
+def _discussion(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
+    spec, config = sc
+    seconds = config.discussion_for(spec, state.day)
+    cues: list[Cue] = [Say("wolf.discussion", {"day": state.day, "seconds": seconds}),
+                       Timer("discussion", seconds, tuple(w for w in config.warnings if w < seconds)),
+                       Say("wolf.discussion_end")]
+    if spec.day.vote == "point":
+        cues += [Say("wolf.point"), Ask("wolf.executed_any", YES_NO)]
+        return replace(state, step="ask_executed_any"), cues
+    alive = tuple(n for n in config.names if n not in state.dead)
+    return replace(state, step="ask_vote", tied=()), cues + [Ask("wolf.vote", alive, multiple=True)]
+
+
+def _executed_any(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
+    spec, config = sc
+    if _yes(event):
+        if config.names:
+            return replace(state, step="ask_who"), [Ask("wolf.who_executed", config.names, multiple=True)]
+        return replace(state, step="ask_found"), [Ask("wolf.executed_werewolf", YES_NO, ends_game=YES_NO)]
+    if config.digital_cards:
+        return judge.one_night(spec, config, state, ())
+    return replace(state, step="ask_peace"), [Say("wolf.nobody_executed"),
+                                              Ask("wolf.werewolf_among", YES_NO, ends_game=YES_NO)]
+
+
+def _who(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
+    spec, config = sc
+    names = _names(config, event.value, config.names)
+    if config.digital_cards:
+        return judge.one_night(spec, config, state, names)
+    state = replace(state, executed=names)
+    return replace(state, step="ask_found"), [Say("wolf.executed", {"names": list(names)}),
+                                              Ask("wolf.executed_werewolf", YES_NO, ends_game=YES_NO)]
+
+
+def _found(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
+    spec, _ = sc
+    return judge.told(spec, state, "found" if _yes(event) else "otherwise")
+
+
+def _peace(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
+    spec, _ = sc
+    return judge.told(spec, state, "otherwise" if _yes(event) else "peace")
+
+
+def _vote(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
+    """The most votes: one name is executed; a tie is voted again among the tied (the file's
+    `tie`), and a tie that stays is nobody (or all of them, `tie = "all"`)."""
+    spec, config = sc
+    allowed = state.tied or tuple(n for n in config.names if n not in state.dead)
+    names = _names(config, event.value, allowed)
+    if len(names) > 1 and spec.day.tie == "revote" and not state.tied:
+        return replace(state, tied=names), [Say("wolf.revote", {"names": list(names)}),
+                                            Ask("wolf.vote", names, multiple=True)]
+    if len(names) > 1 and spec.day.tie != "all":
+        state = replace(state, tied=(), executed=())
+        return _after_day(spec, config, state, [Say("wolf.no_execution")])
+    state = replace(state, tied=(), executed=names, dead=state.dead + names)
+    cues: list[Cue] = [Say("wolf.executed", {"names": list(names)})]
+    cues += [Event("death", name, "vote", day=state.day) for name in names]
+    return _after_day(spec, config, state, cues)
+
+
+def _after_day(spec: GameFile, config: KConfig, state: KState, cues: list[Cue]) -> tuple[KState, list[Cue]]:
+    state, cues = _maybe_end(spec, config, state, cues, day_over=True)
+    return (state, cues) if state.finished else (replace(state, step="night"), cues)
+
+
+def _maybe_end(spec: GameFile, config: KConfig, state: KState, cues: list[Cue], day_over: bool = False) -> tuple[KState, list[Cue]]:
+    winner = judge.multi_night(spec, config, state, day_over)
+    if winner is None:
+        return state, cues
+    return judge.finish(state, cues, winner)
+
+
+def _yes(event: GameEvent) -> bool:
+    if not isinstance(event, Answer) or event.value not in YES_NO:
+        raise AnswerError(f"expected yes or no, got '{getattr(event, 'value', event)}'")
+    return event.value == "yes"
+
+
+def _names(config: KConfig, value: Any, allowed: tuple[str, ...]) -> tuple[str, ...]:
+    names = tuple(value) if isinstance(value, (list, tuple)) else (value,)
+    if not names or any(n not in allowed for n in names):
+        raise AnswerError(f"name players among {', '.join(allowed)}, not '{', '.join(map(str, names))}'")
+    return tuple(dict.fromkeys(names))
+
+
+_STEPS = {
+    "start": _start, "ask_ready": _ready, "night": _night, "call": _call, "ask_choice": _choice,
+    "morning": _morning, "discussion": _discussion, "ask_executed_any": _executed_any, "ask_who": _who,
+    "ask_found": _found, "ask_peace": _peace, "ask_vote": _vote,
+}

@@ -1,0 +1,94 @@
+"""A game file as a `Game`: the same contract as every other game, so the phones, the runner,
+the CLI and the appliance need nothing of their own for it.
+
+`configure` checks the table against the file (players, the set, the way the cards are
+held) in one line each; the phone page shows a seat its own card, and a private question
+only the choices that seat may pick.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from narrator.errors import SetupError
+from narrator.games import seating
+from narrator.games.contract import Game, PhonePlay
+from narrator.games.kernel import engine, judge, plans
+from narrator.games.kernel.model import GameFile
+from narrator.games.kernel.state import KConfig, KState
+from narrator.settings import TableSettings, boolean, check_options, declare, integer, parse_counts, parse_seconds_list
+
+SETTINGS = declare(tomllib.loads(Path(__file__).with_name("settings.toml").read_text(encoding="utf-8")),
+                   page="game-files.md")
+
+
+def configure(spec: GameFile, settings: TableSettings) -> KConfig:
+    src, name = settings.source, spec.name
+    options = dict(settings.options)
+    check_options(options, SETTINGS, name, src)
+    players = len(settings.names) or settings.players or spec.players[0]
+    low, high = spec.players
+    if not low <= players <= high:
+        raise SetupError(f"{src}: {name} is played by {low} to {high} players, not {players}; give --players or --names")
+    digital = boolean(options.get("digital_cards", spec.cards[0] == "device"), "digital_cards", src)
+    if not digital and "physical" not in spec.cards:
+        raise SetupError(f"{src}: {name} cannot be played with physical cards: the narrator must know every night "
+                         "choice; play with --phones, or pass the device at this terminal (drop --no-digital-cards)")
+    if digital and "device" not in spec.cards:
+        raise SetupError(f"{src}: {name} is played with physical cards only; drop --digital-cards")
+    if digital and not settings.names:
+        raise SetupError(f"{src}: {name} with the cards on the device needs the players' names; give --names")
+    roles = parse_counts(options["roles"], "roles", src) if "roles" in options else dict(spec.deal[players])
+    unknown = sorted(set(roles) - set(spec.roles))
+    if unknown:
+        raise SetupError(f"{src}: unknown role '{unknown[0]}' for {name}; roles: {', '.join(spec.roles)}")
+    if sum(roles.values()) != players + spec.centre:
+        raise SetupError(f"{src}: roles give {sum(roles.values())} cards; {name} needs {players + spec.centre} "
+                         f"({players} players and {spec.centre} in the centre)")
+    warnings = parse_seconds_list(options.get("warnings", list(spec.day.warnings)), "warnings", src)
+    discussion = parse_seconds_list(options["discussion"], "discussion", src) if "discussion" in options else ()
+    return KConfig(game=name, names=tuple(settings.names), players=players, seed=settings.seed or 0,
+                   roles={r: n for r, n in roles.items() if n}, digital_cards=digital,
+                   look=integer(options.get("look", 5), "look", src, minimum=1, maximum=600),
+                   countdown=integer(options.get("countdown", 0), "countdown", src, minimum=0, maximum=600),
+                   discussion=discussion, warnings=warnings)
+
+
+def private_view(config: KConfig, state: KState, seat: str) -> dict[str, Any]:
+    """A seat's own card as dealt (a one-night thief's new card reaches him as a private line)."""
+    if not state.first or seat not in config.names:
+        return {}
+    role = state.first[config.names.index(seat)]
+    return {"role": role, "lines": [("wolf.you_are", {"cards": engine.card_line(role)})]}
+
+
+def alive(config: KConfig, state: Any) -> list[str]:
+    dead = getattr(state, "dead", ())
+    return [n for n in seating.seats_of(config) if n not in dead]
+
+
+def required(config: KConfig) -> str | None:
+    return None  # on the device: phones, or passed round at the terminal
+
+
+def build(spec: GameFile) -> Game:
+    """The contract of one game file."""
+    return Game(
+        name=spec.name,
+        configure=partial(configure, spec),
+        config_from_dict=KConfig.from_dict,
+        new_state=KState,
+        state_from_dict=KState.from_dict,
+        advance=partial(engine.advance, spec),
+        recap=partial(engine.recap, spec),
+        box=partial(engine.box, spec),
+        names=seating.names_of,
+        context=seating.night_and_day,
+        outcome=judge.outcome,
+        phones=PhonePlay(private_view=private_view, alive=alive, required=required),
+        settings=SETTINGS,
+        describe=partial(plans.describe, spec),
+    )

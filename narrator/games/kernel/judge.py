@@ -1,0 +1,86 @@
+"""Who died in the night and who won: the file's win rules, applied in its order.
+
+Kept apart from the steps so that each rule kind is one small function: `found` (a role
+was executed), `peace` (nobody executed and the role is in nobody's hand), `eliminated`
+(no living holder of a role), `parity` (its holders as many as the other living), `days`
+(the last day is over), `survives` (a third team alive when another rule ends the game
+takes the win) and `otherwise`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from narrator.cues import Cue, End, Say
+from narrator.games.kernel.model import GameFile
+from narrator.games.kernel.state import KConfig, KState
+
+
+def night_deaths(spec: GameFile, config: KConfig, state: KState) -> tuple[str, ...]:
+    """The attack's victim (unless guarded or it survives attacks) and any divined role that
+    dies when divined (the fox), in seat order."""
+    dead = set()
+    if state.attack and state.attack != state.guard:
+        if not spec.roles[_role(config, state, state.attack)].survives_attack:
+            dead.add(state.attack)
+    dead |= {n for n in state.divined if spec.roles[_role(config, state, n)].dies_divined}
+    return tuple(n for n in config.names if n in dead and n not in state.dead)
+
+
+def _role(config: KConfig, state: KState, name: str) -> str:
+    return state.cards[config.names.index(name)]
+
+
+def multi_night(spec: GameFile, config: KConfig, state: KState, day_over: bool) -> str | None:
+    """The winner once a rule holds (None: play on); `survives` overrides the others."""
+    if spec.nights == 1:
+        return None
+    alive = [n for n in config.names if n not in state.dead]
+    roles = [spec.roles[_role(config, state, n)] for n in alive]
+    winner = None
+    for rule in spec.wins:
+        held = [r for r in roles if r.id == rule.role]
+        if rule.kind == "eliminated" and not held:
+            winner = rule.winner
+        elif rule.kind == "parity" and held:
+            side = held[0].counts_as
+            if sum(r.counts_as == side for r in roles) >= sum(r.counts_as != side and r.counts_as != "none" for r in roles):
+                winner = rule.winner
+        elif rule.kind == "days" and day_over and state.day >= rule.days:
+            winner = rule.winner
+        if winner:
+            break
+    if winner:
+        for rule in spec.wins:
+            if rule.kind == "survives" and any(r.team == rule.team for r in roles):
+                return rule.winner
+    return winner
+
+
+def one_night(spec: GameFile, config: KConfig, state: KState, executed: tuple[str, ...]) -> tuple[KState, list[Cue]]:
+    """The device knows the cards: it says what the executed hold and judges by the file."""
+    cues: list[Cue] = [Say("wolf.executed", {"names": list(executed)})] if executed else [Say("wolf.nobody_executed")]
+    cues += [Say("wolf.reveal", {"name": n, "cards": [[f"wolf.role.{_role(config, state, n)}", 1]]}) for n in executed]
+    held = [_role(config, state, n) for n in config.names]
+    found = [_role(config, state, n) for n in executed]
+    for rule in spec.wins:
+        if (rule.kind == "found" and rule.role in found) or (
+                rule.kind == "peace" and not executed and rule.role not in held) or rule.kind == "otherwise":
+            return finish(replace(state, executed=executed, day=max(state.day, 1)), cues, rule.winner, rule.kind)
+    raise AssertionError("the file's last win rule is `otherwise`")  # model.parse_game checks it
+
+
+def told(spec: GameFile, state: KState, kind: str) -> tuple[KState, list[Cue]]:
+    """Physical cards: the table told which rule holds (`found`, `peace`, or neither)."""
+    rule = next((r for r in spec.wins if r.kind == kind), spec.wins[-1])
+    return finish(state, [], rule.winner, rule.kind)
+
+
+def finish(state: KState, cues: list[Cue], winner: str, rule: str | None = None) -> tuple[KState, list[Cue]]:
+    end = End(f"wolf.win.{winner}", winner, outcome={"rule": rule} if rule else {})
+    return replace(state, step="over", winner=winner, rule=rule), cues + [end]
+
+
+def outcome(config: Any, state: KState) -> dict[str, Any]:
+    return {"winner": state.winner, "rule": state.rule, "dead": list(state.dead), "executed": list(state.executed)}

@@ -1,0 +1,296 @@
+"""A game file, read into frozen dataclasses and checked before anything is said or saved.
+
+The kernel's vocabulary is closed: every step kind, action, condition and win rule a file
+may name is listed here and implemented once in `engine.py`. A file only chooses and orders
+them, so replay, undo and rendering ahead stay exact. Anything else in a file (an unknown
+kind, role, line or key, a step that can never run, an order that contradicts itself) is a
+`SetupError` of one line naming the file, the entry and the fix (exit 2 from the CLI).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+from narrator.errors import SetupError
+from narrator.settings import read_text_bounded
+
+ACTIONS = ("none", "partners", "look", "swap", "divine", "attack", "guard", "medium")
+"""What a night call does: nothing but wake and sleep; partners see each other; look at a
+player's card or the centre (one-night seer); swap with a player and look (thief); divine
+human or werewolf; attack; guard; learn whether yesterday's executed was a werewolf."""
+CHOOSING = ("look", "swap", "divine", "attack", "guard")
+"""The actions whose holder picks a player (privately, on a phone or the passed device)."""
+WHEN = ("every", "first")
+WHILE = ("in_play", "alive")
+ABSENT = ("call", "skip")
+"""A call for a role nobody holds (or only the centre or the dead): the same length as any
+other (`call`, the default: the table never learns what is in play) or left out (`skip`)."""
+VOTES = ("point", "name")
+TIES = ("revote", "all", "none")
+WINS = ("found", "peace", "eliminated", "parity", "survives", "days", "otherwise")
+SEEN_AS = ("human", "werewolf")
+CARDS = ("physical", "device")
+FILE_KEYS = {"game", "roles", "deal", "steps", "day", "wins", "scenarios"}
+GAME_KEYS = {"name", "title", "players", "centre", "nights", "cards", "absent", "lines"}
+ROLE_KEYS = {"team", "seen_as", "aliases", "survives_attack", "dies_divined", "counts_as"}
+STEP_KEYS = {"id", "kind", "role", "action", "when", "from_night", "every", "while", "seconds", "after", "absent",
+             "not_self"}
+DAY_KEYS = {"discussion", "warnings", "vote", "tie"}
+WIN_KEYS = {"kind", "team", "role", "winner", "days"}
+SCENARIO_KEYS = {"name", "players", "seed", "deal", "cards", "answers", "lines", "winner"}
+
+
+@dataclass(frozen=True)
+class Role:
+    id: str
+    team: str
+    seen_as: str = "human"
+    """What the seer and the medium learn: human or werewolf."""
+    counts_as: str = "human"
+    """Which side it counts on for parity (a madman is human there)."""
+    survives_attack: bool = False
+    dies_divined: bool = False
+    aliases: Mapping[str, tuple[str, ...]] = None  # type: ignore[assignment]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One night call, in the order of the file: who wakes, on which nights, what they do."""
+
+    id: str
+    role: str
+    action: str = "none"
+    when: str = "every"
+    from_night: int = 1
+    every: int = 1
+    while_: str = "in_play"
+    seconds: int = 10
+    absent: str = ""
+    not_self: bool = True
+
+    def runs_on(self, night: int) -> bool:
+        """The conditions of the file: first night only, from night N, every k nights."""
+        if self.when == "first":
+            return night == 1
+        return night >= self.from_night and (night - self.from_night) % self.every == 0
+
+
+@dataclass(frozen=True)
+class Day:
+    discussion: tuple[int, ...]
+    """Seconds of discussion on day 1, 2 …; the last repeats (a list that shortens each day)."""
+    warnings: tuple[int, ...] = (60, 10)
+    vote: str = "name"
+    tie: str = "revote"
+
+    def seconds(self, day: int) -> int:
+        return self.discussion[min(day, len(self.discussion)) - 1]
+
+
+@dataclass(frozen=True)
+class Win:
+    kind: str
+    winner: str = ""
+    team: str = ""
+    role: str = ""
+    days: int = 0
+
+
+@dataclass(frozen=True)
+class GameFile:
+    name: str
+    path: str
+    lines: str
+    """Its welcome line is `wolf.welcome.<lines>`; a call's lines are `wolf.call.<step id>.*`."""
+    players: tuple[int, int]
+    centre: int
+    nights: int
+    """0: nights until a win; 1: one night, one day, then judged (one-night)."""
+    cards: tuple[str, ...]
+    absent: str
+    roles: Mapping[str, Role]
+    deal: Mapping[int, Mapping[str, int]]
+    steps: tuple[Step, ...]
+    day: Day
+    wins: tuple[Win, ...]
+    scenarios: tuple[Mapping[str, Any], ...] = ()
+
+    @property
+    def teams(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(r.team for r in self.roles.values()))
+
+
+def read_game_file(path: Path) -> GameFile:
+    """Parse and check one file; any problem is one line naming the file, the entry and the fix."""
+    text = read_text_bounded(path, "game file", "check the path of the game file")
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise SetupError(f"game file {path}: not valid TOML ({err}); fix that line") from None
+    return parse_game(data, str(path))
+
+
+def _refuse(path: str, entry: str, problem: str, fix: str) -> SetupError:
+    return SetupError(f"game file {path}: {entry}: {problem}; {fix}")
+
+
+def _keys(path: str, entry: str, table: Any, allowed: set[str]) -> Mapping[str, Any]:
+    if not isinstance(table, Mapping):
+        raise _refuse(path, entry, "must be a table", "write it as [" + entry + "]")
+    unknown = sorted(set(table) - allowed)
+    if unknown:
+        raise _refuse(path, entry, f"unknown key '{unknown[0]}'", f"use one of {', '.join(sorted(allowed))}")
+    return table
+
+
+def _one_of(path: str, entry: str, value: Any, allowed: tuple[str, ...], what: str) -> str:
+    if value not in allowed:
+        raise _refuse(path, entry, f"unknown {what} '{value}'", f"use one of {', '.join(allowed)}")
+    return value
+
+
+def _whole(path: str, entry: str, value: Any, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise _refuse(path, entry, f"'{value}' is not a whole number from {low} to {high}", "give one")
+    return value
+
+
+def parse_game(data: Mapping[str, Any], path: str) -> GameFile:
+    """The checked `GameFile` of a parsed TOML document (`path` names it in errors)."""
+    _keys(path, "the file", data, FILE_KEYS)
+    game = _keys(path, "[game]", data.get("game"), GAME_KEYS)
+    name = game.get("name")
+    if not isinstance(name, str) or not name.replace("-", "").isalnum() or not name.islower():
+        raise _refuse(path, "[game] name", f"'{name}' is not a name", 'give lower-case letters and dashes ("my-wolf")')
+    bounds = game.get("players")
+    if not isinstance(bounds, list) or len(bounds) != 2:
+        raise _refuse(path, "[game] players", "must be [fewest, most]", "write players = [3, 7]")
+    players = (_whole(path, "[game] players", bounds[0], 3, 30), _whole(path, "[game] players", bounds[1], bounds[0], 30))
+    roles = {rid: _role(path, rid, spec) for rid, spec in _keys(path, "[roles]", data.get("roles"), set(data.get("roles") or ())).items()}
+    if not roles:
+        raise _refuse(path, "[roles]", "no roles", "declare at least two roles")
+    cards = tuple(_one_of(path, "[game] cards", c, CARDS, "way to hold the cards") for c in game.get("cards", ["physical"]))
+    centre = _whole(path, "[game] centre", game.get("centre", 0), 0, 5)
+    deal = _deal(path, data.get("deal"), roles, players, centre)
+    steps = _steps(path, data.get("steps", []), roles, game.get("absent", "call"))
+    nights = _whole(path, "[game] nights", game.get("nights", 0), 0, 1)
+    day = _day(path, data.get("day"))
+    if nights == 1 and day.vote != "point":
+        raise _refuse(path, "[day] vote", "a one-night game is judged by pointing", 'set vote = "point"')
+    wins = tuple(_win(path, i, w, roles) for i, w in enumerate(data.get("wins", []), 1))
+    if not wins or wins[-1].kind != "otherwise":
+        raise _refuse(path, "[[wins]]", "the last rule must say who wins otherwise", 'end with kind = "otherwise"')
+    if nights == 0 and cards == ("physical",):
+        raise _refuse(path, "[game] cards", "a multi-night game needs the narrator to know each choice",
+                      'set cards = ["device"]')
+    return GameFile(name=name, path=path, lines=str(game.get("lines", name.replace("-", "_"))), players=players,
+                    centre=centre, nights=nights, cards=cards, absent=_one_of(path, "[game] absent", game.get("absent", "call"), ABSENT, "absent policy"),
+                    roles=roles, deal=deal, steps=steps, day=day, wins=wins,
+                    scenarios=tuple(_scenario(path, i, s) for i, s in enumerate(data.get("scenarios", []), 1)))
+
+
+def _role(path: str, rid: str, spec: Any) -> Role:
+    entry = f"[roles.{rid}]"
+    spec = _keys(path, entry, spec, ROLE_KEYS)
+    if not isinstance(spec.get("team"), str):
+        raise _refuse(path, entry, "no team", 'give team = "village" (or another team)')
+    aliases = spec.get("aliases", {})
+    if not isinstance(aliases, Mapping) or set(aliases) - {"ja", "en"}:
+        raise _refuse(path, f"{entry} aliases", "must be a table of ja and en lists", 'write aliases = { ja = ["…"] }')
+    return Role(id=rid, team=spec["team"], seen_as=_one_of(path, f"{entry} seen_as", spec.get("seen_as", "human"), SEEN_AS, "result"),
+                counts_as=_one_of(path, f"{entry} counts_as", spec.get("counts_as", "human"), SEEN_AS + ("none",), "side"),
+                survives_attack=bool(spec.get("survives_attack", False)), dies_divined=bool(spec.get("dies_divined", False)),
+                aliases={k: tuple(v) for k, v in aliases.items()})
+
+
+def _deal(path: str, table: Any, roles: Mapping[str, Role], players: tuple[int, int], centre: int) -> dict[int, dict[str, int]]:
+    table = _keys(path, "[deal]", table, {str(n) for n in range(players[0], players[1] + 1)})
+    deal = {}
+    for n in range(players[0], players[1] + 1):
+        counts = table.get(str(n))
+        if not isinstance(counts, Mapping):
+            raise _refuse(path, f"[deal] {n}", "no set for this many players", f'add {n} = {{ … }} with {n + centre} cards')
+        for role, count in counts.items():
+            if role not in roles:
+                raise _refuse(path, f"[deal] {n}", f"unknown role '{role}'", f"use one of {', '.join(roles)}")
+            _whole(path, f"[deal] {n} {role}", count, 0, 30)
+        if sum(counts.values()) != n + centre:
+            raise _refuse(path, f"[deal] {n}", f"{sum(counts.values())} cards for {n} players and {centre} in the centre",
+                          f"give {n + centre} cards")
+        deal[n] = dict(counts)
+    return deal
+
+
+def _steps(path: str, table: Any, roles: Mapping[str, Role], absent: str) -> tuple[Step, ...]:
+    if not isinstance(table, list):
+        raise _refuse(path, "[[steps]]", "must be a list of tables", "write each as [[steps]]")
+    steps: list[Step] = []
+    for i, spec in enumerate(table, 1):
+        entry = f"[[steps]] #{i}"
+        spec = _keys(path, entry, spec, STEP_KEYS)
+        sid = spec.get("id")
+        entry = f"[[steps]] '{sid}'"
+        if not isinstance(sid, str) or any(s.id == sid for s in steps):
+            raise _refuse(path, entry, "missing or repeated id", "give each step an id of its own")
+        _one_of(path, f"{entry} kind", spec.get("kind", "call"), ("call",), "kind")
+        role = _one_of(path, f"{entry} role", spec.get("role"), tuple(roles), "role")
+        step = Step(id=sid, role=role, action=_one_of(path, f"{entry} action", spec.get("action", "none"), ACTIONS, "action"),
+                    when=_one_of(path, f"{entry} when", spec.get("when", "every"), WHEN, "condition"),
+                    from_night=_whole(path, f"{entry} from_night", spec.get("from_night", 1), 1, 30),
+                    every=_whole(path, f"{entry} every", spec.get("every", 1), 1, 30),
+                    while_=_one_of(path, f"{entry} while", spec.get("while", "in_play"), WHILE, "condition"),
+                    seconds=_whole(path, f"{entry} seconds", spec.get("seconds", 10), 1, 600),
+                    absent=_one_of(path, f"{entry} absent", spec.get("absent", absent), ABSENT, "absent policy"),
+                    not_self=bool(spec.get("not_self", True)))
+        if step.when == "first" and step.from_night > 1:
+            raise _refuse(path, entry, f"when = \"first\" and from_night = {step.from_night}: it can never run",
+                          "drop one of them")
+        for before in spec.get("after", []):
+            ids = [s.id for s in steps]
+            if before == sid or before not in ids + [s.get("id") for s in table if isinstance(s, Mapping)]:
+                raise _refuse(path, f"{entry} after", f"unknown step '{before}'", "name a step of this file")
+            if before not in ids:
+                raise _refuse(path, f"{entry} after", f"it must come after '{before}', which comes later",
+                              f"move '{sid}' below '{before}'")
+        steps.append(step)
+    return tuple(steps)
+
+
+def _day(path: str, table: Any) -> Day:
+    table = _keys(path, "[day]", table or {}, DAY_KEYS)
+    discussion = table.get("discussion", [180])
+    if not isinstance(discussion, list) or not discussion:
+        raise _refuse(path, "[day] discussion", "must be a list of seconds, one per day", "write discussion = [300, 240]")
+    return Day(discussion=tuple(_whole(path, "[day] discussion", s, 10, 3600) for s in discussion),
+               warnings=tuple(_whole(path, "[day] warnings", s, 1, 3600) for s in table.get("warnings", [60, 10])),
+               vote=_one_of(path, "[day] vote", table.get("vote", "name"), VOTES, "vote"),
+               tie=_one_of(path, "[day] tie", table.get("tie", "revote"), TIES, "tie rule"))
+
+
+def _win(path: str, i: int, spec: Any, roles: Mapping[str, Role]) -> Win:
+    entry = f"[[wins]] #{i}"
+    spec = _keys(path, entry, spec, WIN_KEYS)
+    kind = _one_of(path, f"{entry} kind", spec.get("kind"), WINS, "win rule")
+    teams = tuple(dict.fromkeys(r.team for r in roles.values()))
+    winner = _one_of(path, f"{entry} winner", spec.get("winner"), teams, "team")
+    team = spec.get("team", "")
+    if team and team not in teams:
+        raise _refuse(path, f"{entry} team", f"unknown team '{team}'", f"use one of {', '.join(teams)}")
+    if kind == "survives" and not team:
+        raise _refuse(path, entry, 'kind = "survives" needs a team', 'add team = "…"')
+    role = spec.get("role", "")
+    if kind == "days" and not isinstance(spec.get("days"), int):
+        raise _refuse(path, entry, 'kind = "days" needs days', "add days = N")
+    if kind in ("found", "peace", "eliminated", "parity") and role not in roles:
+        raise _refuse(path, f"{entry} role", f"kind = \"{kind}\" needs one of the roles, not '{role}'", "add role = \"…\"")
+    return Win(kind=kind, winner=winner, team=team, role=role, days=int(spec.get("days", 0)))
+
+
+def _scenario(path: str, i: int, spec: Any) -> Mapping[str, Any]:
+    spec = _keys(path, f"[[scenarios]] #{i}", spec, SCENARIO_KEYS)
+    if not isinstance(spec.get("answers"), list) or "winner" not in spec:
+        raise _refuse(path, f"[[scenarios]] #{i}", "needs answers and winner", "add answers = [...] and winner = \"…\"")
+    return dict(spec)

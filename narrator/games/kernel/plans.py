@@ -1,0 +1,123 @@
+"""What an author or a table reads about a game file without playing it: the night plan
+(who wakes, in which order, on which nights, for how long), the step graph as Mermaid, and
+the file's own scenarios checked (answers in, expected line ids and winner out).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from narrator.cues import Answer, Ask, Continue, Cue, End, Private, Say, Start
+from narrator.games.kernel import engine
+from narrator.games.kernel.model import GameFile
+from narrator.games.kernel.state import KConfig, KState
+
+PLAN_NIGHTS = 4
+"""Nights shown by the plan: enough for every `from_night` and `every` of the shipped files."""
+MAX_STEPS = 500
+
+
+def describe(spec: GameFile, config: Any, what: str) -> list[str]:
+    """`plan`, `graph` or `check` as text lines (config None: the file's smallest table)."""
+    if what == "graph":
+        return graph(spec)
+    if what == "check":
+        return check(spec)
+    return night_plan(spec, config or sample_config(spec))
+
+
+def sample_config(spec: GameFile, names: tuple[str, ...] = ()) -> KConfig:
+    players = len(names) or spec.players[0]
+    return KConfig(game=spec.name, names=names, players=players, seed=0, roles=dict(spec.deal[players]),
+                   digital_cards=bool(names) and "device" in spec.cards)
+
+
+def night_plan(spec: GameFile, config: KConfig) -> list[str]:
+    out = []
+    for night in range(1, (spec.nights or PLAN_NIGHTS) + 1):
+        calls = engine.plan(spec, config, KState(night=night))
+        words = [f"{s.role} ({s.action}, {config.countdown or s.seconds} s)" for s in calls]
+        out.append(f"night {night}: " + (", ".join(words) if words else "nobody wakes"))
+    day = ", ".join(f"{config.discussion_for(spec, d)} s" for d in range(1, 4))
+    out.append(f"day: discussion {day} …; vote by {spec.day.vote}, tie: {spec.day.tie}")
+    return out
+
+
+def graph(spec: GameFile) -> list[str]:
+    """The step graph (flowchart TD): the deal, each call with its nights, the day, the end."""
+    out = ["flowchart TD", "  start([deal]) --> night1"]
+    previous = "night1"
+    out.append("  night1{{night}}")
+    for step in spec.steps:
+        nights = "night 1" if step.when == "first" else f"from night {step.from_night}" + (
+            f", every {step.every}" if step.every > 1 else "")
+        out.append(f"  {previous} --> {step.id}[\"{step.role}: {step.action} ({nights})\"]")
+        previous = step.id
+    out += [f"  {previous} --> morning[morning]", "  morning --> discussion[discussion]",
+            f"  discussion --> vote[\"vote ({spec.day.vote}, tie {spec.day.tie})\"]"]
+    for i, win in enumerate(spec.wins, 1):
+        out.append(f"  vote --> win{i}([\"{win.kind}: {win.winner}\"])")
+    if not spec.nights:
+        out.append("  vote --> night1")
+    return out
+
+
+def play_scenario(spec: GameFile, scenario: Mapping[str, Any]) -> tuple[list[str], KState]:
+    """Play one scenario: its deal, its answers in order; the line ids said or shown, and the end."""
+    names = tuple(scenario["players"])
+    deal = tuple(scenario.get("deal", ()))
+    counts: dict[str, int] = {}
+    for role in deal:
+        counts[role] = counts.get(role, 0) + 1
+    config = KConfig(game=spec.name, names=names, players=len(names), seed=int(scenario.get("seed", 0)),
+                     roles=counts or dict(spec.deal[len(names)]), digital_cards=scenario.get("cards", "device") == "device",
+                     fixed=deal)
+    answers = list(scenario["answers"])
+    state, event, lines = KState(), Start(), []
+    for _ in range(MAX_STEPS):
+        state, cues = engine.advance(spec, config, state, event)
+        lines += [c.line for c in cues if isinstance(c, (Say, Ask, End, Private))]
+        if state.finished:
+            break
+        if cues and isinstance(cues[-1], Ask):
+            if not answers:
+                raise ValueError(f"the answers ran out at '{cues[-1].line}'")
+            value = answers.pop(0)
+            event = Answer(value.split(",") if cues[-1].multiple else value)
+        else:
+            event = Continue()
+    return lines, state
+
+
+def check(spec: GameFile) -> list[str]:
+    """One line per scenario: `ok name` or what differed."""
+    out = []
+    for i, scenario in enumerate(spec.scenarios, 1):
+        label = scenario.get("name", f"#{i}")
+        try:
+            lines, state = play_scenario(spec, scenario)
+        except Exception as err:  # noqa: BLE001 - a scenario's bad answer is its failure, reported
+            out.append(f"FAIL {label}: {err}")
+            continue
+        missing = _missing(lines, list(scenario.get("lines", ())))
+        if state.winner != scenario["winner"] or missing:
+            why = f"winner {state.winner}, expected {scenario['winner']}" if state.winner != scenario["winner"] else \
+                f"line {missing} not said in that order"
+            out.append(f"FAIL {label}: {why}")
+        else:
+            out.append(f"ok {label}")
+    return out
+
+
+def _missing(said: list[str], expected: list[str]) -> str | None:
+    """The first expected line id not said after the ones before it (a subsequence check)."""
+    position = 0
+    for line_id in expected:
+        try:
+            position = said.index(line_id, position) + 1
+        except ValueError:
+            return line_id
+    return None
+
+
+__all__ = ["describe", "play_scenario", "check", "night_plan", "graph", "Cue"]

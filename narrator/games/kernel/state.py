@@ -1,0 +1,78 @@
+"""A kernel game's config (the table's choices, checked) and state (where the game stands).
+
+Both are frozen and round-trip through JSON, so the store snapshots a step and `resume`
+plays it again exactly; the state holds the cards only when they are on the device.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+from narrator.games.steps import SteppedState
+
+
+@dataclass(frozen=True)
+class KConfig:
+    game: str
+    names: tuple[str, ...]
+    players: int
+    seed: int
+    roles: dict[str, int]
+    """The set: each role's cards, the centre's included."""
+    digital_cards: bool
+    """The cards are dealt on the device (phones or passed round); False: physical cards."""
+    look: int = 5
+    countdown: int = 0
+    """Seconds of every night call (0: each step's own `seconds`)."""
+    discussion: tuple[int, ...] = ()
+    """Seconds of discussion per day, the last repeating (empty: the file's)."""
+    warnings: tuple[int, ...] = (60, 10)
+    fixed: tuple[str, ...] = ()
+    """A scenario's deal (seats, then the centre); empty: shuffled by the seed."""
+
+    def discussion_for(self, spec: Any, day: int) -> int:
+        if self.discussion:
+            return self.discussion[min(day, len(self.discussion)) - 1]
+        return spec.day.seconds(day)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "names": list(self.names), "discussion": list(self.discussion),
+                "warnings": list(self.warnings), "fixed": list(self.fixed)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> KConfig:
+        data = dict(data)
+        for key in ("names", "discussion", "warnings", "fixed"):
+            data[key] = tuple(data.get(key, ()))
+        data["roles"] = {str(k): int(v) for k, v in data["roles"].items()}
+        return cls(**data)
+
+
+@dataclass(frozen=True)
+class KState(SteppedState):
+    step: str = "start"
+    night: int = 0
+    day: int = 0
+    call: int = 0
+    """Tonight's call under way (an index into `engine.plan`)."""
+    cards: tuple[str, ...] = ()
+    """Each seat's card now, then the centre's (device only)."""
+    first: tuple[str, ...] = ()
+    """The cards as dealt: whom a one-night call wakes."""
+    dead: tuple[str, ...] = ()
+    attack: str | None = None
+    guard: str | None = None
+    divined: tuple[str, ...] = ()
+    executed: tuple[str, ...] = ()
+    """Today's executed (yesterday's, at night: the medium's subject)."""
+    tied: tuple[str, ...] = ()
+    """The tied players of a revote under way."""
+    winner: str | None = None
+    rule: str | None = None
+    """The win rule that ended the game (`found`, `parity` …)."""
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> KState:
+        tuples = {f.name for f in fields(cls) if str(f.type).startswith("tuple")}
+        return cls(**{k: tuple(v) if k in tuples else v for k, v in data.items()})

@@ -1,0 +1,110 @@
+"""Game files: the JSON Schema matches the kernel's vocabulary and every shipped file; a file
+with an unknown kind or a contradiction is refused at load time in one line naming the file,
+the entry and the fix (exit 2 from the CLI, before anything is said or saved); each file's
+own scenarios pass.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from narrator.errors import SetupError
+from narrator.games import kernel
+from narrator.games.kernel import plans, schema
+from narrator.games.kernel.model import parse_game, read_game_file
+
+ROOT = Path(__file__).resolve().parents[1]
+WEREWOLF = kernel.shipped_files()["werewolf"]
+
+
+def validate(value, rule, where="$"):
+    """The part of JSON Schema the game file's schema uses (type, enum, properties, required,
+    additionalProperties, patternProperties, items, minItems/maxItems, minimum, pattern)."""
+    kind = rule.get("type")
+    types = {"object": dict, "array": list, "string": str, "boolean": bool, "integer": int}
+    assert kind is None or (isinstance(value, types[kind]) and not (kind == "integer" and isinstance(value, bool))), where
+    assert "enum" not in rule or value in rule["enum"], f"{where}: {value!r}"
+    assert "minimum" not in rule or value >= rule["minimum"], where
+    assert "pattern" not in rule or re.search(rule["pattern"], value), where
+    if kind == "object":
+        assert set(rule.get("required", ())) <= set(value), where
+        for key, item in value.items():
+            sub = rule.get("properties", {}).get(key)
+            for pattern, pattern_rule in rule.get("patternProperties", {}).items():
+                sub = pattern_rule if re.search(pattern, key) else sub
+            if sub is None:
+                sub = rule.get("additionalProperties", {})
+                assert sub is not False, f"{where}.{key}"
+            validate(item, sub, f"{where}.{key}")
+    if kind == "array":
+        assert rule.get("minItems", 0) <= len(value) <= rule.get("maxItems", len(value)), where
+        for i, item in enumerate(value):
+            validate(item, rule.get("items", {}), f"{where}[{i}]")
+
+
+def test_the_schema_file_is_the_kernels_vocabulary():
+    assert kernel.SCHEMA.read_text(encoding="utf-8") == schema.text()
+
+
+@pytest.mark.parametrize("name", list(kernel.shipped_files()))
+def test_every_shipped_file_fits_the_schema_and_loads(name):
+    path = kernel.shipped_files()[name]
+    validate(tomllib.loads(path.read_text(encoding="utf-8")), json.loads(kernel.SCHEMA.read_text(encoding="utf-8")))
+    assert read_game_file(path).name == name
+
+
+@pytest.mark.parametrize("name", list(kernel.shipped_files()))
+def test_every_shipped_files_own_scenarios_pass(name):
+    results = plans.check(read_game_file(kernel.shipped_files()[name]))
+    assert results and all(r.startswith("ok ") for r in results), results
+
+
+def _changed(old: str, new: str) -> dict:
+    text = WEREWOLF.read_text(encoding="utf-8")
+    assert old in text
+    return tomllib.loads(text.replace(old, new, 1))
+
+
+REFUSED = [
+    ('action = "guard"', 'action = "fly"', r"\[\[steps\]\] 'knight' action: unknown action 'fly'; use one of none, "),
+    ('id = "seer"\nrole = "seer"', 'id = "seer"\nkind = "dance"\nrole = "seer"', r"'seer' kind: unknown kind 'dance'"),
+    ('role = "knight"', 'role = "bard"', r"'knight' role: unknown role 'bard'"),
+    ('when = "first"', 'when = "first"\nfrom_night = 2', r"'werewolves_meet': when = \"first\" and from_night = 2: it can "
+                                                         r"never run; drop one of them"),
+    ('after = ["knight"]', 'after = ["zombie"]', r"'werewolves' after: unknown step 'zombie'"),
+    ('id = "knight"\nrole = "knight"', 'id = "knight"\nafter = ["werewolves"]\nrole = "knight"',
+     r"'knight' after: it must come after 'werewolves', which comes later; move 'knight' below 'werewolves'"),
+    ('5 = { villager = 2,', '5 = { villager = 3,', r"\[deal\] 5: 6 cards for 5 players and 0 in the centre; give 5 cards"),
+    ('tie = "revote"', 'tie = "coin"', r"\[day\] tie: unknown tie rule 'coin'"),
+    ('kind = "parity"', 'kind = "majority"', r"\[\[wins\]\] #2 kind: unknown win rule 'majority'"),
+    ('seen_as = "werewolf"', 'seen_as = "werewolf"\ncolour = "red"', r"\[roles.werewolf\]: unknown key 'colour'"),
+    ('cards = ["device"]', 'cards = ["physical"]', r"\[game\] cards: a multi-night game needs the narrator to know"),
+]
+
+
+@pytest.mark.parametrize("old,new,message", REFUSED, ids=[r[1].split("\n")[-1][:30] for r in REFUSED])
+def test_a_bad_file_is_refused_in_one_line_naming_the_entry(old, new, message):
+    with pytest.raises(SetupError) as err:
+        parse_game(_changed(old, new), "my-wolf.toml")
+    assert "\n" not in str(err.value) and str(err.value).startswith("game file my-wolf.toml: ")
+    assert re.search(message, str(err.value)), str(err.value)
+
+
+def test_the_cli_refuses_a_bad_file_with_exit_2_before_anything_is_saved(tmp_path):
+    bad = tmp_path / "my-wolf.toml"
+    bad.write_text(WEREWOLF.read_text(encoding="utf-8").replace('action = "guard"', 'action = "fly"'), encoding="utf-8")
+    env = {"NARRATOR_HOME": str(tmp_path / "home"), "PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+    done = subprocess.run([sys.executable, "-m", "narrator", "play", "--game-file", str(bad), "--names",
+                           "Aki,Ben,Chika,Dai,Emi", "--voice", "text", "--time-scale", "0", "--no-keyboard"],
+                          env=env, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [f"error: game file {bad}: [[steps]] 'knight' action: unknown action "
+                                                "'fly'; use one of none, partners, look, swap, divine, attack, guard, medium"]
+    assert done.stdout == "" and not (tmp_path / "home" / "games").exists()

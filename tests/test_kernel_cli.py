@@ -1,0 +1,116 @@
+"""The three shipped game files play whole games to a judged end through the CLI (a real
+`python -m narrator play` process, scripted answers, no real-time waits), in Japanese and in
+English; werewolf with the cards on the device is refused with physical cards in one line;
+`--dry-run` prints the set and the night plan, `narrator games graph` the Mermaid graph, and
+a table's own file in the home folder is listed and played.
+
+The answers are found by playing the same config in-process with a simple table (every
+holder picks the first choice, the vote names a living werewolf), then given to the CLI.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from narrator.cues import Answer, Ask, Continue, Start
+from narrator.games import get_game
+from narrator.settings import build_settings
+
+ROOT = Path(__file__).resolve().parents[1]
+NAMES = {"one-night": "Aki,Ben,Chika,Dai", "werewolf": "Aki,Ben,Chika,Dai,Emi,Fumi",
+         "tabula": "Aki,Ben,Chika,Dai,Emi,Fumi,Gen,Hana,Iku,Jun"}
+
+
+def _scripted(name: str, flags: dict) -> tuple[list[str], str]:
+    """(answers, winner) of an in-process game with this table."""
+    game = get_game(name)
+    config = game.configure(build_settings({}, {"names": NAMES[name], "seed": "4", **flags}, "test"))
+    state, event, answers = game.new_state(), Start(), []
+    while not state.finished:
+        state, cues = game.advance(config, state, event)
+        ask = cues[-1] if cues and isinstance(cues[-1], Ask) else None
+        if ask is None:
+            event = Continue()
+            continue
+        if ask.multiple:  # the vote: a living werewolf if the narrator knows one, else the first
+            wolves = [n for n, c in zip(config.names, state.cards) if c == "werewolf" and n in ask.choices]
+            value = (wolves or list(ask.choices))[:1]
+            answers.append(value[0])
+        else:
+            value = "yes" if "yes" in ask.choices else ask.choices[0]
+            answers.append(value)
+        event = Answer(value)
+    return answers, state.winner
+
+
+def _play(tmp_path: Path, name: str, lang: str, device: bool) -> subprocess.CompletedProcess:
+    answers, winner = _scripted(name, {"digital_cards": "true"} if device else {})
+    script = tmp_path / f"{name}-{lang}.txt"
+    script.write_text("\n".join(answers) + "\n", encoding="utf-8")
+    extra = ["--digital-cards"] if device else []
+    done = _narrator(tmp_path, "play", name, "--names", NAMES[name], "--seed", "4", *extra, "--answers",
+                     str(script), "--voice", "text", "--lang", lang, "--time-scale", "0", "--no-keyboard")
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stderr.strip().splitlines()[-1] == f"game over: {winner} {'win' if winner.endswith('s') else 'wins'}"
+    return done
+
+
+def _narrator(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "NARRATOR_HOME": str(tmp_path / "home"), "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "narrator", *args], env=env, cwd=ROOT, capture_output=True,
+                          text=True, timeout=300, stdin=subprocess.DEVNULL)
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+@pytest.mark.parametrize("name,device", [("one-night", False), ("one-night", True), ("werewolf", False),
+                                         ("tabula", False)], ids=["one-night", "one-night-device", "werewolf", "tabula"])
+def test_a_shipped_game_file_plays_to_a_judged_end(tmp_path, name, device, lang):
+    done = _play(tmp_path, name, lang, device)
+    said = done.stdout + done.stderr
+    assert ("目を閉じてください" if lang == "ja" else "close your eyes") in said
+    if device or name != "one-night":  # the narrator dealt the cards and says what the executed held
+        assert ("処刑されます" if lang == "ja" else "will be executed") in said
+
+
+def test_werewolf_is_refused_with_physical_cards_in_one_line(tmp_path):
+    done = _narrator(tmp_path, "play", "werewolf", "--names", NAMES["werewolf"], "--no-digital-cards",
+                     "--voice", "text", "--no-keyboard")
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "error: command line: werewolf cannot be played with physical cards: the narrator must know every night "
+        "choice; play with --phones, or pass the device at this terminal (drop --no-digital-cards)"]
+
+
+def test_dry_run_prints_the_set_and_the_night_plan_and_graph_prints_mermaid(tmp_path):
+    done = _narrator(tmp_path, "play", "werewolf", "--names", NAMES["werewolf"], "--dry-run", "--lang", "en")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("The cards this game: 2 villagers, 1 werewolf, 1 madman")
+    assert lines[1] == "night 1: werewolf (partners, 10 s), seer (divine, 15 s)"
+    assert lines[2] == "night 2: seer (divine, 15 s), knight (guard, 15 s), werewolf (attack, 20 s)"
+    graph = _narrator(tmp_path, "games", "graph", "tabula")
+    assert graph.returncode == 0 and graph.stdout.startswith("flowchart TD\n")
+    assert 'masons["mason: partners (night 1)"]' in graph.stdout
+
+
+def test_a_tables_own_file_in_the_home_folder_is_listed_checked_and_played(tmp_path):
+    folder = tmp_path / "home" / "game-files"
+    folder.mkdir(parents=True)
+    text = (ROOT / "narrator/games/kernel/games/werewolf.toml").read_text(encoding="utf-8")
+    (folder / "house-wolf.toml").write_text(text.replace('name = "werewolf"', 'name = "house-wolf"')
+                                            .replace("[300, 240, 180, 120]", "[120]"), encoding="utf-8")
+    listed = _narrator(tmp_path, "games")
+    assert "house-wolf" in listed.stdout.splitlines()[0]
+    checked = _narrator(tmp_path, "games", "check", "house-wolf")
+    assert checked.returncode == 0 and checked.stdout.startswith("ok ")
+    script = tmp_path / "a.txt"
+    script.write_text("done\nBen\n", encoding="utf-8")
+    done = _narrator(tmp_path, "play", "--game-file", str(folder / "house-wolf.toml"), "--names", "Aki,Ben,Chika,Dai,Emi",
+                     "--seed", "1", "--answers", str(script), "--voice", "text", "--lang", "en", "--time-scale", "0",
+                     "--no-keyboard")
+    assert "Day 1: discuss for 2 minutes." in done.stdout + done.stderr

@@ -1,0 +1,108 @@
+"""Every role of the three shipped game files in a scenario: a deal and the answers in, the
+line ids said (or shown to one player) and the winner out, played by the kernel in-process.
+
+The deal lists each seat's card in seat order, then the centre's; answers are what the table
+(or a holder, privately) answers, in the order asked.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from narrator.games import kernel
+from narrator.games.kernel import plans
+from narrator.games.kernel.model import read_game_file
+
+FOUR = ["Aki", "Ben", "Chika", "Dai"]
+SIX = ["Aki", "Ben", "Chika", "Dai", "Emi", "Fumi"]
+EIGHT = ["Aki", "Ben", "Chika", "Dai", "Emi", "Fumi", "Gen", "Hana"]
+
+SCENARIOS = {
+    ("one-night", "werewolf"): dict(
+        players=FOUR, deal=["werewolf", "seer", "thief", "villager", "werewolf", "villager"],
+        answers=["done", "centre", "nobody", "yes", "Dai"],
+        lines=["wolf.alone", "wolf.seen_centre", "wolf.kept_card", "wolf.reveal", "wolf.win.werewolves"],
+        winner="werewolves"),
+    ("one-night", "seer"): dict(
+        players=FOUR, deal=["werewolf", "seer", "thief", "villager", "werewolf", "villager"],
+        answers=["done", "Aki", "nobody", "yes", "Aki"],
+        lines=["wolf.call.one_night_seer.choose", "wolf.seen_card", "wolf.win.village"], winner="village"),
+    ("one-night", "thief"): dict(  # the thief takes the werewolf: he is now the one to find
+        players=FOUR, deal=["werewolf", "seer", "thief", "villager", "werewolf", "villager"],
+        answers=["done", "Dai", "Aki", "yes", "Aki"],
+        lines=["wolf.call.thief.choose", "wolf.new_card", "wolf.reveal", "wolf.win.werewolves"], winner="werewolves"),
+    ("one-night", "madman"): dict(  # both werewolves in the centre, still called; the madman hanged
+        players=FOUR, deal=["madman", "seer", "thief", "villager", "werewolf", "werewolf"],
+        answers=["done", "Dai", "nobody", "yes", "Aki"],
+        lines=["wolf.call.one_night_werewolves.wake", "wolf.call.one_night_werewolves.act", "wolf.win.werewolves"],
+        winner="werewolves"),
+    ("one-night", "villager"): dict(  # nobody executed and no werewolf in a hand: the village wins
+        players=FOUR, deal=["villager", "seer", "thief", "villager", "werewolf", "werewolf"],
+        answers=["done", "centre", "nobody", "no"],
+        lines=["wolf.nobody_executed", "wolf.win.village"], winner="village"),
+    ("one-night", "physical"): dict(  # physical cards: the table tells what the cards say
+        players=FOUR, cards="physical", answers=["done", "yes", "Ben", "yes"],
+        lines=["wolf.deal_centre", "wolf.executed", "wolf.executed_werewolf", "wolf.win.village"], winner="village"),
+    ("werewolf", "knight"): dict(
+        players=SIX, deal=["werewolf", "seer", "knight", "medium", "madman", "villager"],
+        answers=["done", "Chika", "Fumi", "Aki", "Ben", "Ben", "Aki"],
+        lines=["wolf.result.human", "wolf.no_death", "wolf.executed", "wolf.result.werewolf",
+               "wolf.call.knight.choose", "wolf.no_death", "wolf.win.village"], winner="village"),
+    ("werewolf", "medium"): dict(
+        players=SIX, deal=["werewolf", "seer", "knight", "medium", "madman", "villager"],
+        answers=["done", "Chika", "Fumi", "Aki", "Ben", "Ben", "Aki"],
+        lines=["wolf.call.medium.wake", "wolf.result.human", "wolf.call.knight.wake"], winner="village"),
+    ("werewolf", "werewolf"): dict(  # parity: one wolf and one human left
+        players=SIX[:5], deal=["werewolf", "seer", "knight", "villager", "villager"],
+        answers=["done", "Chika", "Ben", "Dai", "Emi", "Dai"],
+        lines=["wolf.call.seer.wake", "wolf.call.seer.act", "wolf.killed", "wolf.win.werewolves"],
+        winner="werewolves"),
+    ("werewolf", "madman"): dict(  # the madman counts as human, and wins with the wolves
+        players=SIX, deal=["werewolf", "seer", "knight", "medium", "madman", "villager"],
+        answers=["done", "Aki", "Ben", "Dai", "Fumi", "Chika", "Dai"],
+        lines=["wolf.result.werewolf", "wolf.executed", "wolf.killed", "wolf.win.werewolves"], winner="werewolves"),
+    ("werewolf", "seer"): dict(
+        players=SIX[:5], deal=["werewolf", "seer", "knight", "villager", "villager"],
+        answers=["done", "Aki", "Aki"], lines=["wolf.call.seer.choose", "wolf.result.werewolf", "wolf.win.village"],
+        winner="village"),
+    ("werewolf", "villager"): dict(  # a tie, the revote among the tied, tied again: nobody dies
+        players=SIX[:5], deal=["werewolf", "seer", "knight", "villager", "villager"],
+        answers=["done", "Dai", "Dai,Emi", "Dai,Emi", "Emi", "Dai", "Emi", "Aki"],
+        lines=["wolf.revote", "wolf.no_execution", "wolf.killed", "wolf.win.village"], winner="village"),
+    ("tabula", "fox"): dict(  # attacked, the fox survives; alive at the end, it takes the win
+        players=EIGHT, deal=["werewolf", "werewolf", "madman", "seer", "medium", "knight", "villager", "fox"],
+        answers=["done", "Gen", "Aki", "Chika", "Dai", "Hana", "Ben"],
+        lines=["wolf.result.human", "wolf.no_death", "wolf.win.fox"], winner="fox"),
+    ("tabula", "fox divined"): dict(
+        players=EIGHT, deal=["werewolf", "werewolf", "madman", "seer", "medium", "knight", "villager", "fox"],
+        answers=["done", "Hana", "Aki", "Emi", "Dai", "Dai", "Ben"],
+        lines=["wolf.killed", "wolf.win.village"], winner="village"),
+    ("tabula", "mason"): dict(
+        players=EIGHT + ["Iku"],
+        deal=["werewolf", "werewolf", "madman", "seer", "medium", "knight", "villager", "mason", "mason"],
+        answers=["done", "Aki", "Aki", "Ben", "Dai", "Gen", "Ben"],
+        lines=["wolf.call.masons.wake", "wolf.partners", "wolf.killed", "wolf.win.village"], winner="village"),
+}
+
+
+@pytest.mark.parametrize("key", list(SCENARIOS), ids=lambda k: f"{k[0]}:{k[1]}")
+def test_a_role_plays_as_its_scenario_says(key):
+    spec = read_game_file(kernel.shipped_files()[key[0]])
+    scenario = SCENARIOS[key]
+    lines, state = plans.play_scenario(spec, scenario)
+    assert state.winner == scenario["winner"], lines
+    assert plans._missing(lines, scenario["lines"]) is None, lines
+
+
+def test_every_shipped_role_has_a_scenario():
+    covered = {(game, role) for (game, _), s in SCENARIOS.items() for role in s.get("deal", ())}
+    for game, path in kernel.shipped_files().items():
+        roles = set(read_game_file(path).roles)
+        assert {r for g, r in covered if g == game} == roles, game
+        assert {r for g, r in SCENARIOS if g == game} & roles, game
+
+
+def test_a_divined_fox_dies_and_a_private_result_never_reaches_the_table():
+    spec = read_game_file(kernel.shipped_files()["tabula"])
+    lines, state = plans.play_scenario(spec, SCENARIOS[("tabula", "fox divined")])
+    assert "Hana" in state.dead and state.dead.index("Hana") == 0
