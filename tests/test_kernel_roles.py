@@ -55,7 +55,7 @@ SCENARIOS = {
     ("werewolf", "werewolf"): dict(  # parity: one wolf and one human left
         players=SIX[:5], deal=["werewolf", "seer", "knight", "villager", "villager"],
         answers=["done", "Chika", "Ben", "Dai", "Emi", "Dai"],
-        lines=["wolf.call.seer.wake", "wolf.call.seer.act", "wolf.killed", "wolf.win.werewolves"],
+        lines=["wolf.call.seer.wake", "wolf.call.seer.choose", "wolf.killed", "wolf.win.werewolves"],
         winner="werewolves"),
     ("werewolf", "madman"): dict(  # the madman counts as human, and wins with the wolves
         players=SIX, deal=["werewolf", "seer", "knight", "medium", "madman", "villager"],
@@ -106,3 +106,52 @@ def test_a_divined_fox_dies_and_a_private_result_never_reaches_the_table():
     spec = read_game_file(kernel.shipped_files()["tabula"])
     lines, state = plans.play_scenario(spec, SCENARIOS[("tabula", "fox divined")])
     assert "Hana" in state.dead and state.dead.index("Hana") == 0
+
+
+@pytest.mark.parametrize("name", ["one-night", "werewolf", "tabula"])
+def test_render_ahead_covers_every_spoken_line_of_the_scenarios(name):
+    """Nothing is synthesized during a game: the walk of render-ahead meets every line id the
+    scenarios speak (private lines are shown, never spoken)."""
+    from narrator.cues import Ask, End, Say
+    from narrator.games import get_game
+    from narrator.settings import build_settings
+    from narrator.sound.render_ahead import game_requests
+
+    game = get_game(name)
+    rendered = set()
+    players = {"one-night": "4", "werewolf": "8", "tabula": "10"}[name]  # a set with every scenario's roles
+    for flags in ({}, {"digital_cards": "true"}):
+        if name != "one-night" and flags:
+            continue
+        config = game.configure(build_settings({}, {"game": name, "seed": 0, "players": players, **flags}, "defaults"))
+        rendered |= {line for line, _ in game_requests(game, config)}
+    spec = read_game_file(kernel.shipped_files()[name])
+    pack_lines = set()
+    for (game_name, _), scenario in SCENARIOS.items():
+        if game_name == name:
+            lines, _ = plans.play_scenario(spec, scenario)
+            pack_lines |= set(lines)
+    private = {"wolf.you_are", "wolf.partners", "wolf.alone", "wolf.seen_card", "wolf.seen_centre", "wolf.new_card",
+               "wolf.kept_card", "wolf.result.human", "wolf.result.werewolf", "wolf.result.nobody"}
+    assert pack_lines - private <= rendered
+
+
+def test_a_state_round_trips_through_json_at_every_step():
+    """The store snapshots each step and `resume` reads it back: the state is its JSON."""
+    import json
+
+    from narrator.cues import Answer, Ask, Continue, Start
+    from narrator.games.kernel import engine
+    from narrator.games.kernel.state import KConfig, KState
+
+    spec = read_game_file(kernel.shipped_files()["tabula"])
+    scenario = SCENARIOS[("tabula", "fox")]
+    config = KConfig(game="tabula", names=tuple(scenario["players"]), players=8, seed=0,
+                     roles={r: scenario["deal"].count(r) for r in scenario["deal"]}, digital_cards=True,
+                     fixed=tuple(scenario["deal"]))
+    assert KConfig.from_dict(json.loads(json.dumps(config.to_dict()))) == config
+    state, event, answers = KState(), Start(), list(scenario["answers"])
+    while not state.finished:
+        state, cues = engine.advance(spec, config, state, event)
+        assert KState.from_dict(json.loads(json.dumps(state.to_dict()))) == state
+        event = Answer(answers.pop(0)) if cues and isinstance(cues[-1], Ask) else Continue()

@@ -123,7 +123,10 @@ def _call(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]
         player = who[0]  # the wolves agree by gesture; the first seated one enters the choice
         choices = choices_for(spec, config, state, step, player)
         return replace(state, step="ask_choice"), cues + [Ask(line(spec, step, "choose"), choices, player=player)]
-    cues += [Say(line(spec, step, "act")), Countdown(config.countdown or step.seconds)]
+    # physical cards: the act line and the time; on the device a call nobody answers (the role in
+    # the centre, or dead) asks its question aloud all the same, so the table hears no difference
+    part = "choose" if config.digital_cards and step.action in CHOOSING else "act"
+    cues += [Say(line(spec, step, part)), Countdown(config.countdown or step.seconds)]
     if config.digital_cards and step.action == "partners":
         cues += [Private(p, "wolf.partners", {"names": [o for o in who if o != p]}) if len(who) > 1
                  else Private(p, "wolf.alone") for p in who]

@@ -16,7 +16,7 @@ from typing import Any
 from narrator.errors import SetupError
 from narrator.games import seating
 from narrator.games.contract import Game, PhonePlay
-from narrator.games.kernel import engine, judge, plans
+from narrator.games.kernel import engine, judge, plans, sayable
 from narrator.games.kernel.model import GameFile
 from narrator.games.kernel.state import KConfig, KState
 from narrator.settings import TableSettings, boolean, check_options, declare, integer, parse_counts, parse_seconds_list
@@ -39,8 +39,9 @@ def configure(spec: GameFile, settings: TableSettings) -> KConfig:
                          "choice; play with --phones, or pass the device at this terminal (drop --no-digital-cards)")
     if digital and "device" not in spec.cards:
         raise SetupError(f"{src}: {name} is played with physical cards only; drop --digital-cards")
-    if digital and not settings.names:
-        raise SetupError(f"{src}: {name} with the cards on the device needs the players' names; give --names")
+    names = tuple(settings.names)
+    if digital and not names:  # the device must name whom it asks: numbered seats, as the phones number them
+        names = tuple(str(n) for n in range(1, players + 1))
     roles = parse_counts(options["roles"], "roles", src) if "roles" in options else dict(spec.deal[players])
     unknown = sorted(set(roles) - set(spec.roles))
     if unknown:
@@ -50,7 +51,7 @@ def configure(spec: GameFile, settings: TableSettings) -> KConfig:
                          f"({players} players and {spec.centre} in the centre)")
     warnings = parse_seconds_list(options.get("warnings", list(spec.day.warnings)), "warnings", src)
     discussion = parse_seconds_list(options["discussion"], "discussion", src) if "discussion" in options else ()
-    return KConfig(game=name, names=tuple(settings.names), players=players, seed=settings.seed or 0,
+    return KConfig(game=name, names=names, players=players, seed=settings.seed or 0,
                    roles={r: n for r, n in roles.items() if n}, digital_cards=digital,
                    look=integer(options.get("look", 5), "look", src, minimum=1, maximum=600),
                    countdown=integer(options.get("countdown", 0), "countdown", src, minimum=0, maximum=600),
@@ -85,6 +86,7 @@ def build(spec: GameFile) -> Game:
         advance=partial(engine.advance, spec),
         recap=partial(engine.recap, spec),
         box=partial(engine.box, spec),
+        sayable=partial(sayable.sayable, spec),
         names=seating.names_of,
         context=seating.night_and_day,
         outcome=judge.outcome,

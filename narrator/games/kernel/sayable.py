@@ -1,0 +1,40 @@
+"""Every line a game file can say with a config, listed from the config (`Game.sayable`), so
+that render-ahead covers the branches its walk cannot reach in its budget: a deal that puts a
+role in the centre (one-night), a revote tied again, the fox's win, every night and day.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from narrator.cues import Cue, Say
+from narrator.games.kernel import engine
+from narrator.games.kernel.model import CHOOSING, GameFile
+from narrator.games.kernel.state import KConfig
+
+FIXED = ("wolf.deal", "wolf.deal_device", "wolf.ready", "wolf.sleep", "wolf.no_death", "wolf.discussion_end",
+         "wolf.point", "wolf.executed_any", "wolf.who_executed", "wolf.executed_werewolf", "wolf.nobody_executed",
+         "wolf.werewolf_among", "wolf.vote", "wolf.no_execution", "wolf.recap_start")
+
+
+def sayable(spec: GameFile, config: KConfig) -> list[Cue]:
+    names = list(config.names)
+    days = range(1, config.players + 1)  # each day kills at least one player or ends in a tie
+    cues: list[Cue] = [Say(f"wolf.welcome.{spec.lines}", {"players": config.players}), *engine.box(spec, config)]
+    cues += [Say(line) for line in FIXED] + [Say("wolf.deal_centre", {"n": spec.centre})]
+    cues += [Say(f"wolf.win.{w.winner}") for w in spec.wins]
+    for step in spec.steps:
+        if config.roles.get(step.role):
+            parts = ("wake", "act", "choose") if step.action in CHOOSING else ("wake", "act")
+            cues += [Say(engine.line(spec, step, part)) for part in parts]
+    for day in days:
+        cues += [Say("wolf.night", {"night": day}), Say("wolf.morning", {"day": day}),
+                 Say("wolf.recap_night", {"night": day}), Say("wolf.recap_day", {"day": day}),
+                 Say("wolf.discussion", {"day": day, "seconds": config.discussion_for(spec, day)})]
+    groups = [[n] for n in names] + [list(p) for p in itertools.combinations(names, 2)]
+    for group in groups:
+        cues += [Say("wolf.executed", {"names": group}), Say("wolf.killed", {"names": group}),
+                 Say("wolf.revote", {"names": group})]
+    if spec.nights == 1 and config.digital_cards:
+        cues += [Say("wolf.reveal", {"name": n, "cards": engine.card_line(r)}) for n in names for r in config.roles]
+    return cues
