@@ -22,27 +22,18 @@ sys.path.insert(0, str(REPO))
 from bench.appliance_footprint import measure  # noqa: E402
 from narrator.games import kernel  # noqa: E402
 from narrator.games.kernel.model import read_game_file  # noqa: E402
-from tests.test_kernel_cli import NAMES, _scripted  # noqa: E402
+from tests.test_kernel_cli import NAMES, _scripted, play_in_process  # noqa: E402
 
 
 
 def aw_answers() -> str:
     """Additional Werewolf's 5-player default played to its end: `no` to every question, else done."""
-    from narrator.cues import Answer, Ask, Continue, Start
     from narrator.games import get_game
     from narrator.settings import build_settings
 
     game = get_game("additional-werewolf")
     config = game.configure(build_settings({}, {"players": "5"}, "bench"))
-    state, event, answers = game.new_state(), Start(), []
-    while not state.finished:
-        state, cues = game.advance(config, state, event)
-        ask = cues[-1] if cues and isinstance(cues[-1], Ask) else None
-        if ask is None:
-            event = Continue()
-            continue
-        answers.append("no" if "no" in ask.choices else ask.choices[0])
-        event = Answer(answers[-1])
+    answers, _ = play_in_process(game, config, lambda config, state, ask: "no" if "no" in ask.choices else ask.choices[0])
     return "\n".join(answers) + "\n"
 
 

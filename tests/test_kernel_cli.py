@@ -26,10 +26,8 @@ NAMES = {"one-night": "Aki,Ben,Chika,Dai", "werewolf": "Aki,Ben,Chika,Dai,Emi,Fu
          "tabula": "Aki,Ben,Chika,Dai,Emi,Fumi,Gen,Hana,Iku,Jun"}
 
 
-def _scripted(name: str, flags: dict) -> tuple[list[str], str]:
-    """(answers, winner) of an in-process game with this table."""
-    game = get_game(name)
-    config = game.configure(build_settings({}, {"names": NAMES[name], "seed": "4", **flags}, "test"))
+def play_in_process(game, config, pick) -> tuple[list[str], str]:
+    """(answers, winner) of a game played in-process; `pick(state, ask)` answers each question."""
     state, event, answers = game.new_state(), Start(), []
     while not state.finished:
         state, cues = game.advance(config, state, event)
@@ -37,15 +35,25 @@ def _scripted(name: str, flags: dict) -> tuple[list[str], str]:
         if ask is None:
             event = Continue()
             continue
-        if ask.multiple:  # the vote: a living werewolf if the narrator knows one, else the first
-            wolves = [n for n, c in zip(config.names, state.cards) if c == "werewolf" and n in ask.choices]
-            value = (wolves or list(ask.choices))[:1]
-            answers.append(value[0])
-        else:
-            value = "yes" if "yes" in ask.choices else ask.choices[0]
-            answers.append(value)
+        value = pick(config, state, ask)
+        answers.append(value[0] if isinstance(value, list) else value)
         event = Answer(value)
     return answers, state.winner
+
+
+def _simple_table(config, state, ask):
+    """Every holder picks the first choice; the vote names a living werewolf if the narrator knows one."""
+    if ask.multiple:
+        wolves = [n for n, c in zip(config.names, state.cards) if c == "werewolf" and n in ask.choices]
+        return (wolves or list(ask.choices))[:1]
+    return "yes" if "yes" in ask.choices else ask.choices[0]
+
+
+def _scripted(name: str, flags: dict) -> tuple[list[str], str]:
+    """(answers, winner) of an in-process game with this table."""
+    game = get_game(name)
+    config = game.configure(build_settings({}, {"names": NAMES[name], "seed": "4", **flags}, "test"))
+    return play_in_process(game, config, _simple_table)
 
 
 def _play(tmp_path: Path, name: str, lang: str, device: bool) -> subprocess.CompletedProcess:
