@@ -108,3 +108,13 @@ def test_the_cli_refuses_a_bad_file_with_exit_2_before_anything_is_saved(tmp_pat
     assert done.stderr.strip().splitlines() == [f"error: game file {bad}: [[steps]] 'knight' action: unknown action "
                                                 "'fly'; use one of none, partners, look, swap, divine, attack, guard, medium"]
     assert done.stdout == "" and not (tmp_path / "home" / "games").exists()
+
+
+def test_a_file_whose_lines_are_missing_is_refused_at_load_time(tmp_path):
+    text = WEREWOLF.read_text(encoding="utf-8").replace('id = "knight"', 'id = "bodyguard"')
+    text = text.replace('after = ["knight"]', 'after = ["bodyguard"]')
+    path = tmp_path / "my-wolf.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(SetupError, match=r"^game file .*my-wolf.toml: \[\[steps\]\] 'bodyguard': the ja pack has no "
+                                         r"line 'wolf.call.bodyguard.wake'; add it to voices/ja/lines/wolf.toml"):
+        kernel.load(path)

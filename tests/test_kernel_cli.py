@@ -122,3 +122,27 @@ def test_a_tables_own_file_in_the_home_folder_is_listed_checked_and_played(tmp_p
                      "--seed", "1", "--answers", str(script), "--voice", "text", "--lang", "en", "--time-scale", "0",
                      "--no-keyboard")
     assert "Day 1: discuss for 2 minutes." in done.stdout + done.stderr
+
+
+def test_a_game_stopped_for_want_of_answers_resumes_to_its_end(tmp_path):
+    """Kill-and-resume at any step is the runner's replay of the log: a game file needs nothing of its own."""
+    answers, winner = _scripted("werewolf", {})
+    first, rest = tmp_path / "first.txt", tmp_path / "rest.txt"
+    first.write_text("\n".join(answers[:2]) + "\n", encoding="utf-8")
+    rest.write_text("\n".join(answers) + "\n", encoding="utf-8")
+    stopped = _narrator(tmp_path, "play", "werewolf", "--names", NAMES["werewolf"], "--seed", "4", "--answers",
+                        str(first), "--voice", "text", "--lang", "en", "--time-scale", "0", "--no-keyboard")
+    assert stopped.returncode == 3, stopped.stderr[-2000:]
+    resumed = _narrator(tmp_path, "resume", "--answers", str(rest), "--no-keyboard")
+    assert resumed.returncode == 0, resumed.stderr[-2000:]
+    assert "We pick up" in resumed.stdout + resumed.stderr
+    assert resumed.stderr.strip().splitlines()[-1].startswith(f"game over: {winner}")
+
+
+def test_a_phone_sees_its_own_card_only():
+    game = get_game("werewolf")
+    config = game.configure(build_settings({}, {"names": NAMES["werewolf"], "seed": "4"}, "test"))
+    state, _ = game.advance(config, game.new_state(), Start())
+    views = {seat: game.phones.private_view(config, state, seat) for seat in config.names}
+    assert [v["role"] for v in views.values()] == list(state.cards)
+    assert all(v["lines"] == [("wolf.you_are", {"cards": [[f"wolf.role.{v['role']}", 1]]})] for v in views.values())

@@ -41,4 +41,26 @@ def load(path: Path):
     if spec.name != Path(path).stem and Path(path).parent in (SHIPPED, home.app_home() / HOME_FOLDER):
         raise SetupError(f"game file {path}: [game] name '{spec.name}' differs from the file's name; "
                          f"rename the file {spec.name}.toml")
+    check_lines(spec)
     return build(spec)
+
+
+PACKS = ("ja", "en")
+"""The bundled packs every game file's lines must be in (a table's pack inherits one of them)."""
+
+
+def check_lines(spec) -> None:
+    """An unknown line is refused at load time too: each line the file needs, in each bundled pack."""
+    from narrator.games.kernel.engine import line
+    from narrator.sound.voicepack import load_pack
+
+    needed = [("[game] lines", f"wolf.welcome.{spec.lines}")]
+    needed += [(f"[roles.{r}]", f"wolf.{kind}.{r}") for r in spec.roles for kind in ("role", "card")]
+    needed += [(f"[[steps]] '{s.id}'", line(spec, s, part)) for s in spec.steps for part in ("wake", "act")]
+    needed += [(f"[[wins]] winner '{w.winner}'", f"wolf.win.{w.winner}") for w in spec.wins]
+    for name in PACKS:
+        pack = load_pack(name)
+        for entry, line_id in needed:
+            if not pack.has(line_id):
+                raise SetupError(f"game file {spec.path}: {entry}: the {name} pack has no line '{line_id}'; add it to "
+                                 f"voices/{name}/lines/wolf.toml (or a pack of your own, docs/game-files.md)")
