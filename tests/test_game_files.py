@@ -118,3 +118,11 @@ def test_a_file_whose_lines_are_missing_is_refused_at_load_time(tmp_path):
     with pytest.raises(SetupError, match=r"^game file .*my-wolf.toml: \[\[steps\]\] 'bodyguard': the ja pack has no "
                                          r"line 'wolf.call.bodyguard.wake'; add it to voices/ja/lines/wolf.toml"):
         kernel.load(path)
+
+
+def test_a_files_unreviewed_japanese_lines_are_listed_for_one_warning(monkeypatch):
+    spec = read_game_file(WEREWOLF)
+    assert kernel.unreviewed(spec) == []  # the shipped lines are in voices/ja/readings.toml
+    monkeypatch.setattr("narrator.sound.readings.reviewed", lambda pack: {})
+    listed = kernel.unreviewed(spec)
+    assert "wolf.call.knight.wake" in listed and "wolf.welcome.werewolf" in listed

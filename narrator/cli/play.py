@@ -49,6 +49,10 @@ def play(game: str | None, table_file: Path | None, no_keyboard: bool, dry_run: 
     settings = build_settings(table, {**flags, "game": file_rules.name if file_rules else game}, source)
     rules = file_rules or get_game(settings.game)
     config = rules.configure(settings)
+    unreviewed = rules.describe(config, "unreviewed") if rules.describe else []
+    if unreviewed:  # a table's own game file: its new Japanese lines, one warning
+        click.echo(f"warning: {rules.name}: {len(unreviewed)} Japanese line(s) not yet reviewed "
+                   f"({', '.join(unreviewed)}); scripts/review-readings prints them to check", err=True)
     if dry_run:
         _print_box(rules, config, settings)
         return

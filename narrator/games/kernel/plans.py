@@ -18,11 +18,15 @@ MAX_STEPS = 500
 
 
 def describe(spec: GameFile, config: Any, what: str) -> list[str]:
-    """`plan`, `graph` or `check` as text lines (config None: the file's smallest table)."""
+    """`plan`, `graph`, `check` or `unreviewed` (line ids) as text lines (config None: the file's smallest table)."""
     if what == "graph":
         return graph(spec)
     if what == "check":
         return check(spec)
+    if what == "unreviewed":
+        from narrator.games import kernel
+
+        return kernel.unreviewed(spec)
     return night_plan(spec, config or sample_config(spec))
 
 
