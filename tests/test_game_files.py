@@ -126,3 +126,20 @@ def test_a_files_unreviewed_japanese_lines_are_listed_for_one_warning(monkeypatc
     monkeypatch.setattr("narrator.sound.readings.reviewed", lambda pack: {})
     listed = kernel.unreviewed(spec)
     assert "wolf.call.knight.wake" in listed and "wolf.welcome.werewolf" in listed
+
+
+def test_the_conditions_choose_the_nights_and_a_days_rule_ends_the_game():
+    """every k nights, from night N, first night only, while alive, absent = skip; wins after N days."""
+    data = _changed('id = "knight"\nrole = "knight"\naction = "guard"\nfrom_night = 2',
+                    'id = "knight"\nrole = "knight"\naction = "guard"\nfrom_night = 2\nevery = 2\nabsent = "skip"')
+    data["steps"][0]["while"] = "alive"
+    data["wins"].insert(0, {"kind": "days", "days": 1, "winner": "werewolves"})
+    spec = parse_game(data, "my-wolf.toml")
+    plan = plans.night_plan(spec, plans.sample_config(spec))
+    assert plan[1] == "night 2: seer (divine, 15 s), knight (guard, 15 s), werewolf (attack, 20 s)"
+    assert plan[2] == "night 3: seer (divine, 15 s), werewolf (attack, 20 s)"
+    assert plan[3] == plan[1].replace("night 2", "night 4")
+    scenario = {"players": ["Aki", "Ben", "Chika", "Dai", "Emi"], "deal": ["werewolf", "seer", "knight", "villager",
+                                                                          "villager"], "answers": ["done", "Dai", "Dai"]}
+    lines, state = plans.play_scenario(spec, scenario)
+    assert state.winner == "werewolves" and state.day == 1 and lines[-1] == "wolf.win.werewolves"
