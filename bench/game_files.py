@@ -20,7 +20,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from bench.appliance_footprint import measure  # noqa: E402
-from narrator.games import kernel  # noqa: E402
+from narrator.games.kernel import files as kernel  # noqa: E402
 from narrator.games.kernel.model import read_game_file  # noqa: E402
 from tests.test_kernel_cli import NAMES, _scripted, play_in_process  # noqa: E402
 

@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 
 from narrator.errors import SetupError
-from narrator.games import kernel
+from narrator.games.kernel import files as kernel
 from narrator.games.kernel import plans, schema
+from narrator.games.kernel.lines import unreviewed
 from narrator.games.kernel.model import parse_game, read_game_file
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -50,13 +51,13 @@ def validate(value, rule, where="$"):
 
 
 def test_the_schema_file_is_the_kernels_vocabulary():
-    assert kernel.SCHEMA.read_text(encoding="utf-8") == schema.text()
+    assert schema.SCHEMA.read_text(encoding="utf-8") == schema.text()
 
 
 @pytest.mark.parametrize("name", list(kernel.shipped_files()))
 def test_every_shipped_file_fits_the_schema_and_loads(name):
     path = kernel.shipped_files()[name]
-    validate(tomllib.loads(path.read_text(encoding="utf-8")), json.loads(kernel.SCHEMA.read_text(encoding="utf-8")))
+    validate(tomllib.loads(path.read_text(encoding="utf-8")), json.loads(schema.SCHEMA.read_text(encoding="utf-8")))
     assert read_game_file(path).name == name
 
 
@@ -122,9 +123,9 @@ def test_a_file_whose_lines_are_missing_is_refused_at_load_time(tmp_path):
 
 def test_a_files_unreviewed_japanese_lines_are_listed_for_one_warning(monkeypatch):
     spec = read_game_file(WEREWOLF)
-    assert kernel.unreviewed(spec) == []  # the shipped lines are in voices/ja/readings.toml
+    assert unreviewed(spec) == []  # the shipped lines are in voices/ja/readings.toml
     monkeypatch.setattr("narrator.sound.readings.reviewed", lambda pack: {})
-    listed = kernel.unreviewed(spec)
+    listed = unreviewed(spec)
     assert "wolf.call.knight.wake" in listed and "wolf.welcome.werewolf" in listed
 
 

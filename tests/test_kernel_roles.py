@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from narrator.games import kernel
+from narrator.games.kernel import files as kernel
 from narrator.games.kernel import plans
 from narrator.games.kernel.model import read_game_file
 

@@ -44,18 +44,18 @@ def _registry() -> dict[str, Callable[[], Game]]:
             found[folder.name.replace("_", "-")] = lambda module=module: importlib.import_module(module).GAME
     for entry in metadata.entry_points(group=ENTRY_POINTS):
         found.setdefault(entry.name, entry.load)
-    from narrator.games import kernel  # game files: the shipped ones, then the table's own
+    from narrator.games.kernel import files  # game files: the shipped ones, then the table's own
 
-    for name, path in {**kernel.shipped_files(), **kernel.home_files()}.items():
-        found.setdefault(name, lambda path=path: kernel.load(path))
+    for name, path in {**files.shipped_files(), **files.home_files()}.items():
+        found.setdefault(name, lambda path=path: files.load(path))
     return found
 
 
 def load_game_file(path: Path) -> Game:
     """The game of a game file given by its path (`narrator play --game-file FILE`)."""
-    from narrator.games import kernel
+    from narrator.games.kernel import files
 
-    return kernel.load(Path(path).resolve())
+    return files.load(Path(path).resolve())
 
 
 def game_over_message(winner: str | None) -> str:

@@ -24,9 +24,9 @@ def describe(spec: GameFile, config: Any, what: str) -> list[str]:
     if what == "check":
         return check(spec)
     if what == "unreviewed":
-        from narrator.games import kernel
+        from narrator.games.kernel.lines import unreviewed
 
-        return kernel.unreviewed(spec)
+        return unreviewed(spec)
     return night_plan(spec, config or sample_config(spec))
 
 

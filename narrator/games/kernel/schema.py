@@ -10,8 +10,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from narrator.games.kernel import SCHEMA
+from pathlib import Path
+
 from narrator.games.kernel import model
+
+SCHEMA = Path(__file__).with_name("game-file.schema.json")
 
 
 def _enum(values: tuple[str, ...]) -> dict[str, Any]:
