@@ -91,7 +91,14 @@ def test_werewolf_is_refused_with_physical_cards_in_one_line(tmp_path):
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
         "error: command line: werewolf cannot be played with physical cards: the narrator must know every night "
-        "choice; play with --phones, or pass the device at this terminal (drop --no-digital-cards)"]
+        "choice; play it with --phones (drop --no-digital-cards)"]
+
+
+def test_werewolf_without_phones_or_answers_is_refused_in_one_line(tmp_path):
+    done = _narrator(tmp_path, "play", "werewolf", "--names", NAMES["werewolf"], "--voice", "text", "--no-keyboard")
+    assert done.returncode != 0
+    assert done.stderr.strip().splitlines()[-1] == ("error: the cards are dealt to the players' phones; "
+                                                    "add --phones (or phones = true)")
 
 
 def test_dry_run_prints_the_set_and_the_night_plan_and_graph_prints_mermaid(tmp_path):

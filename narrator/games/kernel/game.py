@@ -36,7 +36,7 @@ def configure(spec: GameFile, settings: TableSettings) -> KConfig:
     digital = boolean(options.get("digital_cards", spec.cards[0] == "device"), "digital_cards", src)
     if not digital and "physical" not in spec.cards:
         raise SetupError(f"{src}: {name} cannot be played with physical cards: the narrator must know every night "
-                         "choice; play with --phones, or pass the device at this terminal (drop --no-digital-cards)")
+                         "choice; play it with --phones (drop --no-digital-cards)")
     if digital and "device" not in spec.cards:
         raise SetupError(f"{src}: {name} is played with physical cards only; drop --digital-cards")
     names = tuple(settings.names)
@@ -72,7 +72,10 @@ def alive(config: KConfig, state: Any) -> list[str]:
 
 
 def required(config: KConfig) -> str | None:
-    return None  # on the device: phones, or passed round at the terminal
+    """Cards on the device are dealt to the phones, and each night choice is made on one (a
+    scripted game answers them from its file). Passing one device round is not offered: the
+    terminal would have to call the holder by name, which tells the table who holds the role."""
+    return "the cards are dealt to the players' phones" if config.digital_cards else None
 
 
 def build(spec: GameFile) -> Game:

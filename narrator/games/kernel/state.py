@@ -21,7 +21,7 @@ class KConfig:
     roles: dict[str, int]
     """The set: each role's cards, the centre's included."""
     digital_cards: bool
-    """The cards are dealt on the device (phones or passed round); False: physical cards."""
+    """The cards are dealt to the phones; False: physical cards."""
     look: int = 5
     countdown: int = 0
     """Seconds of every night call (0: each step's own `seconds`)."""
