@@ -8,6 +8,7 @@ import pytest
 from narrator.cues import Ask, End, Say
 from narrator.errors import AnswerError, SetupError
 from narrator.games.additional_werewolf import cards
+from narrator.games.additional_werewolf.state import night_plan
 from tests.engine_driver import configure
 
 NAMES5 = "Aki,Ben,Chika,Dai,Emi"
@@ -169,7 +170,8 @@ def test_medium_sees_one_of_yesterdays_nominees():
 
 def test_werewolf_lover_nominated_makes_both_lovers_lose():
     for seed in range(200):
-        rules, config = digital(names=NAMES7, seed=seed)
+        # no swap cards, so nobody's role changes (a swap with oneself is refused by the rules)
+        rules, config = digital(names=NAMES7, seed=seed, cards="seer=2,medium=2,strategist=1,lovers=2")
         state, _ = step(rules, config, rules.new_state(), {"type": "start"})
         lovers = cards.holders(config, state, "lovers")
         if any(cards.role(config, state, n) == "werewolf" for n in lovers):
@@ -178,8 +180,8 @@ def test_werewolf_lover_nominated_makes_both_lovers_lose():
         pytest.skip("no seed dealt a werewolf lover")
 
     def decide(state, ask):
-        if ask.player:  # every swap targets the asker: nobody's role changes
-            return ask.player if ask.line != "phantom_mage.act_phone_second" else state.picks[0]
+        if ask.player:
+            return cards.private_choices(config, state, ask.player, ask.choices)[0]
         if ask.line == "nomination.who":
             return [n for n in config.names if cards.role(config, state, n) == "werewolf"]
         return "done"
@@ -193,9 +195,16 @@ def test_werewolf_lover_nominated_makes_both_lovers_lose():
         assert {m["kind"] for m in view["memos"]} >= {"lovers"}
 
 
+def _first_choice(config, state):
+    """The first choice the open night question allows its holder (the seer: not oneself)."""
+    call = night_plan(config, state.night)[state.call_index]
+    holder = cards.holders(config, state, call.card)[call.number - 1]
+    return cards.private_choices(config, state, holder, tuple(config.names))[0]
+
+
 def test_strategist_exchange_hands_back_the_chosen_cards():
-    for seed in range(200):
-        rules, config = digital(seed=seed)
+    for seed in range(200):  # no swap cards: the night leaves every role where it was dealt
+        rules, config = digital(seed=seed, cards="seer=1,medium=1,strategist=1,lovers=2")
         state, _ = step(rules, config, rules.new_state(), {"type": "start"})
         strategist = cards.holders(config, state, "strategist")[0]
         if cards.role(config, state, strategist) != "werewolf":
@@ -203,8 +212,7 @@ def test_strategist_exchange_hands_back_the_chosen_cards():
     state, _ = step(rules, config, state, {"type": "answer", "value": "done"})
     while state.step != "ask_nominated":
         state, cues = step(rules, config, state, {"type": "continue"} if not state.step.startswith("ask_")
-                           else {"type": "answer", "value": state.picks[0] if state.step == "ask_phantom_2"
-                                 else _self_of(config, state)})
+                           else {"type": "answer", "value": _first_choice(config, state)})
     state, cues = step(rules, config, state, {"type": "answer", "value": [strategist]})
     assert [c.line for c in cues if isinstance(c, Say)][-1] == "strategist.reveal_name"
     assert cues[-1].player == strategist and strategist not in cues[-1].choices
@@ -231,13 +239,6 @@ def test_strategist_exchange_hands_back_the_chosen_cards():
     assert cards.role(config, state, a) == give_a and cards.role(config, state, b) == rest[0]
     assert cards.role(config, state, strategist) == rest[1]
     assert "strategist.check_phone" in [c.line for c in cues if isinstance(c, Say)]
-
-
-def _self_of(config, state):
-    """The asker of the open night question chooses themself (no role changes)."""
-    plan = __import__("narrator.games.additional_werewolf.rules", fromlist=["night_plan"]).night_plan
-    call = plan(config, state.night)[state.call_index]
-    return cards.holders(config, state, call.card)[call.number - 1]
 
 
 def test_physical_game_state_has_no_cards():

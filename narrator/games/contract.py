@@ -48,6 +48,10 @@ def _winner_only(config: Any, state: Any) -> dict[str, Any]:
     return {"winner": state.winner}
 
 
+def _no_barrier(config: Any, state: Any) -> Any:
+    return None
+
+
 @dataclass(frozen=True)
 class PhonePlay:
     """How a game is played with the phone page: what each seat's phone may see and pick.
@@ -93,6 +97,10 @@ class Game:
     """(state) -> where the step stands (night, day), written beside each transcript record."""
     outcome: Callable[[Any, Any], dict[str, Any]] = _winner_only
     """(config, state) -> the finished game's record in the saved game: who won and how."""
+    undo_barrier: Callable[[Any, Any], Any] = _no_barrier
+    """(config, state) -> None, or the line (a `Say`) said when an undo would take back the step
+    played from `state`: a step the table did with its hands (a night call with physical
+    cards) is never called again by an undo, which then takes nothing back."""
     phones: PhonePlay | None = None
     """How a seat's phone plays this game; None: the game has no phone page."""
     describe: Callable[[Any, str], list[str]] | None = None

@@ -92,37 +92,65 @@ def cut_log(game: Game, config: Any, store: GameStore) -> None:
     store.cut_log(line)
 
 
-def _effective_indices(events: list[dict[str, Any]]) -> list[int]:
+def _undo_to(events: list[dict[str, Any]], kept: list[int], kept_step: Callable[[int], bool]) -> int | None:
+    """How many of `kept` still stand after an undo: the latest answer and the steps that
+    merely followed it are taken back; None when a step the table did with its hands (a
+    night call with physical cards, `kept_step`) lies between: the undo then takes nothing."""
+    standing = len(kept)
+    while standing and events[kept[standing - 1]]["type"] == "continue":
+        if kept_step(standing - 1):
+            return None
+        standing -= 1
+    if standing and events[kept[standing - 1]]["type"] == "answer":
+        standing -= 1
+    return standing
+
+
+def effective_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events that still count: each `undo` cancels the latest answer still standing
+    (and the steps that merely followed it). Games whose steps all may be taken back."""
     kept: list[int] = []
     for index, event in enumerate(events):
         if event["type"] != "undo":
             kept.append(index)
             continue
-        while kept and events[kept[-1]]["type"] == "continue":
-            kept.pop()
-        if kept and events[kept[-1]]["type"] == "answer":
-            kept.pop()
-    return kept
-
-
-def effective_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The events that still count: each `undo` cancels the latest answer still standing
-    (and the steps that merely followed it)."""
-    return [events[i] for i in _effective_indices(events)]
+        kept = kept[:_undo_to(events, kept, lambda i: False)]
+    return [events[i] for i in kept]
 
 
 def rebuild(game: Game, config: Any, events: list[dict[str, Any]],
             where: Callable[[int], tuple[GameStore, int]] | None = None) -> tuple[Any, list[Cue]]:
     """Replay the log from a fresh state. After an undo, only the question is asked again.
 
+    An undo never crosses a step the table has already done with its hands
+    (`Game.undo_barrier`, e.g. a night's swap calls): that step is not called again; the
+    narrator says why nothing was taken back and asks the open question again.
     `where(i)` names the store and file line of event i, for the error when it does not replay.
     """
     state, cues = game.new_state(), []
-    for index in _effective_indices(events):
+    kept: list[int] = []
+    before: list[tuple[Any, list[Cue]]] = []  # the state and cues each kept event was played from
+    held: Cue | None = None
+    for index, event in enumerate(events):
+        if event["type"] == "undo":
+            barrier = {}
+
+            def kept_step(k: int) -> bool:
+                barrier["cue"] = game.undo_barrier(config, before[k][0])
+                return barrier["cue"] is not None
+
+            standing = _undo_to(events, kept, kept_step)
+            held = barrier.get("cue") if standing is None else None
+            if standing is not None and standing < len(kept):
+                state, cues = before[standing]
+                kept, before = kept[:standing], before[:standing]
+            continue
         store, line = where(index) if where else (None, index + 1)
-        state, cues = _replay(game, config, state, events[index], store, line)
+        kept.append(index)
+        before.append((state, cues))
+        state, cues = _replay(game, config, state, event, store, line)
     if events and events[-1]["type"] == "undo" and cues and isinstance(cues[-1], (Ask, Collect)):
-        cues = [Say("control.undone"), cues[-1]]
+        cues = [held or Say("control.undone"), cues[-1]]
     return state, cues
 
 

@@ -1,5 +1,6 @@
 """Additional Werewolf (アディショナル人狼): config, rules engine, and the game contract."""
 
+from narrator.cues import Say
 from narrator.games import seating
 from narrator.games.additional_werewolf import phone
 from narrator.games.contract import Game, PhonePlay
@@ -20,6 +21,14 @@ def _outcome(config: AWConfig, state: AWState) -> dict:
     return {"winner": state.winner, "lovers_lose": state.lovers_lose}
 
 
+def _undo_barrier(config: AWConfig, state: AWState) -> Say | None:
+    """A night call with physical cards is done by the table's hands (cards looked at,
+    swapped): an undo after it must not call it again (each card acts once a night)."""
+    if config.digital_cards or state.step not in ("night_call", "night_check"):
+        return None
+    return Say("undo.night_kept", {"night": state.night})
+
+
 GAME = Game(
     name="additional-werewolf",
     configure=configure,
@@ -32,6 +41,7 @@ GAME = Game(
     names=seating.names_of,
     context=seating.night_and_day,
     outcome=_outcome,
+    undo_barrier=_undo_barrier,
     phones=PhonePlay(private_view=phone.private_view, private_choices=phone.private_choices,
                      required=phone.required),
     settings=SETTINGS,

@@ -97,6 +97,8 @@ def night_answer(config: Any, state: Any, player: str, value: Any) -> tuple[Any,
     """Apply a night card holder's private choice: (state, cues, the call is finished)."""
     target = _one_name(config, value)
     step = state.step
+    if target not in private_choices(config, state, player, tuple(config.names)):
+        raise AnswerError(f"the card does not let {player} choose '{target}' (「自分と誰か1人」, 「2人を選び」)")
     if step in ("ask_seer", "ask_medium"):
         if step == "ask_medium" and target not in _medium_choices(state):
             raise AnswerError(f"the medium looks at one of yesterday's nominees, not '{target}'")
@@ -119,9 +121,10 @@ def werewolves_among(config: Any, state: Any, names: tuple[str, ...]) -> list[st
     return [n for n in names if role(config, state, n) == "werewolf"]
 
 
-def lovers_lose(state: Any, found: list[str]) -> bool:
-    """P-AW-4: the lovers lose when a found werewolf is one of last night's lovers."""
-    return any(n in pair for pair in state.lovers for n in found)
+def losing_lovers(state: Any, found: list[str]) -> tuple[str, ...]:
+    """P-AW-4: the lovers who lose with a found werewolf: only the pair (「恋人は2枚で1セット」)
+    holding it among last night's lovers; another pair plays on with its team."""
+    return tuple(n for pair in state.lovers if any(f in pair for f in found) for n in pair)
 
 
 def strategists_among(config: Any, state: Any, names: tuple[str, ...]) -> tuple[str, ...]:
@@ -204,7 +207,8 @@ def private_view(config: Any, state: Any, name: str) -> dict[str, Any]:
     if state.step in ("ask_strat_give_1", "ask_strat_give_2") and state.strategist_queue[:1] == (name,):
         view["hand"] = strategist_pile(config, state)
     if state.winner:
-        lover = state.lovers_lose and any(name in pair for pair in state.lovers)
+        lover = name in state.losing_lovers if state.losing_lovers else (
+            state.lovers_lose and any(name in pair for pair in state.lovers))  # saved before the pairs were kept
         view["won"] = not lover and definition()["roles"][view["role"]]["team"] == state.winner
     return view
 

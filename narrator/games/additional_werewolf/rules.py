@@ -11,7 +11,7 @@ Each call of `advance` plays one *step* and returns its cues. A step that ends w
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, replace
+from dataclasses import replace
 from typing import Any, Mapping
 
 from narrator.cues import Ask, Continue, Countdown, Cue, End, GameEvent, Say, Timer
@@ -19,82 +19,11 @@ from narrator.errors import AnswerError
 from narrator.games.additional_werewolf import cards as digital
 from narrator.games.additional_werewolf.box import box_cues
 from narrator.games.additional_werewolf.setup import AWConfig, definition
+from narrator.games.additional_werewolf.state import AWState, NightCall, new_state, night_plan  # noqa: F401 (the game's names)
 from narrator.games.steps import run_step
 
 YES_NO = ("yes", "no")
 DONE = ("done",)
-
-
-@dataclass(frozen=True)
-class AWState:
-    """Where the game stands. JSON-able, so the store can snapshot it."""
-
-    step: str = "start"
-    night: int = 0
-    day: int = 0
-    call_index: int = 0
-    nominations: tuple[tuple[str, ...], ...] = ()
-    """Names nominated on each day so far (empty when names are not configured)."""
-    strategists_resolved: int = 0
-    winner: str | None = None
-    lovers_lose: bool = False
-    # Digital cards only (cards.py); empty when the physical cards are on the table.
-    roles_of: tuple[str, ...] = ()
-    """Each seat's role card now, in the order of the config's names."""
-    extras_of: tuple[str, ...] = ()
-    """Each seat's additional card now."""
-    memos: tuple[dict[str, Any], ...] = ()
-    """What each player has learned privately: {"player", "kind", …facts}."""
-    lovers: tuple[tuple[str, str], ...] = ()
-    """The pairs of lovers who saw each other on the last night."""
-    picks: tuple[str, ...] = ()
-    """Choices made so far in a multi-part private action (phantom mage, strategist)."""
-    strategist_queue: tuple[str, ...] = ()
-    """Nominated strategists still to make their exchange, in seat order."""
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> AWState:
-        data = dict(data)
-        data["nominations"] = tuple(tuple(n) for n in data.get("nominations", ()))
-        for key in ("roles_of", "extras_of", "picks", "strategist_queue"):
-            data[key] = tuple(data.get(key, ()))
-        data["memos"] = tuple(dict(m) for m in data.get("memos", ()))
-        data["lovers"] = tuple(tuple(p) for p in data.get("lovers", ()))
-        return cls(**data)
-
-    @property
-    def finished(self) -> bool:
-        return self.step == "over"
-
-
-@dataclass(frozen=True)
-class NightCall:
-    """One wake-up at night: a card, and which copy of it (1-based) when there are several."""
-
-    card: str
-    number: int
-    copies: int
-
-
-def night_plan(config: AWConfig, night: int) -> list[NightCall]:
-    """The calls of one night in the table's order: skipped cards, copies one by one."""
-    specs = definition()["cards"]
-    plan = []
-    for card in config.night_order:
-        count = config.cards.get(card, 0)
-        spec = specs[card]
-        if not count or night < spec.get("from_night", 1):
-            continue
-        calls = count // 2 if spec.get("pair") else count
-        plan.extend(NightCall(card, n, calls) for n in range(1, calls + 1))
-    return plan
-
-
-def new_state() -> AWState:
-    return AWState()
 
 
 def advance(config: AWConfig, state: AWState, event: GameEvent | Mapping[str, Any]) -> tuple[AWState, list[Cue]]:
@@ -278,7 +207,8 @@ def _judge_nominees(config: AWConfig, state: AWState, names: tuple[str, ...]) ->
     """Digital cards: the narrator knows the nominees' role cards and judges them itself."""
     found = digital.werewolves_among(config, state, names)
     if found:
-        state, end = _end(state, "citizens", lovers_lose=digital.lovers_lose(state, found))
+        losers = digital.losing_lovers(state, found)
+        state, end = _end(replace(state, losing_lovers=losers), "citizens", lovers_lose=bool(losers))
         return state, [Say("nomination.found_digital", {"names": found})] + end
     cues: list[Cue] = [Say("nomination.none_digital", {"names": list(names)})]
     queue = digital.strategists_among(config, state, names)
