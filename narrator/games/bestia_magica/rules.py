@@ -126,8 +126,9 @@ def _votes(config: BMConfig, state: BMState, event: GameEvent) -> tuple[BMState,
     scores = vote.weighted_tally(config, state, votes, state.attribute)
     leaders = vote.top(state, scores)
     state = _remember(state, "vote", votes)
-    if not leaders:  # nobody voted before the vote's timer ended (house rule missing_answer)
-        return replace(state, step="night"), [Say("bm.vote.nobody")]
+    if not leaders:  # nobody voted before the vote's timer ended (house rule missing_answer),
+        # or Mese hid every vote: no execution, and nothing said of whom it hid
+        return replace(state, step="night"), [Say("bm.vote.none_counted" if votes else "bm.vote.nobody")]
     if len(leaders) == 1:
         return _execute(config, state, leaders[0], "vote", [])
     state = replace(state, tie=tuple(leaders))

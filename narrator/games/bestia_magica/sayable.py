@@ -28,7 +28,7 @@ FIXED = (
     "bm.night.beasts_sleep", "bm.night.memo", "bm.night.results", "bm.morning.no_deaths",
     "bm.morning.attribute.S", "bm.morning.attribute.M", "bm.morning.attribute.none",
     "bm.day.discussion_end", "bm.vote.begin", "bm.vote.attribute.S", "bm.vote.attribute.M",
-    "bm.vote.attribute.none", "bm.vote.nobody", "bm.revote.random", "bm.end.over",
+    "bm.vote.attribute.none", "bm.vote.nobody", "bm.vote.none_counted", "bm.revote.random", "bm.end.over",
     "bm.reveal.begin", "bm.reveal.no_death", "bm.reveal.end", "bm.resume.start",
 )
 

@@ -39,10 +39,12 @@ def weighted_tally(config: BMConfig, state: BMState, votes: dict[str, str], attr
 
 
 def top(state: BMState, scores: dict[str, int]) -> list[str]:
-    """The candidates with the highest score (ties in seat order)."""
-    if not scores:
+    """The candidates with the highest score (ties in seat order). Only votes that count make a
+    candidate: when Mese hides every vote (all worth 0), there is none, and no tie names the
+    hidden M-holders (「誰に効果があったのかは公表しない」)."""
+    best = max(scores.values(), default=0)
+    if best <= 0:
         return []
-    best = max(scores.values())
     order = [p.name for p in state.players]
     return sorted((n for n, s in scores.items() if s == best), key=order.index)
 
