@@ -40,7 +40,7 @@ def play_to(rules, config, answers, until):
 def test_recommended_set_is_said_before_the_deal_with_its_counts():
     rules, config = configure(players=8)
     _, cues = start(rules, config)
-    assert lines(cues)[:3] == ["setup.welcome", "setup.box", "setup.deal"]
+    assert lines(cues)[:3] == ["setup.welcome", "setup.box", "setup.ready"]  # the deal waits (issue 26)
     box = cues[1]
     assert box.params == {
         "roles": [["card.citizen", 4], ["card.traitor", 2], ["card.werewolf", 2]],

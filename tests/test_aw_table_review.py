@@ -121,3 +121,46 @@ def test_the_rules_refuse_what_the_cards_forbid(step, forbidden):
     with pytest.raises(AnswerError):
         rules.advance(config, state, {"type": "answer", "value": forbidden(state, ask), "source": "script"})
     assert json.dumps(state.to_dict()) == before
+
+
+# --- at the table (issue 26, items 5, 6, 12) ----------------------------------------------
+
+def test_the_table_takes_the_cards_out_before_the_deal():
+    from narrator.cues import Countdown
+    rules, config = configure(players=8)
+    state, cues = rules.advance(config, rules.new_state(), {"type": "start"})
+    # the card list, then a wait for done: `repeat` says the list (the step's instruction) again
+    assert [getattr(c, "line", None) for c in cues] == ["setup.welcome", "setup.box", "setup.ready"]
+    assert isinstance(cues[-1], Ask) and not any(isinstance(c, Countdown) for c in cues)
+    state, cues = rules.advance(config, state, {"type": "answer", "value": "done"})
+    assert [getattr(c, "line", None) for c in cues][:2] == ["setup.deal", "setup.place"]
+    assert Countdown(config.look) in cues and cues[-1].line == "night.begin"
+
+
+def test_the_table_counts_the_fingers_after_seeno():
+    from narrator.cues import Timer
+    for options, pause in (({}, 5), ({"point": "8"}, 8), ({"point": "0"}, None)):
+        rules, config = configure(players=5, **options)
+        state = rules.new_state()
+        for event in ({"type": "start"}, {"type": "answer", "value": "done"}):
+            state, cues = rules.advance(config, state, event)
+        while state.step != "nomination":
+            state, cues = rules.advance(config, state, {"type": "continue"})
+        state, cues = rules.advance(config, state, {"type": "continue"})
+        said = [getattr(c, "line", None) for c in cues]
+        count_in = said.index("nomination.count_in")
+        if pause is None:
+            assert said[count_in + 1] == "nomination.declare"
+        else:
+            assert cues[count_in + 1] == Timer("point", pause) and said[count_in + 2] == "nomination.declare"
+
+
+@pytest.mark.parametrize("countdowns, words", [
+    ("strategist=20", "has no night call"),       # the strategist acts by day
+    ("lovers=5", "no lovers card is in play"),     # not in the 5-player set
+    ("seer=0", "countdowns seer=0"),               # in words a flag fits too, not a dotted table key
+])
+def test_a_countdown_the_night_never_uses_is_refused(countdowns, words):
+    from narrator.errors import SetupError
+    with pytest.raises(SetupError, match=words):
+        configure(players=5, countdowns=countdowns)

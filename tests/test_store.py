@@ -53,7 +53,7 @@ def test_a_torn_last_event_line_is_dropped(game):
     with (store.folder / "events.jsonl").open("a") as f:
         f.write('{"type": "ans')
     assert store.events() == [{"type": "start"}]
-    assert resume_position(rules, config, store).state.step == "ask_ready"
+    assert resume_position(rules, config, store).state.step == "ask_boxed"
 
 
 def test_snapshot_is_replaced_atomically(game):
@@ -61,7 +61,7 @@ def test_snapshot_is_replaced_atomically(game):
     start_position(rules, config, store)
     assert not list(store.folder.glob("*.tmp"))
     data = json.loads((store.folder / "snapshot.json").read_text())
-    assert data["event_count"] == 1 and data["state"]["step"] == "ask_ready"
+    assert data["event_count"] == 1 and data["state"]["step"] == "ask_boxed"
 
 
 def test_effective_events_undo_the_latest_answer_and_the_steps_after_it():

@@ -61,15 +61,20 @@ def _start(config: AWConfig, state: AWState, event: GameEvent) -> tuple[AWState,
             Ask("setup.ready", ("done",)),
         ]
         return replace(digital.deal(config, state), step="ask_ready"), cues
+    # Taking 12 cards out of the box and shuffling them takes minutes: wait for done after the
+    # card list (which `repeat` then says again, as the question's instruction), then deal.
     cues = [
         Say("setup.welcome", {"players": config.players, "days": config.days}),
         *box_cues(config),
-        Say("setup.deal"),
-        Countdown(config.look),
-        Say("setup.place"),
         Ask("setup.ready", ("done",)),
     ]
-    return replace(state, step="ask_ready"), cues
+    return replace(state, step="ask_boxed"), cues
+
+
+def _boxed(config: AWConfig, state: AWState, event: GameEvent) -> tuple[AWState, list[Cue]]:
+    """The cards are out: deal, look, place the role card face down; then the first night."""
+    state, night = _begin_night(config, state)
+    return state, [Say("setup.deal"), Say("setup.place"), Countdown(config.look), *night]
 
 
 def _ready(config: AWConfig, state: AWState, event: GameEvent) -> tuple[AWState, list[Cue]]:
@@ -175,6 +180,8 @@ def _nomination(config: AWConfig, state: AWState, event: GameEvent) -> tuple[AWS
     if config.names:
         cues.append(Ask("nomination.who", tuple(config.names), multiple=True))
         return replace(state, step="ask_nominated"), cues
+    if config.point:  # fingers still up: let the table count them before anyone declares
+        cues.append(Timer("point", config.point))
     cues += [Say("nomination.declare"), Ask("nomination.werewolf_found", YES_NO, ends_game=_ends(config, state, found=True))]
     return replace(state, step="ask_werewolf"), cues
 
@@ -312,6 +319,7 @@ def _names_answer(config: AWConfig, value: Any) -> tuple[str, ...]:
 _STEPS = {
     "start": _start,
     "ask_ready": _ready,
+    "ask_boxed": _boxed,
     "night_call": _night_call,
     "night_check": _night_check,
     "night_end": _night_end,

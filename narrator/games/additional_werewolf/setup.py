@@ -65,6 +65,8 @@ class AWConfig:
     redeal: int
     """Seconds of the redeal; 0: wait until the table says done."""
     look: int
+    point: int = 5
+    """Without names: seconds of quiet after 「せーの」 to count the fingers (0: none)."""
     digital_cards: bool = False
     """The app deals the cards to the phones and performs every look and swap (cards.py)."""
     seed: int = 0
@@ -84,7 +86,7 @@ class AWConfig:
             "countdowns": dict(self.countdowns), "check_role": self.check_role,
             "discussion": self.discussion, "warnings": list(self.warnings),
             "night_order": list(self.night_order), "strategist": self.strategist,
-            "redeal": self.redeal, "look": self.look,
+            "redeal": self.redeal, "look": self.look, "point": self.point,
             "digital_cards": self.digital_cards, "seed": self.seed,
         }
 
@@ -140,11 +142,7 @@ def configure(settings: TableSettings) -> AWConfig:
         return integer(options.get(key, defaults[key]), key, src, minimum=minimum, maximum=maximum)
 
     countdowns = parse_counts(options.get("countdowns", {}), "countdowns", src, maximum=MAX_COUNTDOWN)
-    _check_known(countdowns, definition()["cards"], "card in countdowns", src)
-    for card, value in countdowns.items():
-        if value < 1:
-            raise SetupError(f"{src}: countdowns.{card} must be at least 1 second, not {value}; "
-                             "drop it to use the global countdown")
+    _check_countdowns(countdowns, cards, src)
     night_order = parse_list(options.get("night_order", defaults["night_order"]), "night_order", src)
     _check_night_order(night_order, cards, src)
     if digital and not settings.names:
@@ -164,6 +162,7 @@ def configure(settings: TableSettings) -> AWConfig:
         strategist=seconds("strategist", minimum=0),
         redeal=seconds("redeal", minimum=0),
         look=seconds("look"),
+        point=seconds("point", minimum=0),
         digital_cards=digital,
         seed=settings.seed if settings.seed is not None else secrets.randbits(128),
     )
@@ -198,6 +197,24 @@ def _check_counts(players: int, roles: Mapping[str, int], cards: Mapping[str, in
         raise SetupError(f"{src}: no werewolf card in play; add werewolf=1 to roles")
     if cards.get("lovers", 0) % 2:
         raise SetupError(f"{src}: {cards['lovers']} lovers cards; lovers come in pairs, use an even number")
+
+
+def _check_countdowns(countdowns: Mapping[str, int], cards: Mapping[str, int], src: str) -> None:
+    """A card's own countdown must be one the night uses: a card with a night call, in play,
+    at least 1 second (said in words that fit a flag and a table file alike)."""
+    specs = definition()["cards"]
+    _check_known(countdowns, specs, "card in countdowns", src)
+    for card, value in countdowns.items():
+        if not specs[card]["night"]:
+            night_cards = [c for c, s in specs.items() if s["night"]]
+            raise SetupError(f"{src}: countdowns {card}={value}: the {card} card has no night call, so it has no "
+                             f"countdown; night cards: {', '.join(night_cards)}")
+        if not cards.get(card):
+            raise SetupError(f"{src}: countdowns {card}={value}: no {card} card is in play; "
+                             f"leave {card} out of countdowns, or add it to cards")
+        if value < 1:
+            raise SetupError(f"{src}: countdowns {card}={value}: a card's countdown is at least 1 second; "
+                             f"leave {card} out of countdowns to use the global countdown")
 
 
 def _check_night_order(order: tuple[str, ...], cards: Mapping[str, int], src: str) -> None:
