@@ -22,7 +22,7 @@ from narrator import home
 from narrator.sound import name_clips
 from narrator.sound.clips import RATE, WIDTH, process, read_pcm
 from narrator.sound.engines import EngineUnavailable, TextToSpeech
-from narrator.sound.voicepack import WITHOUT_MICROPHONE, Spoken, VoicePack
+from narrator.sound.voicepack import MODES, Spoken, VoicePack
 
 PROCESSING = "trim-norm-v2"
 """Part of every cache key: change it when clip processing changes, and the cache renews."""
@@ -115,13 +115,13 @@ class EngineVoice:
         `progress`, if given, is called once per request (a click progress bar's `update(1)`).
         """
         before = self.synthesized
-        packs = [self.pack, replace(self.pack, without_microphone=not self.pack.without_microphone)]
         for line, params in requests:
             wordings = len(self.pack.lines[line].wordings()) if line in self.pack.lines else 1
             for variant in range(wordings):
                 self.clip_for(self.pack.speak(line, params, variant))
-            if f"{WITHOUT_MICROPHONE}.{line}" in self.pack.lines:  # the other inputs' wording too
-                self.clip_for(packs[1].speak(line, params))
+            for mode in MODES:  # the other inputs' (or the other private channel's) wording too
+                if f"{mode}.{line}" in self.pack.lines:
+                    self.clip_for(replace(self.pack, **{mode: not getattr(self.pack, mode)}).speak(line, params))
             if progress is not None:
                 progress(1)
         return self.synthesized - before

@@ -31,6 +31,11 @@ from narrator.sound.engines import VoiceSettings
 REPO_VOICES = Path(__file__).resolve().parents[2] / "voices"
 WITHOUT_MICROPHONE = "without_microphone"
 """The table of `lines/common.toml` holding the wordings said when no microphone listens."""
+PASS_DEVICE = "pass_device"
+"""The table holding the wordings said when private answers go round one device, player by
+player (no paper memo, no phones): 「端末を順番に回します」 instead of 「メモに記入してください」."""
+MODES = (WITHOUT_MICROPHONE, PASS_DEVICE)
+"""The pack's table modes, each a flag of `VoicePack` and a table of other wordings."""
 
 
 @dataclass(frozen=True)
@@ -92,6 +97,8 @@ class VoicePack:
     without_microphone: bool = False
     """No microphone listens: a line with a `without_microphone.<line>` wording says that one
     (「ボタンかEnterキーを押してください」 instead of 「「終わりました」と言ってください」)."""
+    pass_device: bool = False
+    """Private answers go round one device: a line with a `pass_device.<line>` wording says that one."""
     folders: tuple[Path, ...] = ()
     """Where its files are: its own folder, then the folders of the pack it inherits."""
 
@@ -151,8 +158,9 @@ class VoicePack:
     def speak(self, line_id: str, params: Mapping[str, Any] | None = None, variant: int = 0) -> Spoken:
         """The words of `line_id` (wording `variant`) with `params` filled in, as text and as reading."""
         line = self.lines.get(line_id)
-        if self.without_microphone:
-            line = self.lines.get(f"{WITHOUT_MICROPHONE}.{line_id}", line)
+        for mode in MODES:
+            if getattr(self, mode):
+                line = self.lines.get(f"{mode}.{line_id}", line)
         if line is None:
             raise NarratorError(
                 f"voice pack '{self.name}' has no line '{line_id}'; add it to a file in {self.path / 'lines'}"

@@ -104,6 +104,8 @@ class Scheduler:
                 await self.deadlines.countdown(cue)
             elif isinstance(cue, Timer):
                 following = items[i + 1] if i + 1 < len(items) else None
+                if isinstance(following, Collect) and self.hub.sequential_private:
+                    continue  # a round's paper-memo time: passing one device, each answers alone on it
                 if (isinstance(following, Collect) and self.hub.rounds_during_timers
                         and not self.hub.sequential_private):
                     # phones: the round opens with its timer, which ends once everyone has answered
