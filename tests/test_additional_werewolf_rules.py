@@ -65,7 +65,8 @@ def test_no_werewolf_after_configured_days_werewolves_win():
     rules, config = configure(players=5, days=2)
     state, cues = run_game(rules, config, ["done", "no", "no", "done", "no", "no"])
     assert state.winner == "werewolves" and state.day == 2
-    assert lines(cues)[-2:] == ["end.no_werewolf", "end.werewolves_win"]
+    # every role card turned over: nobody knows who is a citizen now after the swaps (issue 26)
+    assert lines(cues)[-3:] == ["end.no_werewolf", "end.reveal_cards", "end.werewolves_win"]
     # the additional cards are redealt between days, not after the last one
     assert lines(cues).count("redeal.collect") == 1
 

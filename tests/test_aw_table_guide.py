@@ -40,7 +40,8 @@ def play_to(rules, config, answers, until):
 def test_recommended_set_is_said_before_the_deal_with_its_counts():
     rules, config = configure(players=8)
     _, cues = start(rules, config)
-    assert lines(cues)[:3] == ["setup.welcome", "setup.box", "setup.ready"]  # the deal waits (issue 26)
+    # the deal waits (issue 26); 2 seers: the list ends with which of them is 1人目
+    assert lines(cues)[:3] == ["setup.welcome", "setup.box_copies", "setup.ready"]
     box = cues[1]
     assert box.params == {
         "roles": [["card.citizen", 4], ["card.traitor", 2], ["card.werewolf", 2]],
@@ -60,7 +61,7 @@ def test_a_tables_own_set_is_said_as_chosen():
     rules, config = configure(players=6, roles="citizen=3,traitor=2,werewolf=1",
                               cards="seer=1,peddler=2,strategist=1,on_break=2")
     _, cues = start(rules, config)
-    box = next(c for c in cues if isinstance(c, Say) and c.line == "setup.box")
+    box = next(c for c in cues if isinstance(c, Say) and c.line == "setup.box_copies")  # 2 peddlers
     text = load_pack("ja").speak(box.line, box.params).text
     assert "市民3枚、裏切り者2枚、人狼1枚。" in text
     assert "占い師1枚、香具師2枚、策士1枚、休憩中2枚。" in text
@@ -187,7 +188,8 @@ def test_a_swap_call_cut_off_is_not_swapped_twice(card):
     assert "もう一度交換しないでください" in load_pack("ja").speak(f"{card}.resume_once").text
     state, check = rules.advance(config, state, {"type": "continue"})  # the role check: its own step
     assert f"{card}.act" not in lines(check) and "night.check_role" in lines(check)
-    assert rules.recap(config, state) == [Say("resume.recap_night", {"night": 1})]
+    # the check again says so, not 「顔を伏せてください」 before 「顔を上げて」 (issue 26)
+    assert rules.recap(config, state) == [Say("resume.recap_check", {"night": 1})]
 
 
 def test_digital_swaps_need_no_warning_on_resume():

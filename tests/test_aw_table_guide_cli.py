@@ -129,8 +129,8 @@ def test_a_whole_game_cut_off_in_a_swap_call_shows_the_box_the_waits_and_the_res
     said = [r["line"] for r in records]
 
     # 1. the set, said and printed before the deal
-    box = next(r for r in records if r["line"] == "setup.box")
-    assert said.index("setup.box") < said.index("setup.deal")
+    box = next(r for r in records if r["line"] == "setup.box_copies")  # 2 phantom mages: who is 1人目 (issue 26)
+    assert said.index("setup.box_copies") < said.index("setup.deal")
     assert "役職カードは、市民3枚、裏切り者1枚、人狼1枚。" in box["text"]
     assert "アディショナルカードは、占い師1枚、香具師1枚、幻影魔導師2枚、策士1枚。" in box["text"]
 

@@ -130,7 +130,7 @@ def test_the_table_takes_the_cards_out_before_the_deal():
     rules, config = configure(players=8)
     state, cues = rules.advance(config, rules.new_state(), {"type": "start"})
     # the card list, then a wait for done: `repeat` says the list (the step's instruction) again
-    assert [getattr(c, "line", None) for c in cues] == ["setup.welcome", "setup.box", "setup.ready"]
+    assert [getattr(c, "line", None) for c in cues] == ["setup.welcome", "setup.box_copies", "setup.ready"]
     assert isinstance(cues[-1], Ask) and not any(isinstance(c, Countdown) for c in cues)
     state, cues = rules.advance(config, state, {"type": "answer", "value": "done"})
     assert [getattr(c, "line", None) for c in cues][:2] == ["setup.deal", "setup.place"]
@@ -164,3 +164,63 @@ def test_a_countdown_the_night_never_uses_is_refused(countdowns, words):
     from narrator.errors import SetupError
     with pytest.raises(SetupError, match=words):
         configure(players=5, countdowns=countdowns)
+
+
+# --- item 8: two copies of a card; item 9: the werewolf team's win; item 10: wordings -------
+
+def test_copies_are_called_first_second_and_the_list_says_who_is_first():
+    from narrator.sound.voicepack import load_pack
+    ja = load_pack("ja")
+    assert ja.speak("seer.wake_numbered", {"n": 2}).text == "2人目の占い師の方、顔を上げてください。"  # not 「占い師に」
+    assert ja.speak("seer.wake_numbered", {"n": 2}).reading.startswith("ふたりめの")
+    rules, config = configure(players=8)  # 2 seers
+    _, cues = rules.advance(config, rules.new_state(), {"type": "start"})
+    box = next(c for c in cues if getattr(c, "line", "").startswith("setup.box"))
+    assert "時計回り" in ja.speak(box.line, box.params).text and "1人目" in ja.speak(box.line, box.params).text
+    rules, config = configure(players=4)  # one of each: no convention to say
+    _, cues = rules.advance(config, rules.new_state(), {"type": "start"})
+    assert [c.line for c in cues if getattr(c, "line", "").startswith("setup.box")] == ["setup.box"]
+
+
+def _to_the_end(rules, config, answers):
+    from tests.engine_driver import run_game
+    return run_game(rules, config, answers)
+
+
+def test_the_werewolf_team_win_turns_every_role_card_over():
+    from narrator.cues import End
+    rules, config = configure(players=5)
+    state, cues = _to_the_end(rules, config, ["done"] + ["no", "no", "done"] * 2 + ["no", "no"])
+    assert state.winner == "werewolves"
+    end = next(i for i, c in enumerate(cues) if isinstance(c, End))
+    assert Say("end.reveal_cards") in cues[end - 2:end]
+
+
+def test_the_last_day_says_it_is_the_last_discussion():
+    from narrator.sound.voicepack import load_pack
+    for discussion in ("180", "0"):
+        rules, config = configure(players=5, discussion=discussion)
+        state, cues = _to_the_end(rules, config, ["done"] + ["no", "no", "done"] * 2 + ["no", "no"]
+                                  if discussion != "0" else ["done"] + ["done", "no", "no", "done"] * 2 + ["done", "no", "no"])
+        talks = [c for c in cues if isinstance(c, Say) and c.line.startswith("day.discussion") and c.line != "day.discussion_end"]
+        assert len(talks) == 3 and not talks[0].line.endswith("_last") and talks[-1].line.endswith("_last")
+        text = load_pack("ja").speak(talks[-1].line, talks[-1].params).text
+        assert "最後の議論" in text and "までに" not in text
+
+
+def test_the_lovers_question_fits_two_werewolves_found():
+    from narrator.sound.voicepack import load_pack
+    assert "見つかった人狼の中に" in load_pack("ja").speak("end.lovers_question").text
+
+
+def test_a_resumed_role_check_does_not_first_say_heads_down():
+    rules, config = configure(players=5)
+    state = rules.new_state()
+    for event in ({"type": "start"}, {"type": "answer", "value": "done"}):
+        state, cues = rules.advance(config, state, event)
+    while "night.check_role" not in [getattr(c, "line", None) for c in cues]:
+        state, cues = rules.advance(config, state, {"type": "continue"})
+    recap = rules.recap(config, state)  # resume replays the check (the cues that made `state`)
+    assert [c.line for c in recap] == ["resume.recap_check"]
+    from narrator.sound.voicepack import load_pack
+    assert "伏せて" not in load_pack("ja").speak(recap[0].line, recap[0].params).text

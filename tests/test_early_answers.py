@@ -151,7 +151,9 @@ def test_a_keyboard_yes_that_ends_the_game_is_confirmed(tmp_path):
     heard = asyncio.run(scene())
     assert heard.value == "no"
     lines = [(r["kind"], r["line"]) for r in read_transcript(path) if r["kind"] in ("ask", "say")]
-    assert lines == [("ask", "nomination.werewolf_found"), ("ask", "confirm.yes"), ("say", "confirm.again")]
+    # after the n, the question itself is said again (issue 26), not only 「もう一度答えてください」
+    assert lines == [("ask", "nomination.werewolf_found"), ("ask", "confirm.yes"), ("say", "confirm.again"),
+                     ("say", "nomination.werewolf_found")]
     answers = [r["value"] for r in read_transcript(path) if r["kind"] == "answer"]
     assert answers == ["no", "no"]  # 「「はい」ですね？」 no; then the question, reopened: no
 

@@ -25,5 +25,7 @@ def box_contents(config: AWConfig) -> tuple[list[list[Any]], list[list[Any]]]:
 def box_cues(config: AWConfig) -> list[Cue]:
     """The line that names the set: take these cards out (physical), or these are dealt (phones)."""
     roles, cards = box_contents(config)
-    line = "setup.box_digital" if config.digital_cards else "setup.box"
+    copies = any(n > 1 for card, n in config.cards.items() if card != "lovers" and definition()["cards"][card]["night"])
+    # two 占い師 holders must know which of them 「1人目」 is: the list ends with the table's convention
+    line = "setup.box_digital" if config.digital_cards else "setup.box_copies" if copies else "setup.box"
     return [Say(line, {"roles": roles, "cards": cards})]

@@ -41,12 +41,22 @@ def recap(config: AWConfig, state: AWState) -> list[Cue]:
     if state.night == 0:
         return [Say("resume.recap_start")]
     if state.night > state.day:
+        if _made_by_check(config, state):  # the check again: heads up, not 「顔を伏せてください」 first
+            return [Say("resume.recap_check", {"night": state.night})]
         cues: list[Cue] = [Say("resume.recap_night", {"night": state.night})]
         if state.step == "night_check" and not config.digital_cards:
             card = night_plan(config, state.night)[state.call_index].card
             cues.append(Say(f"{card}.resume_once"))
         return cues
     return [Say("resume.recap_day", {"day": state.day})]
+
+
+def _made_by_check(config: AWConfig, state: AWState) -> bool:
+    """Whether the step that made `state` was a role check: every swap call is followed by one."""
+    index = state.call_index - 1
+    plan = night_plan(config, state.night)
+    return state.step in ("night_call", "night_end") and 0 <= index < len(plan) and bool(
+        definition()["cards"][plan[index].card].get("swaps"))
 
 
 # --- steps ---------------------------------------------------------------------------------
@@ -163,12 +173,14 @@ def _night_end(config: AWConfig, state: AWState, event: GameEvent) -> tuple[AWSt
 
 
 def _discussion(config: AWConfig, state: AWState, event: GameEvent) -> tuple[AWState, list[Cue]]:
+    last = "_last" if state.day >= config.days else ""  # the last day says it is the last discussion
     if not config.discussion:  # 「納得がいくまで」: no clock, the table says when it is done
-        cues: list[Cue] = [Say("day.discussion_open", {"day": state.day, "days": config.days}),
-                           Ask("setup.ready", DONE)]
+        params = {"day": state.day} if last else {"day": state.day, "days": config.days}
+        cues: list[Cue] = [Say(f"day.discussion_open{last}", params), Ask("setup.ready", DONE)]
         return replace(state, step="ask_discussed"), cues
+    params = {"day": state.day, "seconds": config.discussion} | ({} if last else {"days": config.days})
     cues = [
-        Say("day.discussion", {"day": state.day, "days": config.days, "seconds": config.discussion}),
+        Say(f"day.discussion{last}", params),
         Timer("discussion", config.discussion, tuple(w for w in config.warnings if w < config.discussion)),
         Say("day.discussion_end"),
     ]
@@ -279,9 +291,10 @@ def _ends(config: AWConfig, state: AWState, found: bool = False) -> tuple[str, .
 
 def _after_nomination(config: AWConfig, state: AWState) -> tuple[AWState, list[Cue]]:
     """No werewolf today: the game ends after the last day, else the cards are redealt."""
-    if state.day >= config.days:
+    if state.day >= config.days:  # nobody knows who was a citizen after the swaps: all cards face up
         state, cues = _end(state, "werewolves", lovers_lose=False)
-        return state, [Say("end.no_werewolf", {"days": config.days})] + cues
+        reveal = [] if config.digital_cards else [Say("end.reveal_cards")]
+        return state, [Say("end.no_werewolf", {"days": config.days}), *reveal] + cues
     if config.digital_cards:
         state = digital.redeal(config, state)
         return replace(state, step="redealt"), [Say("redeal.digital"), Countdown(config.look)]

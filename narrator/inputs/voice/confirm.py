@@ -40,5 +40,6 @@ class Confirmer:
         reply = await self.scheduler.play([confirmation(heard, vocabulary)], context)
         if reply is not None and reply.value == "yes":
             return True
-        await self.scheduler.play([Say("confirm.again")], context)
+        # 「では、もう一度答えてください」, then the question itself: the table may have lost it
+        await self.scheduler.play([Say("confirm.again"), Say(ask.line, dict(ask.params))], context)
         return False
