@@ -32,7 +32,10 @@ def test_dry_run_prints_the_set_and_saves_nothing(tmp_path):
     home = tmp_path / "home"
     out, err = narrator(home, "play", "--players", "8", "--dry-run").communicate(timeout=60)
     assert out.strip() == ("このゲームで使うカードを箱から出してください。役職カードは、市民4枚、裏切り者2枚、人狼2枚。"
-                           "アディショナルカードは、占い師2枚、霊能者1枚、香具師1枚、幻影魔導師1枚、恋人2枚、策士1枚。")
+                           "アディショナルカードは、占い師2枚、霊能者1枚、香具師1枚、幻影魔導師1枚、恋人2枚、策士1枚。"
+                           # 2 seers: which of them is 1人目 (issue 26)
+                           "同じカードが2枚以上あるときは、夜に1人目、2人目と順番に呼びます。"
+                           "カードを配る人から時計回りに数えて、先に座っている方が1人目です。")
     assert "dry run" in err
     assert not (home / "games").exists() or not any((home / "games").iterdir())
 
@@ -45,7 +48,9 @@ def test_dry_run_prints_a_tables_own_set_and_bestia_magica_roles(tmp_path):
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err
     assert out.strip() == ("Take these cards out of the box. Role cards: 3 citizens, 1 traitor and 1 werewolf. "
-                           "Additional cards: 2 seers, 2 phantom mages and 1 on-break card.")
+                           "Additional cards: 2 seers, 2 phantom mages and 1 on-break card. When a card has more than "
+                           "one copy, the night calls its holders one by one: counting clockwise from the dealer, "
+                           "the holder sitting first is number 1.")
     proc = narrator(tmp_path / "home", "play", "bestia-magica", "--players", "5", "--dry-run")
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err

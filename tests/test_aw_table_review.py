@@ -134,7 +134,7 @@ def test_the_table_takes_the_cards_out_before_the_deal():
     assert isinstance(cues[-1], Ask) and not any(isinstance(c, Countdown) for c in cues)
     state, cues = rules.advance(config, state, {"type": "answer", "value": "done"})
     assert [getattr(c, "line", None) for c in cues][:2] == ["setup.deal", "setup.place"]
-    assert Countdown(config.look) in cues and cues[-1].line == "night.begin"
+    assert cues[-1] == Countdown(config.look) and state.night == 0  # the night begins after the look
 
 
 def test_the_table_counts_the_fingers_after_seeno():

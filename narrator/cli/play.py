@@ -97,6 +97,8 @@ def _review_names(run: Any, names: Any, keyboard: bool) -> None:
 @click.option("--transcript", type=click.Path(path_type=Path), default=None, help="Transcript file to append to.")
 @click.option("--time-scale", "time_scale", default=None, help="1 = real time, 0 = instant.")
 @click.option("--audio", default=None, help="auto, null or device.")
+@click.option("--audio-out", "audio_out", type=click.Path(path_type=Path), default=None,
+              help="Also write the session, as heard, to FILE.wav (the saved game's file: the resumed part is added).")
 @click.option("--port", default=None, help="Port of the phone page (if the game uses phones).")
 @click.option("--host", default=None, help="Where the phone page listens (if the game uses phones).")
 @click.option("--no-keyboard", is_flag=True, help="Do not read answers from the terminal.")

@@ -91,10 +91,14 @@ class Recorder:
     live = False
     latency = 0.0
 
-    def __init__(self, path: Path, volume: float = 1.0):
+    def __init__(self, path: Path, volume: float = 1.0, keep: float = 0.0):
+        """`keep`: a resumed game starts at that game second; what the file already holds
+        up to it (the game before the stop) is kept, so the WAV is the whole game."""
         self.path = path
         self.mixer = Mixer(volume=volume, keep_played=True)
         self._end = 0
+        self._before = _recorded_until(path, seconds_to_frame(keep)) if keep > 0 else b""
+        self._end = len(self._before) // WIDTH
 
     def start(self, pcm: bytes, at: float, speech: bool = True) -> int:
         return self.mixer.place(pcm, seconds_to_frame(at), speech)
@@ -126,9 +130,21 @@ class Recorder:
             w.setnchannels(1)
             w.setsampwidth(WIDTH)
             w.setframerate(RATE)
-            for frame0 in range(0, end, RATE):
+            w.writeframes(self._before)  # as written before the resume: mixed and at its volume already
+            for frame0 in range(len(self._before) // WIDTH, end, RATE):
                 w.writeframes(self.mixer.render(frame0, min(RATE, end - frame0)))
         tmp.replace(self.path)
+
+
+def _recorded_until(path: Path, frames: int) -> bytes:
+    """The first `frames` of a WAV this recorder wrote before (mono, its width and rate), else nothing."""
+    try:
+        with wave.open(str(path), "rb") as w:
+            if (w.getnchannels(), w.getsampwidth(), w.getframerate()) != (1, WIDTH, RATE):
+                return b""
+            return w.readframes(frames)
+    except (OSError, EOFError, wave.Error):
+        return b""
 
 
 class LiveOutput:
@@ -351,6 +367,6 @@ def open_output(kind: str, clock: Any, device: str | None = None, volume: float 
     else:
         output = SpeakerOutput(clock, device, volume)
     if record is not None:
-        recorder = Recorder(record, volume)
+        recorder = Recorder(record, volume, keep=clock.now())  # a resumed game keeps its first part
         return recorder if kind == "none" else Tee(output, recorder)
     return output

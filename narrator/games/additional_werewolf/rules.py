@@ -82,9 +82,9 @@ def _start(config: AWConfig, state: AWState, event: GameEvent) -> tuple[AWState,
 
 
 def _boxed(config: AWConfig, state: AWState, event: GameEvent) -> tuple[AWState, list[Cue]]:
-    """The cards are out: deal, look, place the role card face down; then the first night."""
-    state, night = _begin_night(config, state)
-    return state, [Say("setup.deal"), Say("setup.place"), Countdown(config.look), *night]
+    """The cards are out: deal, look, place the role card face down (still before the night:
+    a step of its own, so the night's ambience and context begin after it)."""
+    return replace(state, step="dealt"), [Say("setup.deal"), Say("setup.place"), Countdown(config.look)]
 
 
 def _ready(config: AWConfig, state: AWState, event: GameEvent) -> tuple[AWState, list[Cue]]:
@@ -333,6 +333,7 @@ _STEPS = {
     "start": _start,
     "ask_ready": _ready,
     "ask_boxed": _boxed,
+    "dealt": _ready,
     "night_call": _night_call,
     "night_check": _night_check,
     "night_end": _night_end,
