@@ -227,16 +227,32 @@ def _request_from_dict(data: dict[str, Any]) -> Request:
     return Request(**{**data, "choices": tuple(data["choices"])})
 
 
+def said_lines(cue: Cue) -> list[tuple[str, dict[str, Any]]]:
+    """What the narrator may be asked to say for `cue`, as (line id, params): the one answer
+    to "what does this say", shared by render-ahead (`narrator.sound.render_ahead`) and the
+    packs' completeness check (`spoken_lines`). A question's help lines, a countdown's
+    numbers, a timer's warnings and a turn clock's warnings (at the table's own seconds)
+    and its end line count, as the scheduler says them."""
+    if isinstance(cue, Ask):
+        return [(cue.line, dict(cue.params)), *((line, {}) for line in cue.help)]
+    if isinstance(cue, (Say, End)):
+        return [(cue.line, dict(cue.params))]
+    if isinstance(cue, Countdown):
+        return [("tick", {"n": n}) for n in range(cue.seconds, -1, -1)]
+    if isinstance(cue, Timer):
+        return [("timer.warning", {"seconds": w}) for w in cue.warnings if w < cue.seconds]
+    if isinstance(cue, TurnClock) and cue.seconds > 0:
+        warnings = sorted({w for w in cue.warnings if 0 < w < cue.seconds}, reverse=True)
+        return [(cue.warning_line, {"seconds": w}) for w in warnings] + ([(cue.end_line, {})] if cue.end_line else [])
+    return []
+
+
 def spoken_lines(cues: list[Cue]) -> list[str]:
-    """Every line id a list of cues may speak or show (for the voice-pack completeness test)."""
+    """Every line id a list of cues may speak or show (for the voice-pack completeness test):
+    what they say (`said_lines`) and the private lines and requests shown on one screen."""
     spoken = []
     for c in cues:
-        if isinstance(c, (Say, Ask, End)):
-            spoken.append(c.line)
-        if isinstance(c, Ask):
-            spoken += list(c.help)
-        if isinstance(c, TurnClock) and c.seconds:
-            spoken += [c.warning_line] * bool(c.warnings) + [c.end_line] * bool(c.end_line)
+        spoken += [line for line, _ in said_lines(c)]
         if isinstance(c, Private):
             spoken.append(c.line)
         if isinstance(c, Collect):

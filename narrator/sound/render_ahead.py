@@ -18,11 +18,11 @@ import itertools
 import json
 from typing import Any, Iterable, Mapping
 
-from narrator.cues import (
-    Answer, Ask, Collect, Continue, Countdown, Cue, End, GameEvent, Private, Say, Start, Timer,
-)
+from narrator.cues import Answer, Ask, Collect, Continue, Cue, GameEvent, Private, Start, said_lines
 
-COMMON_LINES = ("control.paused", "control.resumed")
+COMMON_LINES = ("control.paused", "control.resumed", "control.undone", "confirm.yes", "confirm.no", "confirm.again")
+"""Said by the table's loop, whatever the game: pause, undo, and the confirmation of an answer
+that ends the game (asked at the keyboard too)."""
 MAX_STATES = 4000
 """Steps explored at most per game (the default 5-player game has a few hundred)."""
 PAIRS_UP_TO = 8
@@ -32,16 +32,8 @@ TICKS_UP_TO = 60
 
 
 def cue_requests(cues: Iterable[Cue]) -> list[tuple[str, dict[str, Any]]]:
-    """The (line, params) pairs a list of cues will say."""
-    out: list[tuple[str, dict[str, Any]]] = []
-    for cue in cues:
-        if isinstance(cue, (Say, Ask, End)):
-            out.append((cue.line, dict(cue.params)))
-        elif isinstance(cue, Countdown):
-            out += [("tick", {"n": n}) for n in range(cue.seconds, -1, -1)]
-        elif isinstance(cue, Timer):
-            out += [("timer.warning", {"seconds": w}) for w in cue.warnings if w < cue.seconds]
-    return out
+    """The (line, params) pairs a list of cues will say (`narrator.cues.said_lines`: one answer)."""
+    return [request for cue in cues for request in said_lines(cue)]
 
 
 def _answers(ask: Ask) -> list[Any]:
@@ -80,6 +72,8 @@ def game_requests(game: Any, config: Any, max_states: int = MAX_STATES) -> list[
             continue
         seen_states.add(key)
         add(cue_requests(game.recap(config, state)))
+        barrier = game.undo_barrier(config, state)  # what an undo that stops here says
+        add(cue_requests([barrier] if barrier is not None else []))
         if cues and isinstance(cues[-1], Ask):
             ask = cues[-1]
             answers = _answers(ask)
