@@ -76,10 +76,33 @@ def test_transcript_does_not_record_private_answers(tmp_path):
     assert "Aki" not in rest and "Chika" not in rest
 
 
+def _first_night_script(seed: int = 3) -> str:
+    """ready, then the first night's six private picks, each the first its card allows (Aki
+    unless the card forbids it: the seer and the peddler never pick themselves, the phantom
+    mage picks two players), then everyone nominated."""
+    from narrator.games import get_game
+    from narrator.games.additional_werewolf import cards
+    from narrator.settings import build_settings
+
+    rules = get_game("additional-werewolf")
+    config = rules.configure(build_settings({}, {"names": NAMES, "digital_cards": "true", "seed": seed}, "test"))
+    state, cues = rules.advance(config, rules.new_state(), {"type": "start"})
+    state, cues = rules.advance(config, state, {"type": "answer", "value": "done"})
+    picks = []
+    while len(picks) < 6:
+        ask = cues[-1] if cues and isinstance(cues[-1], Ask) else None
+        if ask is None:
+            state, cues = rules.advance(config, state, {"type": "continue"})
+            continue
+        picks.append(cards.private_choices(config, state, ask.player, ask.choices)[0])
+        state, cues = rules.advance(config, state, {"type": "answer", "value": picks[-1]})
+    return "done\n" + "".join(f"{p}\n" for p in picks) + NAMES + "\n"
+
+
 def test_cli_plays_digital_cards_with_phones_on(tmp_path):
     answers = tmp_path / "answers.txt"
-    # ready; seer, peddler, two phantom mages (two picks each) all choose Aki; everyone nominated
-    answers.write_text("done\n" + "Aki\n" * 6 + NAMES + "\n", encoding="utf-8")
+    # ready; seer, peddler, two phantom mages (two picks each) choose what their cards allow; everyone nominated
+    answers.write_text(_first_night_script(), encoding="utf-8")
     result = CliRunner().invoke(main, [
         "play", "--voice", "text", "--lang", "en", "--time-scale", "0", "--no-keyboard", "--names", NAMES,
         "--digital-cards", "--phones", "--host", "127.0.0.1", "--port", "0", "--seed", "3",
@@ -201,7 +224,7 @@ def test_killed_game_with_phones_resumes_on_another_port(tmp_path, narrator_home
     import time
 
     answers = tmp_path / "answers.txt"
-    answers.write_text("done\n" + "Aki\n" * 6 + NAMES + "\n", encoding="utf-8")
+    answers.write_text(_first_night_script(), encoding="utf-8")
     env = {**os.environ, "NARRATOR_HOME": str(narrator_home)}
     cmd = [sys.executable, "-m", "narrator"]
     first = subprocess.Popen(cmd + [

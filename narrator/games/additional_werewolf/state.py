@@ -42,7 +42,10 @@ class AWState:
     """Nominated strategists still to make their exchange, in seat order."""
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        data = asdict(self)
+        if not data["losing_lovers"]:  # a field newer than some saved games: their snapshots read back the same
+            del data["losing_lovers"]
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> AWState:
