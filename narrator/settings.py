@@ -16,6 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
 
+from narrator import home
 from narrator.errors import SetupError
 
 DEFAULT_GAME = "additional-werewolf"
@@ -268,7 +269,7 @@ def _fold(word: str) -> str:
 def _command_words() -> frozenset[str]:
     """The keys every table has and the [vocabulary] words of every bundled voice pack."""
     words = {w for keys in ASCII_VOCABULARY.values() for w in keys if w}
-    for voice_toml in (Path(__file__).resolve().parents[1] / "voices").glob("*/voice.toml"):
+    for voice_toml in home.bundled_voices().glob("*/voice.toml"):
         try:
             vocabulary = tomllib.loads(voice_toml.read_text(encoding="utf-8")).get("vocabulary", {})
         except (OSError, tomllib.TOMLDecodeError):

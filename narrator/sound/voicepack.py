@@ -28,7 +28,8 @@ from narrator import home
 from narrator.errors import NarratorError, SetupError
 from narrator.sound.engines import VoiceSettings
 
-REPO_VOICES = Path(__file__).resolve().parents[2] / "voices"
+REPO_VOICES = home.bundled_voices()
+"""The bundled packs (a source tree's `voices/`, or a wheel's installed data files)."""
 WITHOUT_MICROPHONE = "without_microphone"
 """The table of `lines/common.toml` holding the wordings said when no microphone listens."""
 PASS_DEVICE = "pass_device"
@@ -282,7 +283,7 @@ class _PackFormatter(string.Formatter):
 
 def pack_dirs() -> list[Path]:
     """Where packs are looked for: the user's own packs first, then the bundled ones."""
-    return [home.app_home() / "voices", REPO_VOICES]
+    return [home.app_home() / "voices", home.bundled_voices()]
 
 
 def list_packs() -> list[str]:
