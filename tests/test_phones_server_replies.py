@@ -139,3 +139,35 @@ def test_request_bodies_are_refused_with_one_line_saying_why():
             assert await send(bad) == (400, {"error": "the body is not valid JSON"}), bad
 
     run(check)
+
+
+def test_release_at_the_terminal_answers_in_the_games_language():
+    """A Japanese game's terminal answers `release host` in Japanese (issue 26, item 11)."""
+    from tests.phones_harness import open_table
+
+    async def scene():
+        table = await open_table(lang="ja")
+        try:
+            server = table.server
+            assert server.release("host").startswith("ホスト画面を解放しました")
+            assert "の席を解放しました" in server.release("aki")
+            assert server.release("zed").startswith("「zed」という席はありません")
+        finally:
+            await table.close()
+    asyncio.run(scene())
+
+
+def test_the_host_screen_asks_for_its_button_not_for_a_spoken_word():
+    """Under the host screen's button the question never says 「「終わりました」と言ってください」 (item 11)."""
+    from narrator.cues import Ask
+    from tests.phones_harness import open_table
+
+    async def scene():
+        table = await open_table(lang="ja")
+        try:
+            text = table.server._ask_text(Ask("setup.ready", ("done",)))
+            assert "ボタンを押してください" in text["ja"] and "言って" not in text["ja"]
+            assert "press the button" in text["en"] and "say" not in text["en"]
+        finally:
+            await table.close()
+    asyncio.run(scene())

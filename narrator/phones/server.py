@@ -141,16 +141,22 @@ class PhoneServer:
 
     def release(self, name: str) -> str:
         """Free a seat from the table's terminal (a lost phone): its old token stops working."""
+        say = self._said_at_the_terminal
         if name.casefold() == "host":
             self.seats.release(HOST)
             self._changed()
-            return f"the host screen is free: open the page on a phone and enter the table code {self.seats.table_code}"
+            return say("hint.release_host", {"code": self.seats.table_code})
         match = next((n for n in self.seats.names if n.casefold() == name.casefold()), None)
         if match is None:
-            return f"no seat '{name}'; seats: {', '.join(self.seats.names)}, host"
+            return say("hint.release_unknown", {"name": name, "seats": ", ".join(self.seats.names)})
         self.seats.release(match)
         self._changed()
-        return f"{match}'s seat is free: the host screen shows its new code"
+        return say("hint.release_seat", {"name": match})
+
+    def _said_at_the_terminal(self, line: str, params: dict[str, Any]) -> str:
+        """A reply printed at the table's terminal, in the game's language (the pack's hint line)."""
+        pack = self.packs.get(self.lang) or next(iter(self.packs.values()))
+        return pack.speak(line, params).text
 
     async def wait_for_phones(self) -> None:
         """Before the first step: wait until every seat has a phone, the host screen starts
@@ -204,7 +210,14 @@ class PhoneServer:
         return self.clock.now() if self.clock is not None else asyncio.get_running_loop().time()
 
     def _ask_text(self, ask: Ask) -> dict[str, str]:
-        return self._text(ask.line, ask.params)
+        """The question as the host screen shows it: under a button, a line that asks the table
+        to say a word (「「終わりました」と言ってください」) has its on-screen wording (`hint.on_screen.*`)."""
+        return {lang: pack.speak(self._on_screen(pack, ask.line), ask.params).text
+                for lang, pack in self.packs.items() if pack.has(ask.line)}
+
+    @staticmethod
+    def _on_screen(pack: Any, line: str) -> str:
+        return f"hint.on_screen.{line}" if pack.has(f"hint.on_screen.{line}") else line
 
     def _text(self, line: str, params: dict[str, Any]) -> dict[str, str]:
         return {lang: pack.speak(line, params).text for lang, pack in self.packs.items() if pack.has(line)}
