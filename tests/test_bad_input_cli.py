@@ -42,7 +42,7 @@ def nothing_saved(tmp_path):
     (["--strategist", "1e300"], "strategist must be a whole number"),
     (["--days", "31"], "days must be at most 30"),
     (["--discussion", "-1"], "discussion must be at least 0"),
-    (["--countdowns", "seer=0"], "countdowns.seer must be at least 1"),
+    (["--countdowns", "seer=0"], "countdowns seer=0: a card's countdown is at least 1 second; leave seer out"),
     (["--time-scale", "inf"], "time_scale must be between 0 and 10"),
     (["--time-scale", "nan"], "time_scale must be between 0 and 10"),
     (["--time-scale", "-1"], "time_scale must be between 0 and 10"),
@@ -65,7 +65,7 @@ def test_absurd_flags_are_refused_before_anything_is_saved(tmp_path, args, messa
     ("night_done = 1\n", "night_done must be true or false"),
     ("volume = true\n", "volume must be a number"),
     ("players = true\n", "players must be a whole number"),
-    ("[countdowns]\nseer = 0\n", "countdowns.seer must be at least 1"),
+    ("[countdowns]\nseer = 0\n", "countdowns seer=0: a card's countdown is at least 1 second; leave seer out"),
     ("players = " + "[" * 3000 + "\n", "table file"),
 ])
 def test_table_file_values_that_do_not_fit_are_one_line(tmp_path, table, message):

@@ -59,3 +59,22 @@ def test_a_game_saved_before_the_change_resumes_to_its_end(tmp_path, game_id, ga
     assert after.startswith(logged) and len(after) > len(logged)  # the old log kept, byte for byte, and added to
     meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
     assert meta["finished"] is True and meta["outcome"]["winner"] == winner.split()[0]
+
+
+def test_an_old_game_rebuilds_from_its_log_alone_as_it_was_played():
+    """A lost snapshot, or an undo after the resume, replays the whole log from the start: an
+    Additional Werewolf game saved before the deal waited for the cards must replay with the
+    deal it was played with (step for step), not the new one."""
+    from narrator.games import get_game
+    from narrator.table.runner import rebuild
+
+    folder = SAVED / "20261201-170717-c060f9"
+    meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+    rules = get_game(meta["game"])
+    config = rules.config_from_dict(meta["config"])
+    events = [json.loads(line) for line in (folder / "events.jsonl").read_text(encoding="utf-8").splitlines()[1:]]
+    state, cues = rebuild(rules, config, events)
+    assert (state.step, state.night, state.day) == ("ask_strategist", 1, 1)  # where the old narrator stopped
+    saved = json.loads((folder / "snapshot.json").read_text(encoding="utf-8"))["state"]
+    now = json.loads(json.dumps(state.to_dict()))
+    assert {k: now[k] for k in saved} == saved  # the state the old narrator saved, field for field

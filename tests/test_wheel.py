@@ -42,8 +42,10 @@ def installed(tmp_path_factory):
     [wheel] = (tmp / "dist").glob("narrator-*.whl")
     env_dir = tmp / "env"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(env_dir)], check=True, timeout=120)
-    done = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--prefix", str(env_dir),
-                           str(wheel)], capture_output=True, text=True, timeout=600)
+    # --ignore-installed: without it pip first uninstalls the editable narrator of the venv
+    # running the tests (it sees the same distribution installed), and every later test breaks
+    done = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--ignore-installed", "-q",
+                           "--prefix", str(env_dir), str(wheel)], capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     # the dependencies (click, aiohttp …) from this environment's site-packages, as a plain path:
     # its .pth files (the editable narrator among them) are not read from there
@@ -93,3 +95,10 @@ def test_a_game_plays_from_the_wheel(installed, tmp_path):
                    "--no-keyboard", "--answers", str(tmp_path / "aw.txt"))
     assert aw.returncode == 0, aw.stderr
     assert "アディショナル人狼を始めます" in aw.stdout + aw.stderr
+
+
+def test_installing_the_wheel_leaves_the_tests_own_narrator_installed(installed):
+    """The wheel went to its own prefix; the venv that runs the tests still has its editable app."""
+    found = subprocess.run([sys.executable, "-c", "import narrator, sys; sys.stdout.write(narrator.__file__)"],
+                           capture_output=True, text=True, cwd="/", timeout=60)
+    assert found.returncode == 0 and found.stdout == str(ROOT / "narrator" / "__init__.py"), found.stderr

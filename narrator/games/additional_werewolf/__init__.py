@@ -10,7 +10,10 @@ from narrator.games.additional_werewolf.setup import SETTINGS, AWConfig, configu
 
 
 def _config_from_dict(data: dict) -> AWConfig:
+    """A saved config; one saved before the deal waited for the cards (no `wait_for_cards`)
+    keeps the deal it was played with, so its log replays step for step (undo, a lost snapshot)."""
     data = dict(data)
+    data.setdefault("wait_for_cards", False)
     for key in ("names", "warnings", "night_order"):
         data[key] = tuple(data[key])
     return AWConfig(**data)

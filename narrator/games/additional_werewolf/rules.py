@@ -71,6 +71,10 @@ def _start(config: AWConfig, state: AWState, event: GameEvent) -> tuple[AWState,
             Ask("setup.ready", ("done",)),
         ]
         return replace(digital.deal(config, state), step="ask_ready"), cues
+    if not config.wait_for_cards:  # a game saved before the wait: deal at once, as it was played
+        return replace(state, step="ask_ready"), [
+            Say("setup.welcome", {"players": config.players, "days": config.days}), *box_cues(config),
+            Say("setup.deal"), Countdown(config.look), Say("setup.place"), Ask("setup.ready", ("done",))]
     # Taking 12 cards out of the box and shuffling them takes minutes: wait for done after the
     # card list (which `repeat` then says again, as the question's instruction), then deal.
     cues = [

@@ -71,6 +71,9 @@ class AWConfig:
     """The app deals the cards to the phones and performs every look and swap (cards.py)."""
     seed: int = 0
     """Seeds the digital deal and redeals, so a replayed game deals the same cards."""
+    wait_for_cards: bool = True
+    """The deal waits for done after the card list (a step of its own). False only for games
+    saved before that step existed: their logs replay as they were played (see `__init__`)."""
 
     def countdown_for(self, card: str) -> int:
         """A card's own countdown if the table set one, else the global one."""
@@ -87,7 +90,7 @@ class AWConfig:
             "discussion": self.discussion, "warnings": list(self.warnings),
             "night_order": list(self.night_order), "strategist": self.strategist,
             "redeal": self.redeal, "look": self.look, "point": self.point,
-            "digital_cards": self.digital_cards, "seed": self.seed,
+            "digital_cards": self.digital_cards, "seed": self.seed, "wait_for_cards": self.wait_for_cards,
         }
 
 
