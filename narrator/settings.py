@@ -123,6 +123,7 @@ class RunSettings:
     host: str | None = None
     """Where the phone page listens: None = the local network interface; 127.0.0.1 = this machine only."""
     port: int = 8080
+    history: bool = True  # keep the finished game in the table's history (narrator/table/history.py)
     listening: Mapping[str, Any] = field(default_factory=dict)
     """The listening keys (listen, model, confidence …): raw here, validated by narrator.inputs.voice."""
 

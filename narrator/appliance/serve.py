@@ -29,6 +29,7 @@ from narrator.table.runner import play as play_loop
 from narrator.table.runner import resume_position, start_position
 from narrator.table.session import RunOptions, open_sitting
 from narrator.settings import COMMON_KEYS, TableSettings, build_settings
+from narrator.appliance import evening
 from narrator.appliance.table import (
     DEFAULT_TABLE, ApplianceConfig, check_table, ensure_table, load_table, save_checked, set_key,
 )
@@ -169,7 +170,7 @@ class Appliance:
             played += 1
             if self.options.once:
                 return played
-            await self.ask(Ask("appliance.again", ("done",)))
+            await evening.again(self)
 
     def _take(self, store: GameStore | None) -> GameStore | None:
         """Lock the game for this appliance (None if another narrator took it meanwhile)."""

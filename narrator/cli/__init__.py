@@ -3,6 +3,7 @@
 - `play.py`: play, resume, games
 - `voices.py`: say, doctor, voices list/render/check
 - `listen.py`: listen, models
+- `stats.py`: stats, stats forget (the table's history)
 - `narrator/appliance/commands.py`: serve, config, service (the Pi's own commands)
 - `common.py`: what they share (a `NarratorError` becomes one line and its exit status)
 
@@ -14,7 +15,7 @@ from __future__ import annotations
 import click
 
 from narrator.appliance.commands import register as register_appliance
-from narrator.cli import listen, play, voices
+from narrator.cli import listen, play, stats, voices
 from narrator.cli.common import friendly_errors
 
 
@@ -27,6 +28,7 @@ def main() -> None:
 play.register(main)
 voices.register(main)
 listen.register(main)
+stats.register(main)
 register_appliance(main, friendly_errors)
 
 

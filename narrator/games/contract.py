@@ -52,6 +52,10 @@ def _no_barrier(config: Any, state: Any) -> Any:
     return None
 
 
+def _nobody_known(config: Any, state: Any) -> dict[str, Any]:
+    return {"players": [], "answers": {}}
+
+
 @dataclass(frozen=True)
 class PhonePlay:
     """How a game is played with the phone page: what each seat's phone may see and pick.
@@ -101,6 +105,12 @@ class Game:
     """(config, state) -> None, or the line (a `Say`) said when an undo would take back the step
     played from `state`: a step the table did with its hands (a night call with physical
     cards) is never called again by an undo, which then takes nothing back."""
+    record: Callable[[Any, Any], dict[str, Any]] = _nobody_known
+    """(config, finished state) -> what the table's history keeps of the game (`narrator stats`):
+    `players`, in seat order, each `{"name", "role", "held", "won", "survived"}` (`role` and
+    `held`: the line ids naming the card(s) the player held at the end, None / empty when the
+    narrator never saw them; `won`, `survived`: True, False or None when not known), and
+    `answers`, what the table answered that the narrator judged by (who was nominated …)."""
     phones: PhonePlay | None = None
     """How a seat's phone plays this game; None: the game has no phone page."""
     describe: Callable[[Any, str], list[str]] | None = None

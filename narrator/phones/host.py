@@ -17,7 +17,7 @@ from typing import Any
 
 from aiohttp import web
 
-from narrator.phones import wire
+from narrator.phones import standings, wire
 from narrator.phones.seats import HOST, SeatTaken
 
 WRONG_CODE_DELAY = 1.0
@@ -29,6 +29,7 @@ def add_routes(server: Any, app: web.Application) -> None:
         app.router.add_post(path, _bound(server, handler))
     app.router.add_get("/api/host/code/{number}", _bound(server, code))
     app.router.add_get("/api/host/qr/{number}", _bound(server, qr))
+    standings.add_routes(server, app)
 
 
 def _bound(server: Any, handler: Any) -> Any:

@@ -15,6 +15,7 @@ from narrator.games.contract import Game
 from narrator.phones.network import bind_host, join_url, show_qr, spoken_address
 from narrator.phones.private import PrivateLines
 from narrator.phones.seats import Seats
+from narrator.phones.standings import TableHistory
 from narrator.phones.server import PhoneServer
 from narrator.errors import SetupError
 from narrator.games import game_names, get_game
@@ -35,7 +36,9 @@ def make_server(rules: Game, config: Any, store: Any, hub: Any, lang: str, voice
     packs = page_packs(voice)
     seats = Seats(rules.phones.seats(config), store.folder / "phones.json")
     lines = PrivateLines(store.folder / "phones-private.json")
-    return PhoneServer(rules, config, hub, seats, f"narrator_{store.id}", lang, packs, lines)
+    server = PhoneServer(rules, config, hub, seats, f"narrator_{store.id}", lang, packs, lines)
+    server.history = TableHistory(store)
+    return server
 
 
 def page_packs(voice: str = "auto") -> dict[str, Any]:

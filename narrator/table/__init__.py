@@ -10,6 +10,8 @@
 - `clock`, `turn_clock`: real/scaled/instant time (and the tests' manual clock), and a
   turn-based game's chess clock;
 - `transcript`, `display`: what is written to the transcript and shown on the terminal.
+- `history`, `standings`, `forget`: the table's history read from the finished saved games,
+  added up per player (`narrator stats`), and a player taken out of it.
 
 The table uses the games only through their contract (`narrator.games.contract.Game`),
 inputs and sound; it never imports phones, the appliance or the CLI.

@@ -2,7 +2,7 @@
 
 from narrator.cues import Say
 from narrator.games import seating
-from narrator.games.additional_werewolf import phone
+from narrator.games.additional_werewolf import phone, record
 from narrator.games.contract import Game, PhonePlay
 from narrator.games.additional_werewolf.box import box_cues
 from narrator.games.additional_werewolf.rules import AWState, advance, new_state, recap
@@ -45,6 +45,7 @@ GAME = Game(
     context=seating.night_and_day,
     outcome=_outcome,
     undo_barrier=_undo_barrier,
+    record=record.record,
     phones=PhonePlay(private_view=phone.private_view, private_choices=phone.private_choices,
                      required=phone.required),
     settings=SETTINGS,

@@ -19,7 +19,7 @@ from typing import Any
 
 from narrator.cues import Ask, Countdown, Cue, Say
 from narrator.errors import AnswerError
-from narrator.games.additional_werewolf.setup import definition
+from narrator.games.additional_werewolf import record
 
 CHOICE_CARDS = ("seer", "medium", "peddler", "phantom_mage")
 """Night cards whose holder chooses on the phone (the lovers only look at each other)."""
@@ -207,9 +207,7 @@ def private_view(config: Any, state: Any, name: str) -> dict[str, Any]:
     if state.step in ("ask_strat_give_1", "ask_strat_give_2") and state.strategist_queue[:1] == (name,):
         view["hand"] = strategist_pile(config, state)
     if state.winner:
-        lover = name in state.losing_lovers if state.losing_lovers else (
-            state.lovers_lose and any(name in pair for pair in state.lovers))  # saved before the pairs were kept
-        view["won"] = not lover and definition()["roles"][view["role"]]["team"] == state.winner
+        view["won"] = record.won(state, seat, name)
     return view
 
 

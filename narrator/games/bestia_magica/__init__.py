@@ -1,7 +1,7 @@
 """Bestia Magica (ベスティアマギカ): config and deal, rules engine, and the game contract."""
 
 from narrator.games import seating
-from narrator.games.bestia_magica import phone
+from narrator.games.bestia_magica import phone, record
 from narrator.games.contract import Game, PhonePlay
 from narrator.games.bestia_magica.box import box_cues
 from narrator.games.bestia_magica.rules import advance, recap
@@ -20,6 +20,7 @@ GAME = Game(
     box=box_cues,
     sayable=sayable,
     names=seating.names_of,
+    record=record.record,
     context=seating.night_and_day,
     phones=PhonePlay(private_view=phone.private_view, alive=phone.alive),
     settings=SETTINGS,

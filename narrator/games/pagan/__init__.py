@@ -4,6 +4,13 @@ from narrator.games.contract import Game
 from narrator.games.pagan.rules import PaganState, advance, new_state, recap
 from narrator.games.pagan.setup import SETTINGS, PaganConfig, configure
 
+
+def _record(config: PaganConfig, state: PaganState) -> dict:
+    """The table's history of a Pagan game: the players are called by their sides, so no one
+    is kept by name; the ending and the turn it came on are."""
+    return {"players": [], "answers": {"ending": state.ending, "turns": state.turn}}
+
+
 GAME = Game(
     name="pagan",
     configure=configure,
@@ -12,5 +19,6 @@ GAME = Game(
     state_from_dict=PaganState.from_dict,
     advance=advance,
     recap=recap,
+    record=_record,
     settings=SETTINGS,
 )
