@@ -18,7 +18,7 @@ import click
 
 from narrator import home
 from narrator.cli.common import friendly_errors
-from narrator.errors import NarratorError
+from narrator.errors import NarratorError, SetupError
 from narrator.games import game_names
 from narrator.table.forget import forget as forget_player
 from narrator.table.history import records as history_records
@@ -41,7 +41,7 @@ def stats(ctx: click.Context, game: str | None, since: str | None, until: str | 
     if ctx.invoked_subcommand is not None:
         return
     if game is not None and game not in game_names():
-        raise NarratorError(f"unknown game '{game}' for --game; known games: {', '.join(game_names())}")
+        raise SetupError(f"unknown game '{game}' for --game; known games: {', '.join(game_names())}")
     since, until = _day(since, "--since"), _day(until, "--until")
     kept = select(history_records(home.app_home(), _warn), game, since, until, player)
     rows = standings(kept, player)
@@ -81,7 +81,7 @@ def _day(value: str | None, flag: str) -> str | None:
     try:
         return datetime.date.fromisoformat(value).isoformat()
     except ValueError:
-        raise NarratorError(f"{flag} {value} is not a day; write it as YYYY-MM-DD, e.g. 2026-12-01") from None
+        raise SetupError(f"{flag} {value} is not a day; write it as YYYY-MM-DD, e.g. 2026-12-01") from None
 
 
 def table_language() -> str:

@@ -17,7 +17,7 @@ import unicodedata
 from pathlib import Path
 from typing import Any
 
-from narrator.errors import NarratorError, SaveError
+from narrator.errors import NarratorError, SaveError, SetupError
 from narrator.table.event_log import LOG_FILE
 from narrator.table.store import META_FILE, SNAPSHOT_FILE, GameStore, saved_games
 
@@ -60,7 +60,7 @@ def forget(root: Path, name: str) -> tuple[int, int]:
     Returns (finished games rewritten, unfinished games noted)."""
     key = player_key(name)
     if not key:
-        raise NarratorError("give the player's name: narrator stats forget NAME")
+        raise SetupError("give the player's name: narrator stats forget NAME")
     rewritten, noted = 0, []
     for store in saved_games(root):
         try:
