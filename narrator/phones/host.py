@@ -41,7 +41,8 @@ def _bound(server: Any, handler: Any) -> Any:
 def host_view(server: Any) -> dict[str, Any]:
     """What the host screen shows: every seat by number, taken or free, and the public question."""
     seats = [{"number": i, "name": n, "taken": server.seats.taken(n)} for i, n in enumerate(server.seats.names, 1)]
-    view: dict[str, Any] = {"seats": seats, "free": len(server.seats.free()), "ask": None}
+    view: dict[str, Any] = {"seats": seats, "free": len(server.seats.free()), "ask": None,
+                            "standings": standings.after_the_game(server)}
     open_ask = server.hub.open_ask
     if open_ask is not None and open_ask[1].player is None:
         serial, ask = open_ask

@@ -47,18 +47,32 @@ def add_routes(server: Any, app: web.Application) -> None:
 
 
 async def reply(server: Any, request: web.Request) -> web.Response:
-    """This game's standings for the host screen: each player's line, its words in both languages."""
+    """The host screen's request (the Standings button): this game's standings, or why not now."""
     if not server.is_host(request):
         return wire.error(403, "only the host screen may do this")
-    history: TableHistory | None = getattr(server, "history", None)
-    if history is None or not history.on:
-        return wire.reply({"shown": False, "reason": "off"})
     if server.game.phones.table_facts(server.config, server.shown)["phase"] not in SHOWN_IN:
         return wire.reply({"shown": False, "reason": "later"})
+    return wire.reply(table_standings(server))
+
+
+def after_the_game(server: Any) -> dict[str, Any] | None:
+    """What the host view carries once the game is over (read once), else None."""
+    if server.shown is None or not server.shown.finished:
+        return None
+    if getattr(server, "final_standings", None) is None:
+        server.final_standings = table_standings(server)
+    return server.final_standings
+
+
+def table_standings(server: Any) -> dict[str, Any]:
+    """This game's standings: each player's line, what they held in both languages."""
+    history: TableHistory | None = getattr(server, "history", None)
+    if history is None or not history.on:
+        return {"shown": False, "reason": "off"}
     kept = records(history.root, lambda message: print(f"phones: {message}", file=sys.stderr, flush=True))
     state = server.state
     if state is not None and state.finished and all(r["id"] != history.store.id for r in kept):
         kept.append(record_of(server.game, server.config, state, history.store.id, history.store.meta))
     rows = standings(select(kept, server.game.name))
-    return wire.reply({"shown": True, "rows": [dict(r.to_dict(), held_most=[
-        {"text": server._text(role, {}), "times": n} for role, n in r.most_held()]) for r in rows]})
+    return {"shown": True, "rows": [dict(r.to_dict(), held_most=[
+        {"text": server._text(role, {}), "times": n} for role, n in r.most_held()]) for r in rows]}

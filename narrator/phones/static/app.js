@@ -15,6 +15,7 @@ let events = null;
 let round = { serial: null };  // the private round being filled in (target, ability, sent)
 let showing = null;    // host screen: the seat number whose code is shown now
 let timerLeft = null, timerTick = null;
+let asked = null;      // host screen: the standings asked for before the first night
 
 const $ = (id) => document.getElementById(id);
 
@@ -109,6 +110,7 @@ function render(v) {
   if (v.seat && !v.ask && !v.request && v.phase !== "over") parts.push(el("p", { class: "dim", id: "waiting", text: t("waiting") }));
   if (v.private && v.private.alive === false) parts.push(el("p", { class: "dead", id: "dead", text: t("dead") }));
   if (v.private && (v.private.role || v.private.lines)) parts.push(cards(v.private, v.messages || [], v.request));
+  if (v.host) parts.push(...standingsParts(v));
   if (v.host) parts.push(hostScreen(v.host));
   $("app").replaceChildren(...parts);
 }
@@ -302,6 +304,39 @@ function hostScreen(h) {
     }
     box.append(row);
   }
+  return box;
+}
+
+// The table's standings on the host screen: by themselves once the game is over, on request
+// before the first night; never while a game is under way.
+function standingsParts(v) {
+  if (v.host.standings) return [standings(v.host.standings, false)];
+  if (v.phase !== "setup") { asked = null; return []; }
+  if (asked) return [standings(asked, true)];
+  return [el("button", { type: "button", id: "standings-button", text: t("standings_button"), onclick: async () => {
+    asked = await (await fetch("/api/host/standings")).json();
+    render(view);
+  } })];
+}
+
+function standings(d, closable) {
+  const box = el("div", { class: "card", id: "standings" }, el("h2", { text: t("standings_title") }));
+  const dash = t("standings_unknown");
+  if (!d.shown) box.append(el("p", { class: "dim", text: t(d.reason === "off" ? "standings_off" : "standings_later") }));
+  else if (!d.rows.length) box.append(el("p", { class: "dim", text: t("standings_none") }));
+  else {
+    const keys = ["player", "games", "wins", "rate", "roles", "survived"];
+    const table = el("table", {}, el("tr", {}, ...keys.map((k) => el("th", { text: t("standings_" + k) }))));
+    for (const r of d.rows) {
+      const cells = [r.name, String(r.games), r.decided ? String(r.wins) : dash,
+        r.win_rate === null ? dash : Math.round(r.win_rate * 100) + "%",
+        r.held_most.map((h) => textOf(h.text) + " " + h.times).join(", ") || dash,
+        r.survival_known ? r.survived + "/" + r.survival_known : dash];
+      table.append(el("tr", { "data-player": r.name }, ...cells.map((c) => el("td", { text: c }))));
+    }
+    box.append(table);
+  }
+  if (closable) box.append(el("button", { type: "button", id: "standings-close", text: t("standings_close"), onclick: () => { asked = null; render(view); } }));
   return box;
 }
 

@@ -1,0 +1,40 @@
+"""The appliance says tonight's winners in one line when the table asks after a game (issue 28):
+`no` to "play again?" (three presses, or the word), then "play again?" once more."""
+
+import pytest
+
+from narrator.appliance.serve import ServeOptions, serve
+from narrator.errors import NoMoreAnswers
+from narrator.table.transcript import read_transcript
+from tests.test_history_browser import finished_game
+
+pytestmark = pytest.mark.slow  # a narrator process plays the evening's first game
+
+
+def serve_until_the_answers_run_out(tmp_path, *answers, **table):
+    transcript = tmp_path / "t.jsonl"
+    script = tmp_path / "answers.txt"
+    script.write_text("\n".join(answers) + "\n", encoding="utf-8")
+    overrides = {"voice": "text", "lang": "en", "time_scale": "0", "transcript": str(transcript),
+                 "answers": str(script), **table}
+    with pytest.raises(NoMoreAnswers):  # no --once: after "play again?" it offers the next game
+        serve(ServeOptions(keyboard=False, buttons=False, overrides=overrides), log=lambda m: None)
+    return [r for r in read_transcript(transcript) if r["kind"] in ("say", "ask")]
+
+
+def test_no_after_a_game_says_tonights_winners_most_wins_first(narrator_home, tmp_path):
+    finished_game(tmp_path)  # digital cards: Aki, Dai and Emi won
+    said = serve_until_the_answers_run_out(tmp_path, "yes", "done", "yes", "no", "done")
+    lines = [r["line"] for r in said]
+    at = lines.index("appliance.winners_offer")
+    assert lines[at:at + 4] == ["appliance.winners_offer", "appliance.again", "appliance.winners", "appliance.again"]
+    assert said[at + 2]["text"] == "Tonight's winners, most wins first: Aki, Dai and Emi."
+
+
+def test_without_known_winners_it_says_so_and_with_history_off_it_offers_nothing(narrator_home, tmp_path):
+    said = serve_until_the_answers_run_out(tmp_path, "yes", "done", "yes", "no", "done")
+    assert "appliance.no_winners" in [r["line"] for r in said]  # physical cards: nobody's win is known
+    off = tmp_path / "off"
+    off.mkdir()
+    said = serve_until_the_answers_run_out(off, "yes", "done", "yes", "done", history="false")
+    assert "appliance.winners_offer" not in [r["line"] for r in said]
