@@ -41,8 +41,10 @@ def _bound(server: Any, handler: Any) -> Any:
 def host_view(server: Any) -> dict[str, Any]:
     """What the host screen shows: every seat by number, taken or free, and the public question."""
     seats = [{"number": i, "name": n, "taken": server.seats.taken(n)} for i, n in enumerate(server.seats.names, 1)]
-    view: dict[str, Any] = {"seats": seats, "free": len(server.seats.free()), "ask": None,
-                            "standings": standings.after_the_game(server)}
+    view: dict[str, Any] = {"seats": seats, "free": len(server.seats.free()), "ask": None}
+    final = standings.after_the_game(server)
+    if final is not None:  # once the game is over: the table's standings
+        view["standings"] = final
     open_ask = server.hub.open_ask
     if open_ask is not None and open_ask[1].player is None:
         serial, ask = open_ask
