@@ -81,7 +81,8 @@ async def answer_on_the_host_screen(table, host, limit: float = 60.0):
                 await host.click('#ask button[data-choice="Ben"]')
                 await host.click("#submit")
             else:
-                value = "yes" if ask["line"] == "nomination.werewolf_found" else "no" if "no" in ask["choices"] else "done"
+                value = ("yes" if ask["line"] == "nomination.werewolf_found"
+                         else "no" if "no" in ask["choices"] else "done")
                 await host.click(f'#ask button[data-choice="{value}"]')
             answered.add(ask["serial"])
         await asyncio.sleep(0.02)

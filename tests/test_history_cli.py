@@ -69,7 +69,8 @@ def table(tmp_path_factory):
         config = configure(names=BM_NAMES, seed=7)
         state, _, rounds = play_bm(config, seed=seed)
         (files / f"bm{seed}.jsonl").write_text(answers_jsonl(rounds), encoding="utf-8")
-        played(home, "bestia-magica", "--names", BM_NAMES, "--seed", "7", *RUN, "--answers", str(files / f"bm{seed}.jsonl"))
+        played(home, "bestia-magica", "--names", BM_NAMES, "--seed", "7", *RUN,
+               "--answers", str(files / f"bm{seed}.jsonl"))
         ends.append((config, state))
     for ending in ("innocent", "witch"):
         played(home, "pagan", *RUN, "--answers", script(files, f"p-{ending}.txt", ENDINGS[ending][0]))

@@ -6,7 +6,7 @@ seat's own code; a phone that gives its seat's code gets a random secret token i
 (`seats`). The page shows that player alone their cards, memos and private questions
 (`views`, `private`) and takes their answers (`answers`; public questions on the host
 screen). `wire` pads every message to one size and reads request bodies safely, `guard`
-caps connections and times them out, `network` finds the address to announce, `standings` shows the table's history on the host
-screen after the game. The page
+caps connections and times them out, `network` finds the address to announce, `standings`
+shows the table's history on the host screen after the game. The page
 itself is plain HTML, CSS and a little JavaScript (static/).
 """

@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from narrator.table.forget import player_key
+from narrator.table.forget import player_key, shown_name
 
 MOST_ROLES = 2
 """How many of a player's most held roles are shown."""
@@ -68,8 +68,8 @@ def standings(records: Iterable[dict[str, Any]], player: str | None = None) -> l
             key = player_key(p["name"])
             if player and key != player_key(player):
                 continue
-            row = table.setdefault(key, Standing(p["name"]))
-            row.name = p["name"]  # the latest spelling
+            row = table.setdefault(key, Standing(shown_name(p["name"])))
+            row.name = shown_name(p["name"])  # the latest spelling
             row.games += 1
             if p.get("won") is not None:
                 row.decided += 1
@@ -93,5 +93,5 @@ def evening_winners(records: Iterable[dict[str, Any]], day: str) -> list[str]:
             if p.get("won"):
                 key = player_key(p["name"])
                 wins[key] += 1
-                names[key] = p["name"]
+                names[key] = shown_name(p["name"])
     return [names[key] for key, _ in sorted(wins.items(), key=lambda kv: (-kv[1], kv[0]))]
