@@ -212,3 +212,37 @@ def test_a_game_played_with_history_off_is_left_out(tmp_path):
     [folder] = (home / "games").iterdir()
     assert json.loads((folder / "meta.json").read_text())["run"]["history"] is False
     assert narrator(home, "stats", "--lang", "en").stdout.strip() == "No finished game yet"
+
+
+@pytest.mark.parametrize("name,device", [("one-night", False), ("one-night", True), ("werewolf", False),
+                                         ("tabula", False)], ids=["one-night", "one-night-device", "werewolf", "tabula"])
+def test_each_game_file_game_is_kept_with_what_the_narrator_knew(tmp_path, name, device):
+    """The game files (one-night, werewolf, tabula) through the CLI twice, as
+    tests/test_kernel_cli.py plays them; the wins added up here from the in-process end state:
+    a seat won when its card's team is the winner, where the narrator held the cards."""
+    from narrator.cues import Answer, Ask, Continue, Start
+    from narrator.games import get_game
+    from narrator.settings import build_settings
+    from tests.test_kernel_cli import NAMES, _play, _simple_table
+
+    game = get_game(name)
+    flags = {"digital_cards": "true"} if device else {}
+    config = game.configure(build_settings({}, {"names": NAMES[name], "seed": "4", **flags}, "test"))
+    state, event = game.new_state(), Start()
+    while not state.finished:
+        state, cues = game.advance(config, state, event)
+        ask = cues[-1] if cues and isinstance(cues[-1], Ask) else None
+        event = Answer(_simple_table(config, state, ask)) if ask else Continue()
+    for lang in ("ja", "en"):
+        _play(tmp_path, name, lang, device)
+    data = json.loads(narrator(tmp_path / "home", "stats", "--json").stdout)
+    assert [g["winner"] for g in data["games"]] == [state.winner] * 2
+    knows = len(state.cards) >= len(config.names)
+    teams = {r.id: r.team for r in get_game(name).record.args[0].roles.values()} if knows else {}
+    for row in data["players"]:
+        seat = config.names.index(row["name"])
+        assert row["games"] == 2
+        if knows:
+            assert row["decided"] == 2 and row["wins"] == 2 * (teams[state.cards[seat]] == state.winner)
+        else:
+            assert row["decided"] == 0 and row["wins"] == 0

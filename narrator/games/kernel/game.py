@@ -16,7 +16,7 @@ from typing import Any
 from narrator.errors import SetupError
 from narrator.games import seating
 from narrator.games.contract import Game, PhonePlay
-from narrator.games.kernel import engine, judge, plans, sayable
+from narrator.games.kernel import engine, judge, plans, record, sayable
 from narrator.games.kernel.model import GameFile
 from narrator.games.kernel.state import KConfig, KState
 from narrator.settings import TableSettings, boolean, check_options, declare, integer, parse_counts, parse_seconds_list
@@ -93,6 +93,7 @@ def build(spec: GameFile) -> Game:
         names=seating.names_of,
         context=seating.night_and_day,
         outcome=judge.outcome,
+        record=partial(record.record, spec),
         phones=PhonePlay(private_view=private_view, alive=alive, required=required),
         settings=SETTINGS,
         describe=partial(plans.describe, spec),
