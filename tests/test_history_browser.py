@@ -12,17 +12,18 @@ import pytest
 from tests.phones_harness import NAMES5
 from tests.test_phones_browser import browsers, seat_everyone, view_of
 from tests.phones_harness import open_table
+from tests.test_phones_wiring import _first_night_script
 
 pytestmark = pytest.mark.slow  # Chromium through Playwright, a narrator process
 
-DIGITAL = ["done"] + ["Aki"] * 6 + [NAMES5]
-"""A digital-cards game of seed 3 (tests/test_history_cli.py): Ben the werewolf, Chika the
-traitor; everyone is nominated and the citizens (Aki, Dai, Emi) win."""
+DIGITAL_WINNERS = ("Aki", "Dai", "Emi")
+"""A digital-cards game of seed 3 (tests/test_phones_wiring.py's script): Ben the werewolf,
+Chika the traitor; everyone is nominated and the citizens win."""
 
 
 def finished_game(tmp_path):
     answers = tmp_path / "digital.txt"
-    answers.write_text("\n".join(DIGITAL) + "\n", encoding="utf-8")
+    answers.write_text(_first_night_script(3, NAMES5), encoding="utf-8")
     done = subprocess.run([sys.executable, "-m", "narrator", "play", "--names", NAMES5, "--seed", "3",
                            "--digital-cards", "--phones", "--host", "127.0.0.1", "--port", "0", "--voice", "text",
                            "--time-scale", "0", "--no-keyboard", "--answers", str(answers)],

@@ -16,8 +16,10 @@ from pathlib import Path
 import pytest
 
 from narrator.games.bestia_magica.vote import winners
+from narrator.sound.voicepack import load_pack
 from tests.bm_driver import answers_jsonl, configure, play as play_bm
 from tests.pagan_script import ENDINGS
+from tests.test_phones_wiring import _first_night_script
 
 pytestmark = pytest.mark.slow  # real narrator processes
 
@@ -26,8 +28,6 @@ AW_CITIZENS = ["done", "Ben,Dai", "no", "no", "done", "Emi", "no", "no", "done",
 """Physical cards: the werewolf is found among day 3's nominees (Fumi)."""
 AW_WEREWOLVES = AW_CITIZENS[:-1] + ["no", "no"]
 """Physical cards: no werewolf found in 3 days."""
-DIGITAL = ["done"] + ["Aki"] * 6
-"""Digital cards, seed 3: the night's choices all on Aki, then everyone is nominated."""
 BM_NAMES = "Aki,Ben,Chika,Dai,Emi,Fumi,Gen,Hana"
 RUN = ["--voice", "text", "--time-scale", "0", "--no-keyboard"]
 
@@ -62,8 +62,15 @@ def table(tmp_path_factory):
     played(home, "additional-werewolf", "--names", "Aki:あき," + AW_NAMES.split(",", 1)[1], "--seed", "7", *RUN,
            "--answers", script(files, "aw2.txt", AW_WEREWOLVES))
     for n, names in enumerate(("Aki,Ben,Chika,Dai,Emi", "Emi,Aki,Ben,Chika,Dai")):
+        (files / f"d{n}.txt").write_text(_first_night_script(3, names), encoding="utf-8")
         played(home, "additional-werewolf", "--names", names, "--seed", "3", "--digital-cards", "--phones",
-               "--host", "127.0.0.1", "--port", "0", *RUN, "--answers", script(files, f"d{n}.txt", DIGITAL + [names]))
+               "--host", "127.0.0.1", "--port", "0", *RUN, "--answers", str(files / f"d{n}.txt"))
+    dealt = []  # the digital games' cards at the end, as the narrator saved them
+    for folder in sorted((home / "games").iterdir()):
+        if json.loads((folder / "meta.json").read_text())["config"].get("digital_cards"):
+            state = json.loads((folder / "snapshot.json").read_text())["state"]
+            names = json.loads((folder / "meta.json").read_text())["config"]["names"]
+            dealt.append((dict(zip(names, state["roles_of"])), state["winner"]))
     ends = []
     for seed in (1, 2):
         config = configure(names=BM_NAMES, seed=7)
@@ -74,14 +81,17 @@ def table(tmp_path_factory):
         ends.append((config, state))
     for ending in ("innocent", "witch"):
         played(home, "pagan", *RUN, "--answers", script(files, f"p-{ending}.txt", ENDINGS[ending][0]))
-    return home, ends
+    return home, ends, dealt
 
 
-def by_hand(bm_ends) -> dict[str, dict]:
+TEAM = {"citizen": "citizens", "traitor": "werewolves", "werewolf": "werewolves"}
+
+
+def by_hand(bm_ends, dealt) -> dict[str, dict]:
     """The standings, added up here: AW physical games count as played (nobody's win or
-    survival is known); the two digital deals of seed 3 (as the narrator dealt them: Ben the
-    werewolf, Chika, then Emi, the traitor) were won by the citizens; Bestia Magica's by
-    the winning team of each end state."""
+    survival is known); in the digital games a player won when the role card they held at
+    the end is on the winning team (no lovers in these sets); Bestia Magica's by the winning
+    team of each end state."""
     rows: dict[str, dict] = {}
 
     def add(name, won=None, survived=None, role=None):
@@ -99,10 +109,9 @@ def by_hand(bm_ends) -> dict[str, dict]:
 
     for name in AW_NAMES.split(",") * 2:
         add(name)
-    for traitor in ("Chika", "Emi"):
-        for name in ("Aki", "Ben", "Chika", "Dai", "Emi"):
-            role = "werewolf" if name == "Ben" else "traitor" if name == traitor else "citizen"
-            add(name, won=role == "citizen", role=f"label.{role}")
+    for roles, winner in dealt:
+        for name, role in roles.items():
+            add(name, won=TEAM[role] == winner, role=f"label.{role}")
     for config, state in bm_ends:
         won = set(winners(config, state, state.winner))
         for p in state.players:
@@ -111,11 +120,11 @@ def by_hand(bm_ends) -> dict[str, dict]:
 
 
 def test_the_standings_are_the_ones_added_up_by_hand(table):
-    home, bm_ends = table
+    home, bm_ends, dealt = table
     done = narrator(home, "stats", "--json")
     assert done.returncode == 0 and done.stderr == "", done.stderr
     data = json.loads(done.stdout)
-    expected = by_hand(bm_ends)
+    expected = by_hand(bm_ends, dealt)
     got = {p["name"]: p for p in data["players"]}
     assert set(got) == set(expected)  # Aki:あき is Aki; Pagan names no one
     for name, row in expected.items():
@@ -138,12 +147,14 @@ def test_the_standings_are_the_ones_added_up_by_hand(table):
 
 
 def test_the_table_is_in_the_table_language_and_filters_by_game_player_and_day(table):
-    home, bm_ends = table
-    expected = by_hand(bm_ends)
+    home, bm_ends, dealt = table
+    expected = by_hand(bm_ends, dealt)
     ja = narrator(home, "stats").stdout.splitlines()
     assert ja[0].split() == ["プレイヤー", "試合", "勝ち", "勝率", "よく持った役職", "生存"]
     ben = next(line for line in ja if line.startswith("Ben "))
-    assert ben.split()[1] == str(expected["Ben"]["games"]) and "人狼 2" in ben
+    assert ben.split()[1] == str(expected["Ben"]["games"])
+    roles, ja_pack = expected["Ben"]["roles"], load_pack("ja")
+    assert any(f"{ja_pack.speak(r).text} {n}" in ben for r, n in roles.items() if n == max(roles.values()))
     en = narrator(home, "stats", "--lang", "en", "--game", "additional-werewolf").stdout.splitlines()
     assert en[0].split()[:2] == ["Player", "Games"]
     fumi = next(line for line in en if line.startswith("Fumi "))
@@ -164,7 +175,7 @@ def test_the_table_is_in_the_table_language_and_filters_by_game_player_and_day(t
 
 
 def test_a_damaged_saved_game_is_skipped_with_one_line(table, tmp_path):
-    home, _ = table
+    home, _, _ = table
     copy = tmp_path / "home"
     subprocess.run(["cp", "-a", str(home), str(copy)], check=True)
     folders = [f for f in sorted((copy / "games").iterdir()) if '"bestia-magica"' in (f / "meta.json").read_text()]
@@ -178,7 +189,7 @@ def test_a_damaged_saved_game_is_skipped_with_one_line(table, tmp_path):
 
 
 def test_a_forgotten_player_leaves_every_record(table, tmp_path):
-    home, _ = table
+    home, _, _ = table
     copy = tmp_path / "home"
     subprocess.run(["cp", "-a", str(home), str(copy)], check=True)
     files = tmp_path / "scripts"

@@ -76,7 +76,7 @@ def test_transcript_does_not_record_private_answers(tmp_path):
     assert "Aki" not in rest and "Chika" not in rest
 
 
-def _first_night_script(seed: int = 3) -> str:
+def _first_night_script(seed: int = 3, names: str = NAMES) -> str:
     """ready, then the first night's six private picks, each the first its card allows (Aki
     unless the card forbids it: the seer and the peddler never pick themselves, the phantom
     mage picks two players), then everyone nominated."""
@@ -85,7 +85,7 @@ def _first_night_script(seed: int = 3) -> str:
     from narrator.settings import build_settings
 
     rules = get_game("additional-werewolf")
-    config = rules.configure(build_settings({}, {"names": NAMES, "digital_cards": "true", "seed": seed}, "test"))
+    config = rules.configure(build_settings({}, {"names": names, "digital_cards": "true", "seed": seed}, "test"))
     state, cues = rules.advance(config, rules.new_state(), {"type": "start"})
     state, cues = rules.advance(config, state, {"type": "answer", "value": "done"})
     picks = []
@@ -96,7 +96,7 @@ def _first_night_script(seed: int = 3) -> str:
             continue
         picks.append(cards.private_choices(config, state, ask.player, ask.choices)[0])
         state, cues = rules.advance(config, state, {"type": "answer", "value": picks[-1]})
-    return "done\n" + "".join(f"{p}\n" for p in picks) + NAMES + "\n"
+    return "done\n" + "".join(f"{p}\n" for p in picks) + names + "\n"
 
 
 def test_cli_plays_digital_cards_with_phones_on(tmp_path):
