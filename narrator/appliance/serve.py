@@ -22,7 +22,7 @@ from typing import Any, Callable
 from narrator import home
 from narrator.table.clock import make_clock
 from narrator.cues import Ask, Say
-from narrator.errors import NarratorError, NoMoreAnswers, SaveError, SetupError
+from narrator.errors import AnswerError, NarratorError, NoMoreAnswers, SaveError, SetupError
 from narrator.games import game_names, game_over_message, get_game
 from narrator.inputs.button import ButtonListener, ButtonUnavailable
 from narrator.table.runner import play as play_loop
@@ -170,7 +170,7 @@ class Appliance:
         while True:
             try:
                 await self._one_game()
-            except NoMoreAnswers:
+            except (NoMoreAnswers, AnswerError):  # nothing left to answer, a bad script: the caller's
                 raise
             except NarratorError as err:  # a full card, a read-only card: said, then tried again
                 self.log(f"{err}; waiting for the button to try again")
