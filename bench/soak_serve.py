@@ -45,6 +45,10 @@ def open_files() -> int:
     return len(os.listdir("/proc/self/fd"))
 
 
+class SoakDone(Exception):
+    """Raised into the service after the last game (no NarratorError: nothing catches it)."""
+
+
 class SeatedTable:
     """Answers every question; seats every phone when the page is announced; counts games."""
 
@@ -73,7 +77,7 @@ class SeatedTable:
                 if self.played % self.every == 0:
                     self.report(self.played)
                 if self.played >= self.games:
-                    hub.retire("table")
+                    hub.fail(SoakDone())  # the phones' source stays registered: end the service here
                     return
                 hub.offer_text("done", "script")
             elif ask.line == "appliance.offer":
@@ -111,7 +115,7 @@ def main() -> None:
                            overrides={"voice": "text", "time_scale": "0"})
     try:
         serve(options, log=lambda message: None)
-    except NoMoreAnswers:
+    except (NoMoreAnswers, SoakDone):
         pass
     games = saved_games(home)
     first = games[0].folder / "phones-private.json"

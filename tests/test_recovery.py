@@ -194,10 +194,12 @@ def lying_game(tmp_path, damage):
     return home, folder
 
 
-@pytest.mark.parametrize("damage", ["meta.json lost", "log shorter than its snapshot", "log empty"])
-def test_lying_storage_is_recovered_by_the_service_alone(tmp_path, damage):
+@pytest.mark.parametrize("damage, kept", [("meta.json lost", 4), ("log shorter than its snapshot", 1),
+                                          ("log empty", 0)])
+def test_lying_storage_is_recovered_by_the_service_alone(tmp_path, damage, kept):
+    """`kept`: the answers the log still holds (the game goes on after them)."""
     home, folder = lying_game(tmp_path, damage)
-    proc, spoken = serve_proc(home, tmp_path, ["yes"] + ANSWERS)
+    proc, spoken = serve_proc(home, tmp_path, ["yes"] + ANSWERS[kept:])
     assert proc.returncode == 0, proc.stderr
     assert spoken[:2] == ["appliance.greeting", "appliance.resume_question"] and spoken[-1] == "end.citizens_win"
     assert ("appliance.recovered" in spoken) == (damage != "meta.json lost")
@@ -206,9 +208,10 @@ def test_lying_storage_is_recovered_by_the_service_alone(tmp_path, damage):
 
 def test_a_lost_meta_is_rebuilt_by_narrator_resume_too(tmp_path):
     home, folder = lying_game(tmp_path, "meta.json lost")
-    assert "damaged" not in narrator("games", home=home).stdout
+    listed = narrator("games", home=home)
+    assert "damaged" not in listed.stdout and "rebuilt from the copy in its log" in listed.stderr
     proc = resume(home, tmp_path)
-    assert proc.returncode == 0 and "rebuilt from the copy in its log" in proc.stderr
+    assert proc.returncode == 0 and "game over: citizens win" in proc.stderr
 
 
 def test_a_half_created_game_is_cleaned_up_not_listed_forever(tmp_path):
