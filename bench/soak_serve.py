@@ -88,8 +88,9 @@ class SeatedTable:
                 hub.offer_text("done", "script")
             elif getattr(ask, "multiple", False):
                 hub.offer_text(",".join(c for c in ask.choices if c in NAMES), "script")
-            else:
-                hub.offer_text(next(c for c in ask.choices if c in NAMES), "script")
+            else:  # someone else than the asked player, a different one each time (two picks differ)
+                others = [c for c in ask.choices if c in NAMES and c != getattr(ask, "player", None)]
+                hub.offer_text(others[serial % len(others)], "script")
 
 
 def main() -> None:
