@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 SOURCE_VOICES = Path(__file__).resolve().parents[1] / "voices"
 """The bundled voice packs in a source tree (a clone, an editable install): beside the package."""
@@ -28,3 +29,99 @@ def bundled_voices() -> Path:
     else where a wheel installed them (`<prefix>/share/narrator/voices`). The user's own
     packs (`app_home() / "voices"`) are looked at before these."""
     return SOURCE_VOICES if SOURCE_VOICES.is_dir() else INSTALLED_VOICES
+
+
+# --- every file the narrator keeps, written and read the same careful way -------------------
+#
+# A Pi's SD card loses power mid-write and lies about fsync; a file met half-written must be one
+# line and a way on, never a traceback that restarts the service in a loop. So every kept file
+# (the saved game's, the phones', the table file, the model records) is written whole or not
+# at all (a uniquely named temp file beside it, fsynced, renamed over, the folder fsynced) and
+# read with a size bound; a damaged one can be set aside beside itself, under a new name.
+
+MAX_KEPT_BYTES = 16 * 1024 * 1024
+"""The files the narrator keeps are kilobytes; one bigger than this is not ours."""
+
+
+class DamagedFile(ValueError):
+    """A kept file that cannot be used as it is; `str(err)` says which and why (one line)."""
+
+    def __init__(self, path: Path, reason: str):
+        super().__init__(f"{path} is damaged ({reason})")
+        self.path, self.reason = path, reason
+
+
+def write_atomic(path: Path, data: bytes | str, mode: int = 0o600) -> None:
+    """Replace `path` by `data` whole or not at all; an OSError (full, read-only) leaves it as it was."""
+    import secrets
+
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+        try:
+            view = memoryview(raw)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    fsync_dir(path.parent)
+
+
+def fsync_dir(folder: Path) -> None:
+    """Make a rename or a new file in `folder` survive a power cut."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def read_bounded(path: Path, limit: int = MAX_KEPT_BYTES) -> bytes | None:
+    """Up to `limit` + 1 bytes of a regular file (None when missing). A FIFO or a device is
+    refused rather than opened (opening a FIFO blocks until someone writes to it)."""
+    import stat
+
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            raise DamagedFile(path, "not a regular file")
+        with path.open("rb") as f:
+            return f.read(limit + 1)
+    except FileNotFoundError:
+        return None
+
+
+def read_json(path: Path, limit: int = MAX_KEPT_BYTES) -> Any:
+    """The parsed JSON of `path`, None when it is missing; DamagedFile when it is not JSON."""
+    import json
+
+    data = read_bounded(path, limit)
+    if data is None:
+        return None
+    if len(data) > limit:
+        raise DamagedFile(path, f"over {limit // 2**20 or 1} MiB")
+    try:
+        return json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise DamagedFile(path, "not UTF-8") from None
+    except (ValueError, RecursionError) as err:
+        raise DamagedFile(path, "empty" if not data.strip() else type(err).__name__) from None
+
+
+def set_aside(path: Path) -> Path:
+    """Rename a damaged `path` beside itself (`NAME.damaged-<time>`) so a fresh one can start
+    and nothing is lost; returns the new name (or `path` when even that is refused)."""
+    import time
+
+    target = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}")
+    try:
+        os.replace(path, target)
+        fsync_dir(path.parent)
+    except OSError:
+        return path
+    return target

@@ -10,6 +10,7 @@ naming the fix. Most keys are also `narrator play` flags (`time_scale` is `--tim
 from __future__ import annotations
 
 import math
+import stat
 import tomllib
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -150,6 +151,9 @@ MAX_FILE_BYTES = 1024 * 1024
 def read_text_bounded(path: Path, what: str, fix: str) -> str:
     """A small UTF-8 text file, read with a size bound; any problem is one SetupError line."""
     try:
+        mode = path.stat().st_mode
+        if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):  # opening a FIFO blocks until someone writes
+            raise SetupError(f"{what} {path} is a pipe, not a file; {fix}")
         with path.open("rb") as f:
             data = f.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
@@ -345,6 +349,8 @@ def number(value: Any, key: str, source: str, low: float, high: float) -> float:
     """A finite number between `low` and `high` (inf, nan and `true` refused)."""
     try:
         if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+            raise ValueError
+        if isinstance(value, str) and not value.strip().isascii():  # float() takes a full-width １
             raise ValueError
         result = float(value)
     except (TypeError, ValueError, OverflowError):

@@ -161,6 +161,9 @@ def test_a_damaged_meta_is_listed_and_skipped_by_games_resume_and_serve(tmp_path
     home = tmp_path / "home"
     assert play(tmp_path, home, ANSWERS).returncode == 0
     [old] = (home / "games").iterdir()
+    log = old / "events.jsonl"  # a log from before issue 25, with no copy of the setup to rebuild from
+    first, *rest = log.read_text().splitlines(keepends=True)
+    log.write_text(json.dumps({k: v for k, v in json.loads(first).items() if k != "setup"}) + "\n" + "".join(rest))
     (old / "meta.json").write_bytes(b"")
     listed = narrator("games", home=home)
     assert listed.returncode == 0

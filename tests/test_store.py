@@ -73,10 +73,24 @@ def test_effective_events_undo_the_latest_answer_and_the_steps_after_it():
 
 
 def test_damaged_meta_is_a_clear_error(game, tmp_path):
+    """...when the log holds no copy of the setup either (a log written before issue 25)."""
     _, _, store = game
+    as_before_issue_25(store)
     (store.folder / "meta.json").write_text("{")
     with pytest.raises(NarratorError, match="damaged"):
         find_game(tmp_path, None)
+
+
+@pytest.mark.parametrize("damage", ["lost", "cut", "not a meta"])
+def test_a_lost_or_damaged_meta_is_rebuilt_from_the_copy_in_the_log(game, tmp_path, damage, capsys):
+    rules, config, store = game
+    before = json.loads((store.folder / "meta.json").read_text())
+    meta = store.folder / "meta.json"
+    {"lost": meta.unlink, "cut": lambda: meta.write_text(meta.read_text()[:30]),
+     "not a meta": lambda: meta.write_text("[]")}[damage]()
+    assert find_game(tmp_path, None).meta == before
+    assert json.loads(meta.read_text()) == before
+    assert "rebuilt from the copy in its log" in capsys.readouterr().err
 
 
 # --- issue 13: never bricked, never silently wrong ------------------------------------------
@@ -109,11 +123,26 @@ def log_lines(store):
     return (store.folder / "events.jsonl").read_text(encoding="utf-8").splitlines()
 
 
+def header_of(store):
+    """The log's first line: its game, and a copy of the setup meta.json holds (issue 25)."""
+    meta = json.loads((store.folder / "meta.json").read_text())
+    return {"type": "log", "id": store.id, "game": meta["game"],
+            "setup": {"config": meta["config"], "run": meta["run"]}}
+
+
+def as_before_issue_25(store):
+    """The log's first line without the copy of the setup (so a lost meta.json stays lost)."""
+    log = store.folder / "events.jsonl"
+    first, *rest = log.read_text().splitlines(keepends=True)
+    header = {k: v for k, v in json.loads(first).items() if k != "setup"}
+    log.write_text(json.dumps(header) + "\n" + "".join(rest))
+
+
 def test_the_log_starts_with_its_game_and_every_line_is_an_event(game):
     rules, config, store = game
     answered(rules, config, store, "done")
     first, *rest = [json.loads(line) for line in log_lines(store)]
-    assert first == {"type": "log", "id": store.id, "game": "additional-werewolf"}
+    assert first == header_of(store)
     assert [e["type"] for e in rest] == ["start", "answer"] and store.events() == rest
 
 
@@ -202,7 +231,7 @@ def test_an_old_log_without_its_first_line_is_bound_to_its_game_on_resume(game):
     resumed = GameStore(store.folder)
     assert resume_position(rules, config, resumed).state == pos.state
     resumed.append_event({"type": "continue"})
-    assert json.loads(log_lines(store)[0]) == {"type": "log", "id": store.id, "game": "additional-werewolf"}
+    assert json.loads(log_lines(store)[0]) == header_of(store)
 
 
 def test_an_event_the_rules_cannot_take_is_a_damaged_line_not_a_traceback(game):
@@ -333,6 +362,8 @@ def test_the_damage_lines_are_exact(game, warned, tmp_path):
     assert warned == [f"{snap} does not fit the game (ValueError: its state does not read back the same); "
                       f"the game is rebuilt from its log {log}"]
 
+    log.write_bytes(good_log)
+    as_before_issue_25(store)  # with the copy of the setup in the log, meta.json is rebuilt
     (folder / "meta.json").unlink()
     with pytest.raises(DamagedGame) as err:
         store.meta
@@ -423,6 +454,7 @@ def test_find_game_picks_the_latest_sound_unfinished_game(tmp_path, monkeypatch)
     made[2].mark_finished({"winner": "witch"})
     warned = []
     assert find_game(tmp_path, None, warned.append).id == made[1].id
+    as_before_issue_25(made[1])
     (made[1].folder / "meta.json").write_text("")
     assert find_game(tmp_path, None, warned.append).id == made[0].id
     assert warned == [f"skipping a damaged game: saved game {made[1].id}: {made[1].folder / 'meta.json'} is damaged "
@@ -476,6 +508,7 @@ def test_meta_over_16_mib_is_not_ours(game, size, damaged):
     meta = json.dumps(store.meta)
     (store.folder / "meta.json").write_text(meta + " " * (size - len(meta.encode())))
     if damaged:
+        as_before_issue_25(store)
         with pytest.raises(DamagedGame) as err:
             store.meta
         assert str(err.value) == (f"saved game {store.id}: {store.folder / 'meta.json'} is damaged (over 16 MiB); "

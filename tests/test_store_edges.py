@@ -46,7 +46,10 @@ def log_text(store):
 
 
 def header(store):
-    return json.dumps({"type": "log", "id": store.id, "game": "additional-werewolf"}) + "\n"
+    """The log's first line: its game, and a copy of the setup meta.json holds (issue 25)."""
+    meta = json.loads((store.folder / "meta.json").read_text())
+    return json.dumps({"type": "log", "id": store.id, "game": "additional-werewolf",
+                       "setup": {"config": meta["config"], "run": meta["run"]}}, ensure_ascii=False) + "\n"
 
 
 # --- what the files hold ----------------------------------------------------------------------
@@ -213,7 +216,7 @@ def test_a_damaged_snapshots_reason_is_the_damage_line(game):
     start_position(rules, config, store)
     (store.folder / "snapshot.json").write_text("{")
     assert store.load_snapshot() == (None, f"saved game {store.id}: {store.folder / 'snapshot.json'} is damaged "
-                                           f"(JSONDecodeError); it cannot be resumed (move {store.folder} away)")
+                                           f"(JSONDecodeError)")  # it is rebuilt, so nothing says it cannot be resumed
 
 
 # --- which games are listed, found and skipped ----------------------------------------------------
@@ -418,6 +421,8 @@ def test_a_lock_that_cannot_be_opened_or_taken_is_one_line(tmp_path, monkeypatch
 def test_a_game_whose_meta_is_damaged_is_never_resumed_even_to_cut_its_log(tmp_path):
     damaged = GameStore.create(tmp_path, "pagan", {}, {})
     damaged.close()
+    log = damaged.folder / "events.jsonl"  # a log from before issue 25: no copy of the setup
+    log.write_text(json.dumps({k: v for k, v in json.loads(log.read_text()).items() if k != "setup"}) + "\n")
     (damaged.folder / "meta.json").write_text("")
     with pytest.raises(DamagedGame, match="meta.json is damaged"):
         find_game(tmp_path, None, lambda message: None, damaged_too=True)

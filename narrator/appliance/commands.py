@@ -53,7 +53,7 @@ def register(main: click.Group, friendly_errors: Any) -> None:
         """Print the table file, and whether it is valid."""
         path = table_file.ensure_table()
         click.echo(f"# {path}")
-        click.echo(path.read_text(encoding="utf-8").rstrip("\n"))
+        click.echo(table_file.read_table_text(path).rstrip("\n"))
         settings, game_config, appliance = table_file.check_table(table_file.load_table(path), f"table file {path}")
         click.echo(f"# valid: {settings.game} for {game_config.players} players, lang {settings.lang}, "
                    f"buttons on {', '.join(map(str, appliance.pins)) or 'none'}", err=True)
@@ -66,7 +66,7 @@ def register(main: click.Group, friendly_errors: Any) -> None:
         """Set KEY (e.g. players, lang, appliance.button_pin) to VALUE, if the result is valid."""
         path = table_file.ensure_table()
         parsed = table_file.parse_value(value)
-        table_file.save_checked(path, table_file.set_key(path.read_text(encoding="utf-8"), key, parsed))
+        table_file.save_checked(path, table_file.set_key(table_file.read_table_text(path), key, parsed))
         click.echo(f"{key} = {table_file.format_value(parsed)}  ({path})")
 
     @config.command("unset")
@@ -75,7 +75,7 @@ def register(main: click.Group, friendly_errors: Any) -> None:
     def config_unset(key: str) -> None:
         """Remove KEY from the table file (its default applies again)."""
         path = table_file.ensure_table()
-        table_file.save_checked(path, table_file.unset_key(path.read_text(encoding="utf-8"), key))
+        table_file.save_checked(path, table_file.unset_key(table_file.read_table_text(path), key))
         click.echo(f"{key} removed ({path})")
 
     @config.command("edit")

@@ -22,16 +22,17 @@ from typing import Any, Callable
 from narrator import home
 from narrator.table.clock import make_clock
 from narrator.cues import Ask, Say
-from narrator.errors import NarratorError, SetupError
+from narrator.errors import AnswerError, NarratorError, NoMoreAnswers, SaveError, SetupError
 from narrator.games import game_names, game_over_message, get_game
 from narrator.inputs.button import ButtonListener, ButtonUnavailable
 from narrator.table.runner import play as play_loop
 from narrator.table.runner import resume_position, start_position
 from narrator.table.session import RunOptions, open_sitting
 from narrator.settings import COMMON_KEYS, TableSettings, build_settings
-from narrator.appliance import evening
+from narrator.appliance import evening, trouble
 from narrator.appliance.table import (
-    DEFAULT_TABLE, ApplianceConfig, check_table, ensure_table, load_table, save_checked, set_key,
+    DEFAULT_TABLE, ApplianceConfig, UnreadableTable, check_table, ensure_table, load_table, read_table_text,
+    save_checked, set_key, table_path,
 )
 from narrator.table.lock import held_by_other
 from narrator.table.store import GameStore, saved_games
@@ -58,9 +59,13 @@ class ServeOptions:
 def serve(options: ServeOptions, log: Callable[[str], None] | None = None) -> int:
     """Run the appliance until stopped (or after one game with `once`); returns games played."""
     log = log or (lambda message: print(f"appliance: {message}", file=sys.stderr, flush=True))
-    path = options.table or ensure_table()
     check_table({}, "command line", options.overrides)  # a bad flag is the caller's to fix
-    table_error = None
+    try:
+        path = options.table or ensure_table()
+    except NarratorError as err:  # a full or read-only card: said once the greeting is heard
+        path = table_path()
+        log(f"{err}")
+    table_error, table_line = None, "appliance.table_error"
     try:
         table = load_table(path)
         settings, _, appliance = check_table(table, f"table file {path}", options.overrides)
@@ -68,6 +73,10 @@ def serve(options: ServeOptions, log: Callable[[str], None] | None = None) -> in
         # Nobody reads a Pi's screen: say so, and play on the defaults rather than crash-loop.
         table_error = str(err)
         log(f"{err}; using the default table until it is fixed (`narrator config edit`)")
+        if isinstance(err, UnreadableTable) and options.table is None:
+            table_line = "appliance.table_set_aside"
+            if trouble.set_aside_table(path, log, ensure_table):
+                table_error = None  # the new file is sound: choices are saved into it
         table = tomllib.loads(DEFAULT_TABLE)
         settings, _, appliance = check_table(table, "default table", options.overrides)
     keyboard = sys.stdin.isatty() if options.keyboard is None else options.keyboard
@@ -80,6 +89,7 @@ def serve(options: ServeOptions, log: Callable[[str], None] | None = None) -> in
         sitting.starters.append(lambda loop, listener=listener: listener.start(sitting.hub, loop))
     app = Appliance(sitting, run, path, table, options, appliance, log)
     app.table_error = table_error
+    app.table_line = table_line if table_error or table_line != "appliance.table_error" else None
     try:
         return asyncio.run(app.run())
     except KeyboardInterrupt:  # stop now, not after the line in progress (the game is saved)
@@ -140,6 +150,8 @@ class Appliance:
         self.scheduler, self.hub = sitting.scheduler, sitting.hub
         self.pack = sitting.scheduler.voice.pack
         self.table_error: str | None = None
+        self.table_line: str | None = None
+        """What the table hears after the greeting about its table file (None: it is sound)."""
         self.unresumable: set[str] = set()
 
     async def run(self) -> int:
@@ -152,25 +164,38 @@ class Appliance:
         if self.appliance.remind_after and self.run_options.time_scale > 0:
             asyncio.get_running_loop().create_task(self._remind(self.appliance.remind_after))
         await self.say("appliance.greeting")
-        if self.table_error:
-            await self.say("appliance.table_error")
+        if self.table_line:
+            await self.say(self.table_line)
         played = 0
         while True:
-            store = self._take(latest_unfinished(home.app_home(), self.log, skip=self.unresumable))
-            resume = store is not None and await self.ask_resume()
-            if resume and not await self.play_saved(store):
-                await self.play_new(await self.choose())
-            elif not resume:
-                if store is not None:
-                    store.mark_finished({"winner": None, "abandoned": True})
-                    store.close()
-                    self.log(f"game {store.id} set aside; starting a new one")
-                    await self.say("appliance.set_aside")
-                await self.play_new(await self.choose())
+            try:
+                await self._one_game()
+            except (NoMoreAnswers, AnswerError):  # nothing left to answer, a bad script: the caller's
+                raise
+            except NarratorError as err:  # a full card, a read-only card: said, then tried again
+                self.log(f"{err}; waiting for the button to try again")
+                await self.ask(Ask(trouble.line_for(err), ("done",)))
+                continue
             played += 1
             if self.options.once:
                 return played
             await evening.again(self)
+
+    async def _one_game(self) -> None:
+        """Resume the unfinished game (if the table wants it) or choose and play a new one."""
+        store = self._take(latest_unfinished(home.app_home(), self.log, skip=self.unresumable))
+        resume = store is not None and await self.ask_resume()
+        if resume and not await self.play_saved(store):
+            await self.play_new(await self.choose())
+        elif not resume:
+            if store is not None:
+                try:
+                    store.mark_finished({"winner": None, "abandoned": True})
+                finally:
+                    store.close()
+                self.log(f"game {store.id} set aside; starting a new one")
+                await self.say("appliance.set_aside")
+            await self.play_new(await self.choose())
 
     def _take(self, store: GameStore | None) -> GameStore | None:
         """Lock the game for this appliance (None if another narrator took it meanwhile)."""
@@ -255,7 +280,8 @@ class Appliance:
             else:
                 players = counts[0][0]
             settings = dict(counts)[players]
-            self._save_choice(game, players)
+            if not self._save_choice(game, players):
+                await self.say("appliance.table_unwritable")
 
     async def _pick(self, items: list[Any], start: int, intro: Callable[[Any], Any] | None,
                     ask: Ask | None) -> Any:
@@ -285,14 +311,18 @@ class Appliance:
             meta = store.meta
             rules = get_game(meta["game"])
             config = rules.config_from_dict(meta["config"])
-            position = resume_position(rules, config, store)
+            position = resume_position(rules, config, store, recover=True)
             store.update_run(self.run_options.to_dict())
         except Exception as err:  # noqa: BLE001 - one damaged game must not stop the appliance
             store.close()
+            if isinstance(err, SaveError):  # the card, not the game: said, and offered again
+                raise
             self.log(f"cannot resume game {store.id}, skipping it: {err}")
             self.unresumable.add(store.id)
             return False
         self.log(f"resuming game {store.id}")
+        if position.recovered:
+            await self.say("appliance.recovered")
         self._restart_clock(position.t)
         try:
             state = await self._play(rules, config, store, position, recap=True)
@@ -379,10 +409,13 @@ class Appliance:
             return
         self.table = table
 
-    def _save_choice(self, game: str, players: int) -> None:
+    def _save_choice(self, game: str, players: int) -> bool:
+        """Keep the table's choice for the next game; False (logged) when the file refuses it."""
         try:
-            text = set_key(set_key(self.path.read_text(encoding="utf-8"), "game", game), "players", players)
+            text = set_key(set_key(read_table_text(self.path), "game", game), "players", players)
             self.table = save_checked(self.path, text)
             self.log(f"table file {self.path}: game = {game}, players = {players}")
         except NarratorError as err:
             self.log(f"playing {game} for {players} without saving it: {err}")
+            return False
+        return True

@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from narrator import home
-from narrator.errors import SetupError
+from narrator.errors import SaveError, SetupError
 from narrator.games import get_game
-from narrator.settings import DEFAULT_GAME, TableSettings, build_settings
+from narrator.settings import DEFAULT_GAME, TableSettings, build_settings, read_text_bounded
 
 TABLE_NAME = "table.toml"
 DEFAULT_TABLE = f"""\
@@ -123,20 +123,36 @@ def check_table(table: Mapping[str, Any], source: str,
     return settings, config, appliance
 
 
-def load_table(path: Path) -> dict[str, Any]:
+class UnreadableTable(SetupError):
+    """The table file is not a TOML text at all (not UTF-8, too big, endless, nested too
+    deeply): the service sets it aside rather than stumble on it at every start."""
+
+
+def read_table_text(path: Path) -> str:
+    """The table file's text, read with a size bound (a FIFO refused): one line on any problem."""
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise SetupError(f"table file {path} not found; `narrator config show` creates it") from None
+        return read_text_bounded(path, "table file", "`narrator config show` writes a new one")
+    except SetupError as err:
+        raise (err if "not found" in str(err) else UnreadableTable(str(err))) from None
+
+
+def load_table(path: Path) -> dict[str, Any]:
+    text = read_table_text(path)
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
-        raise SetupError(f"table file {path} is not valid TOML: {err}; fix it with `narrator config edit`") from None
+        raise UnreadableTable(f"table file {path} is not valid TOML: {err}; "
+                              "fix it with `narrator config edit`") from None
+    except RecursionError:
+        raise UnreadableTable(f"table file {path} nests tables or lists too deeply; "
+                              "fix it with `narrator config edit`") from None
 
 
 def save_checked(path: Path, text: str) -> dict[str, Any]:
     """Replace the table file by `text` only if it parses and validates; returns the table."""
     try:
         table = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
+    except (tomllib.TOMLDecodeError, RecursionError) as err:
         raise SetupError(f"table file {path} would not be valid TOML ({err}); nothing was changed") from None
     check_table(table, f"table file {path}")
     _write_atomic(path, text)
@@ -206,7 +222,7 @@ def edit(path: Path, editor: str | None = None) -> dict[str, Any]:
     os.close(fd)
     draft = Path(name)
     try:
-        draft.write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+        draft.write_text(read_table_text(path), encoding="utf-8")
         try:
             status = subprocess.call([*shlex.split(editor), str(draft)])
         except FileNotFoundError:
@@ -278,9 +294,8 @@ def _escape(char: str) -> str:
 
 
 def _write_atomic(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    try:
+        home.write_atomic(path, text, mode=0o644)
+    except OSError as err:
+        raise SaveError(f"cannot write the table file {path} ({err.strerror}); free some space or make it "
+                        "writable (what it held is kept)") from None

@@ -218,6 +218,18 @@ class ListenerHub:
         """Call `callback()` whenever a question opens or closes (the phone server pushes views)."""
         self._watchers.append(callback)
 
+    def forget(self, owner: Any) -> None:
+        """Drop every watcher, cue watcher, private subscriber and table command whose bound
+        method belongs to `owner` (a game's phone server at its end: a long-running service
+        must not keep each game's server alive, nor hand it the next game's private lines)."""
+        def kept(callbacks: list) -> list:
+            return [c for c in callbacks if getattr(c, "__self__", None) is not owner]
+        self._watchers[:] = kept(self._watchers)
+        self.cue_watchers[:] = kept(self.cue_watchers)
+        self._private_subscribers[:] = kept(self._private_subscribers)
+        self._table_commands = {w: h for w, h in self._table_commands.items()
+                                if getattr(h, "__self__", None) is not owner}
+
     def cue_started(self, cue: Any) -> None:  # the scheduler starts `cue`: tell `cue_watchers` (phones)
         for callback in self.cue_watchers:
             callback(cue)

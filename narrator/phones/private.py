@@ -10,19 +10,20 @@ from the token's player only, for the round open now.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any, Callable
+
+from narrator import home
+from narrator.phones.seats import read_kept
 
 
 class PrivateLines:
     """The private lines each player has been shown, in order, without repeats on resume."""
 
-    def __init__(self, path: Path | None = None):
+    def __init__(self, path: Path | None = None, warn: Callable[[str], None] | None = None):
         self.path = path
-        self._lines: list[dict[str, Any]] = []
-        if path is not None and path.exists():
-            self._lines = json.loads(path.read_text(encoding="utf-8"))
+        saved = read_kept(path, list, warn, "the phones show the private lines from now on")
+        self._lines: list[dict[str, Any]] = [e for e in saved or [] if _entry(e)]
 
     def add(self, to: str, line: str, text: dict[str, str], when: tuple[int, int]) -> bool:
         """Keep one line (`text` by language) for `to`; False when it is a replayed repeat."""
@@ -31,14 +32,15 @@ class PrivateLines:
             return False
         self._lines.append(entry)
         if self.path is not None:
-            tmp = self.path.with_suffix(".tmp")
-            tmp.write_text(json.dumps(self._lines, ensure_ascii=False), encoding="utf-8")
-            os.chmod(tmp, 0o600)
-            os.replace(tmp, self.path)
+            home.write_atomic(self.path, json.dumps(self._lines, ensure_ascii=False))
         return True
 
     def of(self, name: str) -> list[dict[str, Any]]:
         return [e for e in self._lines if e["to"] == name]
+
+
+def _entry(entry: Any) -> bool:
+    return isinstance(entry, dict) and isinstance(entry.get("to"), str) and isinstance(entry.get("text"), dict)
 
 
 def request_view(open_collect: Any, name: str, text: Callable[[str, dict], dict[str, str]]) -> dict[str, Any] | None:

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
-import os
 import secrets
 from pathlib import Path
+from typing import Any, Callable
+
+from narrator import home
 
 HOST = "\x00host"
 """The key of the host screen's token among the seats' (no seat name can be this)."""
@@ -58,17 +59,19 @@ class SeatTaken(Exception):
 class Seats:
     """The table's seats (player names), each seat's code, and who holds what."""
 
-    def __init__(self, names: tuple[str, ...], path: Path | None = None):
+    def __init__(self, names: tuple[str, ...], path: Path | None = None,
+                 warn: Callable[[str], None] | None = None):
         self.names = names
         self.path = path
         self._digests: dict[str, str] = {}
         self._codes: dict[str, str] = {}
         self.table_code = new_table_code()
-        if path is not None and path.exists():
-            saved = json.loads(path.read_text(encoding="utf-8"))
-            self._digests = {n: d for n, d in saved.get("seats", {}).items() if n in names or n == HOST}
-            self._codes = {n: c for n, c in saved.get("codes", {}).items() if n in names}
-            self.table_code = saved.get("table_code", self.table_code)
+        saved = read_kept(path, dict, warn, "the seats start fresh: players join again with new codes")
+        if saved:
+            self._digests = {n: d for n, d in _strings(saved.get("seats")).items() if n in names or n == HOST}
+            self._codes = {n: c for n, c in _strings(saved.get("codes")).items() if n in names}
+            if isinstance(saved.get("table_code"), str):
+                self.table_code = saved["table_code"]
         for name in names:
             if name not in self._digests and name not in self._codes:
                 self._codes[name] = new_seat_code()
@@ -153,9 +156,35 @@ class Seats:
     def _save(self) -> None:
         if self.path is None:
             return
-        tmp = self.path.with_suffix(".tmp")
+        import json
+
         data = {"seats": self._digests, "codes": self._codes, "table_code": self.table_code}
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            json.dump(data, out)
-        os.replace(tmp, self.path)
+        home.write_atomic(self.path, json.dumps(data))
+
+
+def read_kept(path: Path | None, kind: type, warn: Callable[[str], None] | None, fresh: str) -> Any:
+    """A phones file's content, or None: a missing file, or a damaged one (not JSON, not a
+    `kind`), which is set aside beside itself and said once; the phones then start `fresh`."""
+    if path is None:
+        return None
+    try:
+        data = home.read_json(path)
+        if data is None or isinstance(data, kind):
+            return data
+        raise home.DamagedFile(path, f"not a JSON {kind.__name__}")
+    except (home.DamagedFile, OSError) as err:
+        kept = home.set_aside(path)
+        (warn or _stderr)(f"{err}; set aside as {kept.name}; {fresh}")
+        return None
+
+
+def _strings(value: Any) -> dict[str, str]:
+    if not isinstance(value, dict):
+        return {}
+    return {k: v for k, v in value.items() if isinstance(k, str) and isinstance(v, str)}
+
+
+def _stderr(message: str) -> None:
+    import sys
+
+    print(f"warning: {message}", file=sys.stderr, flush=True)

@@ -101,6 +101,7 @@ class PhoneServer:
         if self._follows_cues:
             hub.cue_watchers.append(self._cue)
         hub.register(answers.SOURCE)  # phones can answer, so a game without a keyboard still waits
+        self._rounds_during_timers = hub.rounds_during_timers
         hub.rounds_during_timers = True
         hub.add_table_command("release", self.release)
 
@@ -264,6 +265,11 @@ class PhoneServer:
         return [s.getsockname()[:2] for s in self._listener.sockets] if self._listener else []
 
     async def stop(self) -> None:
+        """Stop listening and undo every registration with the hub (see `ListenerHub.forget`).
+        The "phones" source stays registered: it is a name, and the next game's page answers."""
+        if hasattr(self.hub, "forget"):  # a test's stand-in hub may have nothing to forget
+            self.hub.forget(self)
+        self.hub.rounds_during_timers = self._rounds_during_timers
         if self._sweeper is not None:
             self._sweeper.cancel()
             self._sweeper = None

@@ -34,8 +34,8 @@ def check_game(rules: Game) -> None:
 def make_server(rules: Game, config: Any, store: Any, hub: Any, lang: str, voice: str = "auto") -> PhoneServer:
     check_game(rules)
     packs = page_packs(voice)
-    seats = Seats(rules.phones.seats(config), store.folder / "phones.json")
-    lines = PrivateLines(store.folder / "phones-private.json")
+    seats = Seats(rules.phones.seats(config), store.folder / "phones.json", store.warn)
+    lines = PrivateLines(store.folder / "phones-private.json", store.warn)
     server = PhoneServer(rules, config, hub, seats, f"narrator_{store.id}", lang, packs, lines)
     server.history = TableHistory(store)
     return server

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from narrator import home
 from narrator.sound.clips import RATE, WIDTH, read_pcm, write_pcm
 
 PAUSES = {"、": 0.15, ",": 0.15, "，": 0.15, "。": 0.3, ".": 0.3, "？": 0.3, "?": 0.3, "！": 0.3, "!": 0.3}
@@ -233,9 +234,10 @@ def _speed_file(voice: Any) -> Path:
 
 def _speeds(voice: Any) -> dict[str, dict[str, float]]:
     try:
-        return json.loads(_speed_file(voice).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = home.read_json(_speed_file(voice))
+    except (OSError, ValueError):  # a damaged record is only a worse first estimate
         return {}
+    return data if isinstance(data, dict) else {}
 
 
 def _speed(voice: Any) -> dict[str, float]:
@@ -254,7 +256,10 @@ def _learn(voice: Any, seconds: float, piece: Piece, loaded: bool) -> None:
     old = known.get(key)
     known[key] = max(value, 0.0) if old is None else 0.7 * old + 0.3 * max(value, 0.0)
     data[voice.engine.name] = known
-    _speed_file(voice).write_text(json.dumps(data), encoding="utf-8")
+    try:
+        home.write_atomic(_speed_file(voice), json.dumps(data), mode=0o644)
+    except OSError:  # a full card: the next estimate is simply less sure
+        pass
 
 
 def estimate_seconds(voice: Any, todo: list[Piece]) -> float:

@@ -101,5 +101,8 @@ def _parse_line(raw: bytes) -> tuple[dict[str, Any], str | None]:
     return record, None
 
 
-def header_line(game_id: str, game: str) -> str:
-    return json.dumps({"type": HEADER, "id": game_id, "game": game}, ensure_ascii=False) + "\n"
+def header_line(game_id: str, game: str, setup: dict[str, Any] | None = None) -> str:
+    """The log's first line; `setup` (the checked config and run options) is a copy of
+    meta.json's, so a meta.json lost to a lying SD card is rebuilt from the log."""
+    record = {"type": HEADER, "id": game_id, "game": game, **({"setup": setup} if setup else {})}
+    return json.dumps(record, ensure_ascii=False) + "\n"

@@ -29,6 +29,8 @@ class Position:
     cues: list[Cue]
     event_count: int
     t: float = 0.0
+    recovered: bool = False
+    """Resumed from the log's last good event, its newer snapshot set aside (lying storage)."""
 
 
 def start_position(game: Game, config: Any, store: GameStore) -> Position:
@@ -39,15 +41,26 @@ def start_position(game: Game, config: Any, store: GameStore) -> Position:
     return Position(state, cues, 1)
 
 
-def resume_position(game: Game, config: Any, store: GameStore) -> Position:
+def resume_position(game: Game, config: Any, store: GameStore, recover: bool = False) -> Position:
     """Rebuild a saved game: its snapshot, plus any events logged after it was taken.
 
     A missing or damaged snapshot is rebuilt from the log (said once: a new one is saved
     at once). A log that is empty, or older than its snapshot, is refused: starting the
-    game again from its welcome would silently throw away what the table played.
+    game again from its welcome would silently throw away what the table played. With
+    `recover` (the appliance, which has no terminal to ask at: storage that lies about
+    fsync loses the log's last events) the snapshot is set aside instead and the game goes
+    on from the log's last good event (from its start, same deal, when the log is empty);
+    the position says so, for the table to hear.
     """
     reading = store.read_log()
     events = reading.events if reading else []
+    snapshot, _ = store.load_snapshot()
+    ahead = snapshot is not None and snapshot.event_count > len(events)
+    if recover and (ahead or not events and (store.folder / SNAPSHOT_FILE).exists()):
+        store.cut_log(None)
+        position = resume_position(game, config, store)
+        position.recovered = True
+        return position
     lines = reading.lines if reading else []
     snapshot, problem = store.load_snapshot()
     if not events:

@@ -24,8 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from narrator import home
 from narrator.errors import DamagedGame, NarratorError, SaveError
-from narrator.table.event_log import LOG_FILE, LogReading, header_line, read_at_most, read_log
+from narrator.table.event_log import LOG_FILE, LogReading, header_line, read_log
 from narrator.table.lock import GameLock
 
 META_FILE, SNAPSHOT_FILE = "meta.json", "snapshot.json"
@@ -77,7 +78,7 @@ class GameStore:
         try:
             store._write_json(META_FILE, {"id": game_id, "game": game, "config": config, "run": run,
                                           "finished": False})
-            store._append(header_line(game_id, game))
+            store._append(header_line(game_id, game, {"config": config, "run": run}))
         except SaveError:
             store.discard()
             raise
@@ -115,15 +116,45 @@ class GameStore:
 
     @property
     def meta(self) -> dict[str, Any]:
-        meta = self._read_json(META_FILE)
-        if meta is None:
-            raise DamagedGame(f"saved game {self.id}: {META_FILE} is missing; it cannot be resumed "
-                              f"(move {self.folder} away)")
-        if not isinstance(meta, dict) or not isinstance(meta.get("game"), str) \
-                or not isinstance(meta.get("config"), dict) or not isinstance(meta.get("run"), dict):
-            raise DamagedGame(f"saved game {self.id}: {META_FILE} lacks the game, its setup or its run "
-                              f"options; it cannot be resumed (move {self.folder} away)")
-        return meta
+        """The game's setup; a lost or damaged meta.json is rebuilt from the copy the log's
+        first line holds (an SD card that lies about fsync can lose any file), said once."""
+        try:
+            meta, problem = self._read_json(META_FILE), f"{META_FILE} is missing"
+        except DamagedGame as err:
+            meta, problem = None, str(err)
+        if meta is not None and not _meta_problem(meta):
+            return meta
+        if meta is not None:
+            problem = f"{META_FILE} lacks the game, its setup or its run options"
+        rebuilt = self._meta_from_log()
+        if rebuilt is None:
+            raise DamagedGame(f"saved game {self.id}: {problem.removeprefix(f'saved game {self.id}: ')}; "
+                              f"it cannot be resumed (move {self.folder} away)")
+        self._write_json(META_FILE, rebuilt)
+        self.warn(f"saved game {self.id}: {problem.removeprefix(f'saved game {self.id}: ')}; "
+                  "its setup is rebuilt from the copy in its log")
+        return rebuilt
+
+    def _meta_from_log(self) -> dict[str, Any] | None:
+        try:
+            reading = read_log(self.folder / LOG_FILE)
+        except NarratorError:
+            return None
+        header = reading.header if reading else None
+        setup = header.get("setup") if header else None
+        if header is None or header["id"] != self.id or not isinstance(setup, dict):
+            return None
+        meta = {"id": self.id, "game": header["game"], "config": setup.get("config"), "run": setup.get("run"),
+                "finished": False}
+        return None if _meta_problem(meta) else meta
+
+    def half_created(self) -> bool:
+        """A folder a kill left inside `create`: no setup anywhere and nothing played."""
+        names = {p.name for p in self.folder.iterdir()} - {"lock"}
+        if META_FILE in names or SNAPSHOT_FILE in names:
+            return False
+        log = self.folder / LOG_FILE
+        return not log.exists() or log.stat().st_size == 0
 
     def problem(self) -> str | None:
         """Why this game cannot be resumed or listed (None when it is sound)."""
@@ -186,10 +217,14 @@ class GameStore:
                       "(its step is played again)")
         if reading is not None and reading.header is None and reading.events:
             lines = [json.dumps(e, ensure_ascii=False) + "\n" for e in reading.events]
-            self._write_text(LOG_FILE, header_line(self.id, self.meta["game"]) + "".join(lines))
+            self._write_text(LOG_FILE, self._header() + "".join(lines))
         elif reading is None or not reading.complete_bytes:
-            self._append(header_line(self.id, self.meta["game"]))
+            self._append(self._header())
         self._tail_checked = True
+
+    def _header(self) -> str:
+        meta = self.meta
+        return header_line(self.id, meta["game"], {"config": meta["config"], "run": meta["run"]})
 
     def cut_log(self, line: int | None) -> None:
         """`resume --cut-log`: keep the lines before `line`, set the rest aside in
@@ -260,43 +295,30 @@ class GameStore:
         self._write_bytes(name, text.encode("utf-8"))
 
     def _write_bytes(self, name: str, data: bytes) -> None:
-        """Write `name` whole or not at all: a unique temp file, fsynced, renamed, folder fsynced."""
-        path = self.folder / name
-        tmp = self.folder / f".{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+        """Write `name` whole or not at all (`home.write_atomic`)."""
         try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            try:
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(fd, view):]
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            os.replace(tmp, path)
-            _fsync_dir(self.folder)
+            home.write_atomic(self.folder / name, data)
         except OSError as err:
-            tmp.unlink(missing_ok=True)
             raise self._save_error(err) from None
 
     def _read_json(self, name: str) -> Any:
-        """The parsed file, None when it is missing; unreadable or not JSON raises DamagedGame."""
-        path = self.folder / name
-        data = read_at_most(path, MAX_JSON_BYTES)
-        if data is None:
-            return None
-        if len(data) > MAX_JSON_BYTES:
-            reason = f"over {MAX_JSON_BYTES // 2**20} MiB"
-        else:
-            try:
-                return json.loads(data.decode("utf-8"))
-            except (ValueError, RecursionError) as err:
-                reason = "empty" if not data.strip() else err.__class__.__name__
-        raise DamagedGame(f"saved game {self.id}: {path} is damaged ({reason}); it cannot be resumed "
-                          f"(move {self.folder} away)")
+        """The parsed file, None when it is missing; unreadable or not JSON raises DamagedGame
+        (what it means is the caller's: a snapshot is rebuilt, a meta.json too, from the log)."""
+        try:
+            return home.read_json(self.folder / name, MAX_JSON_BYTES)
+        except home.DamagedFile as err:
+            raise DamagedGame(f"saved game {self.id}: {err}") from None
+        except OSError as err:
+            raise SaveError(f"cannot read {self.folder / name} ({err.strerror}); check its permissions") from None
 
     def _save_error(self, err: OSError) -> SaveError:
         return SaveError(f"cannot save game {self.id} in {self.folder} ({err.strerror}); free some space or "
                          f"make it writable, then `narrator resume {self.id}` (what was saved is kept)")
+
+
+def _meta_problem(meta: Any) -> bool:
+    return not isinstance(meta, dict) or not isinstance(meta.get("game"), str) \
+        or not isinstance(meta.get("config"), dict) or not isinstance(meta.get("run"), dict)
 
 
 def _snapshot_problem(data: Any, game_id: str) -> str | None:
@@ -314,23 +336,39 @@ def _snapshot_problem(data: Any, game_id: str) -> str | None:
     return None
 
 
-def _fsync_dir(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+_fsync_dir = home.fsync_dir
 
 
 def saved_games(root: Path) -> list[GameStore]:
     """Every game folder, oldest first (damaged ones too: `problem()` says what is wrong)."""
     folder = root / "games"
     try:
-        return [GameStore(p) for p in sorted(folder.iterdir()) if p.is_dir() and not p.name.startswith(".")]
+        stores = [GameStore(p) for p in sorted(folder.iterdir()) if p.is_dir() and not p.name.startswith(".")]
     except FileNotFoundError:
         return []
     except OSError as err:
         raise SaveError(f"cannot list {folder} ({err.strerror}); check NARRATOR_HOME and its permissions") from None
+    return [store for store in stores if not _clean_half_created(store)]
+
+
+def _clean_half_created(store: GameStore) -> bool:
+    """Remove a folder a kill left inside `create` (True when it is gone): its lock is taken
+    first, so a game being created right now by another narrator is left alone."""
+    try:
+        if not store.half_created():
+            return False
+        store.lock.acquire("narrator (cleaning up)")
+    except (OSError, NarratorError):
+        return False
+    try:
+        if not store.half_created():
+            store.close()
+            return False
+        store.discard()
+    except OSError:
+        return False
+    _warn(f"removed {store.folder}: a game left half-created by a stop during its creation")
+    return True
 
 
 def find_game(root: Path, game_id: str | None, warn: Callable[[str], None] | None = None,

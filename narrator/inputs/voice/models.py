@@ -177,10 +177,9 @@ def trusted_path() -> Path:
 def read_trusted() -> dict[str, dict]:
     """Model name → what its first download was (sha256, size, url, files)."""
     try:
-        return tomllib.loads(trusted_path().read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return {}
-    except (OSError, tomllib.TOMLDecodeError) as err:
+        data = home.read_bounded(trusted_path(), home.MAX_KEPT_BYTES)
+        return {} if data is None else tomllib.loads(data.decode("utf-8"))
+    except (OSError, ValueError, RecursionError) as err:  # DamagedFile, not UTF-8, not TOML
         raise ModelError(f"{trusted_path()} cannot be read ({err}); fix it, or remove it to trust the next "
                          "download anew") from None
 
@@ -193,9 +192,11 @@ def record_trusted(name: str, entry: dict) -> None:
     for model, fields in sorted(entries.items()):
         lines.append(f"\n[{json.dumps(model)}]")
         lines += [f"{key} = {json.dumps(value, ensure_ascii=False)}" for key, value in fields.items()]
-    tmp = trusted_path().with_suffix(".tmp")
-    tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    os.replace(tmp, trusted_path())
+    try:
+        home.write_atomic(trusted_path(), "\n".join(lines) + "\n", mode=0o644)
+    except OSError as err:
+        raise ModelError(f"cannot write {trusted_path()} ({err.strerror}); free some space or make it "
+                         "writable") from None
 
 
 def download(url: str, part: Path, progress: Progress | None = None, timeout: float = 30) -> None:

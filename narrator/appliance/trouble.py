@@ -1,0 +1,60 @@
+"""What the table hears when something is wrong, and how the appliance gets past it alone.
+
+A screenless Pi restarted by systemd after every error greets the table again and again and
+never says why; so the appliance names each error it can name in one spoken line (in the
+table's language, from the voice pack) and waits for the button, then tries again. A full
+card, a read-only card and an unwritable table file each have their own line: the fix differs
+(free space, check the card, the game goes on without saving the choice). A table file that
+is not TOML text at all is set aside beside itself (nothing is lost) and the defaults written
+in its place, so the next start does not stumble on it again.
+"""
+
+from __future__ import annotations
+
+import errno
+from pathlib import Path
+from typing import Callable
+
+from narrator import home
+
+FULL = {errno.ENOSPC, errno.EDQUOT}
+READ_ONLY = {errno.EROFS, errno.EACCES, errno.EPERM}
+
+
+def os_error(err: BaseException) -> OSError | None:
+    """The OSError behind a NarratorError (raised `from None`, so it is its context)."""
+    seen = err
+    for _ in range(5):
+        if isinstance(seen, OSError):
+            return seen
+        seen = seen.__context__
+        if seen is None:
+            return None
+    return None
+
+
+def line_for(err: BaseException) -> str:
+    """The line that tells the table what went wrong: the card full, read-only, or another
+    error (its one line is in the journal)."""
+    cause = os_error(err)
+    if cause is not None and cause.errno in FULL:
+        return "appliance.disk_full"
+    if cause is not None and cause.errno in READ_ONLY:
+        return "appliance.disk_read_only"
+    return "appliance.trouble"
+
+
+def set_aside_table(path: Path, log: Callable[[str], None], write_default: Callable[[], object]) -> bool:
+    """Move a table file that cannot be read aside and write the defaults in its place; True
+    when the new file is there (False: the card refused, the defaults are played anyway)."""
+    kept = home.set_aside(path)
+    if kept == path:
+        log(f"cannot set {path} aside; playing the default table until it is fixed")
+        return False
+    try:
+        write_default()
+    except Exception as err:  # noqa: BLE001 - a full card: the defaults are played from memory
+        log(f"set {path} aside as {kept.name}; cannot write a new one ({err})")
+        return False
+    log(f"set {path} aside as {kept.name}; a new table file with the defaults is in its place")
+    return True
