@@ -179,6 +179,10 @@ def test_a_damaged_saved_game_is_skipped_with_one_line(table, tmp_path):
     copy = tmp_path / "home"
     subprocess.run(["cp", "-a", str(home), str(copy)], check=True)
     folders = [f for f in sorted((copy / "games").iterdir()) if '"bestia-magica"' in (f / "meta.json").read_text()]
+    log = folders[0] / "events.jsonl"  # a log with no copy of the setup (as before issue 25): nothing to rebuild from
+    first, *rest = log.read_text(encoding="utf-8").splitlines(keepends=True)
+    log.write_text(json.dumps({k: v for k, v in json.loads(first).items() if k != "setup"}) + "\n" + "".join(rest),
+                   encoding="utf-8")
     (folders[0] / "meta.json").write_text("{ not json", encoding="utf-8")
     (folders[1] / "snapshot.json").unlink()  # the other is rebuilt from its log, quietly
     done = narrator(copy, "stats", "--json")
