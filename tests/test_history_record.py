@@ -61,3 +61,15 @@ def test_the_standings_count_wins_only_where_they_were_known():
 def test_the_evenings_winners_are_those_of_the_day_most_wins_first():
     assert evening_winners(RECORDS, "2026-12-01") == ["aki", "Ben"]
     assert evening_winners(RECORDS, "2026-12-02") == []
+
+
+def test_every_attribute_a_bestia_magica_player_can_hold_has_its_label_in_both_packs():
+    """The history names what a player held by pack lines: N (Niente) is dealt too."""
+    from narrator.games.bestia_magica.setup import definition
+    from narrator.sound.voicepack import load_pack
+
+    attributes = set(definition()["attributes"])
+    assert attributes == {"S", "M", "A", "N"}
+    for pack in (load_pack("ja"), load_pack("en")):
+        for attribute in attributes:
+            assert pack.has(f"bm.label.{attribute}"), (pack.name, attribute)

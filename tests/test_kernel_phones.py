@@ -15,7 +15,10 @@ NAMES4 = "Aki,Ben,Chika,Dai"
 async def _play(table, phones, pick) -> None:
     """Answer every question: private ones from their player's phone, the rest from the host."""
     host = await table.host()
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 120  # a bound on a loaded machine, never a pause: the game runs on the instant clock
     while not table.task.done():
+        assert loop.time() < end, "the game did not end in time"
         views = await asyncio.gather(*(p.view() for p in phones))
         asked = [(phone, view["ask"]) for phone, (_, view) in zip(phones, views) if view["ask"]]
         assert all(ask["private"] for _, ask in asked)
