@@ -66,7 +66,7 @@ def register(main: click.Group, friendly_errors: Any) -> None:
         """Set KEY (e.g. players, lang, appliance.button_pin) to VALUE, if the result is valid."""
         path = table_file.ensure_table()
         parsed = table_file.parse_value(value)
-        table_file.save_checked(path, table_file.set_key(table_file.read_table_text(path), key, parsed))
+        table_file.update_table(path, {key: parsed})
         click.echo(f"{key} = {table_file.format_value(parsed)}  ({path})")
 
     @config.command("unset")
@@ -75,7 +75,7 @@ def register(main: click.Group, friendly_errors: Any) -> None:
     def config_unset(key: str) -> None:
         """Remove KEY from the table file (its default applies again)."""
         path = table_file.ensure_table()
-        table_file.save_checked(path, table_file.unset_key(table_file.read_table_text(path), key))
+        table_file.update_table(path, {key: None})
         click.echo(f"{key} removed ({path})")
 
     @config.command("edit")

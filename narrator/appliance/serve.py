@@ -31,8 +31,8 @@ from narrator.table.session import RunOptions, open_sitting
 from narrator.settings import COMMON_KEYS, TableSettings, build_settings
 from narrator.appliance import evening, trouble
 from narrator.appliance.table import (
-    DEFAULT_TABLE, ApplianceConfig, UnreadableTable, check_table, ensure_table, load_table, read_table_text,
-    save_checked, set_key, table_path,
+    DEFAULT_TABLE, ApplianceConfig, UnreadableTable, check_table, ensure_table, load_table,
+    table_path, update_table,
 )
 from narrator.table.lock import held_by_other
 from narrator.table.store import GameStore, saved_games
@@ -412,8 +412,7 @@ class Appliance:
     def _save_choice(self, game: str, players: int) -> bool:
         """Keep the table's choice for the next game; False (logged) when the file refuses it."""
         try:
-            text = set_key(set_key(read_table_text(self.path), "game", game), "players", players)
-            self.table = save_checked(self.path, text)
+            self.table = update_table(self.path, {"game": game, "players": players})
             self.log(f"table file {self.path}: game = {game}, players = {players}")
         except NarratorError as err:
             self.log(f"playing {game} for {players} without saving it: {err}")

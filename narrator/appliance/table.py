@@ -159,6 +159,19 @@ def save_checked(path: Path, text: str) -> dict[str, Any]:
     return table
 
 
+def update_table(path: Path, changes: Mapping[str, Any]) -> dict[str, Any]:
+    """Apply `{dotted key: value}` (None unsets) as one checked save; the one door for edits.
+
+    Every writer of the table file (`narrator config`, the host screen, the spoken setup,
+    the service's game menu) goes through here, so they all get the same checks and the
+    same refusal lines, and none of them edits the text on its own.
+    """
+    text = read_table_text(path)
+    for dotted, value in changes.items():
+        text = unset_key(text, dotted) if value is None else set_key(text, dotted, value)
+    return save_checked(path, text)
+
+
 def parse_value(raw: str) -> Any:
     """A command-line value as TOML (17, 1.5, true, ["a", "b"]), else as a plain string."""
     try:
