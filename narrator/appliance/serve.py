@@ -85,6 +85,9 @@ def serve(options: ServeOptions, log: Callable[[str], None] | None = None) -> in
     buttons = _open_buttons(appliance, log) if options.buttons else None
     if buttons is not None:
         sitting.starters.append(lambda loop: buttons.start(sitting.hub, loop))
+    if buttons is not None or run.phones:  # a button (GPIO, or the host screen's): prompts name it
+        voice = sitting.scheduler.voice   # and Enter only if a keyboard answers too
+        voice.pack = replace(voice.pack, keyboard_only=False, button_only=not run.keyboard)
     for listener in options.listeners:
         sitting.starters.append(lambda loop, listener=listener: listener.start(sitting.hub, loop))
     app = Appliance(sitting, run, path, table, options, appliance, log)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import wave
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
@@ -22,7 +22,7 @@ from narrator import home
 from narrator.sound import name_clips
 from narrator.sound.clips import RATE, WIDTH, process, read_pcm
 from narrator.sound.engines import EngineUnavailable, TextToSpeech
-from narrator.sound.voicepack import MODES, Spoken, VoicePack
+from narrator.sound.voicepack import Spoken, VoicePack
 
 PROCESSING = "trim-norm-v2"
 """Part of every cache key: change it when clip processing changes, and the cache renews."""
@@ -119,9 +119,9 @@ class EngineVoice:
             wordings = len(self.pack.lines[line].wordings()) if line in self.pack.lines else 1
             for variant in range(wordings):
                 self.clip_for(self.pack.speak(line, params, variant))
-            for mode in MODES:  # the other inputs' (or the other private channel's) wording too
-                if f"{mode}.{line}" in self.pack.lines:
-                    self.clip_for(replace(self.pack, **{mode: not getattr(self.pack, mode)}).speak(line, params))
+            other_modes = self.pack.mode_wordings(line)  # the other inputs' (or private channel's) wordings too
+            for modes in [(), *other_modes] if other_modes else ():
+                self.clip_for(self.pack.in_modes(modes).speak(line, params))
             if progress is not None:
                 progress(1)
         return self.synthesized - before

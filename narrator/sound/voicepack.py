@@ -20,7 +20,8 @@ from __future__ import annotations
 import re
 import string
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from itertools import combinations
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -35,8 +36,16 @@ WITHOUT_MICROPHONE = "without_microphone"
 PASS_DEVICE = "pass_device"
 """The table holding the wordings said when private answers go round one device, player by
 player (no paper memo, no phones): 「端末を順番に回します」 instead of 「メモに記入してください」."""
-MODES = (WITHOUT_MICROPHONE, PASS_DEVICE)
-"""The pack's table modes, each a flag of `VoicePack` and a table of other wordings."""
+KEYBOARD_ONLY = "keyboard_only"
+"""The table holding the wordings said when a keyboard answers and no button does (a laptop):
+「Enterキーを押してください」, not 「ボタンかEnterキー」 for a button the table does not have."""
+BUTTON_ONLY = "button_only"
+"""The table holding the wordings said when a button answers and no keyboard does (the
+screenless appliance): 「ボタンを押してください」, never a key nobody can press."""
+MODES = (WITHOUT_MICROPHONE, PASS_DEVICE, KEYBOARD_ONLY, BUTTON_ONLY)
+"""The pack's table modes, each a flag of `VoicePack` and a table of other wordings. Modes
+combine in this order: `without_microphone.button_only.setup.ready` is the wording when both
+hold, and the wording of the most modes that hold wins."""
 
 
 @dataclass(frozen=True)
@@ -100,6 +109,10 @@ class VoicePack:
     (「ボタンかEnterキーを押してください」 instead of 「「終わりました」と言ってください」)."""
     pass_device: bool = False
     """Private answers go round one device: a line with a `pass_device.<line>` wording says that one."""
+    keyboard_only: bool = False
+    """A keyboard answers and no button: `keyboard_only.<line>` wordings name only the keys."""
+    button_only: bool = False
+    """A button answers and no keyboard: `button_only.<line>` wordings name only the button."""
     folders: tuple[Path, ...] = ()
     """Where its files are: its own folder, then the folders of the pack it inherits."""
 
@@ -151,6 +164,15 @@ class VoicePack:
     def has(self, line_id: str) -> bool:
         return line_id in self.lines
 
+    def mode_wordings(self, line_id: str) -> list[tuple[str, ...]]:
+        """The sets of modes that have a wording of their own for `line_id` (for rendering ahead)."""
+        return [combo for size in range(1, len(MODES) + 1) for combo in combinations(MODES, size)
+                if ".".join((*combo, line_id)) in self.lines]
+
+    def in_modes(self, modes: tuple[str, ...]) -> "VoicePack":
+        """This pack with exactly `modes` holding: the wording a table with those inputs hears."""
+        return replace(self, **{mode: mode in modes for mode in MODES})
+
     @staticmethod
     def is_spoken(line_id: str) -> bool:
         """False for lines only shown at the terminal (`hint.*`): never rendered, never reviewed."""
@@ -159,9 +181,10 @@ class VoicePack:
     def speak(self, line_id: str, params: Mapping[str, Any] | None = None, variant: int = 0) -> Spoken:
         """The words of `line_id` (wording `variant`) with `params` filled in, as text and as reading."""
         line = self.lines.get(line_id)
-        for mode in MODES:
-            if getattr(self, mode):
-                line = self.lines.get(f"{mode}.{line_id}", line)
+        active = [mode for mode in MODES if getattr(self, mode)]
+        for size in range(1, len(active) + 1):
+            for combo in combinations(active, size):
+                line = self.lines.get(".".join((*combo, line_id)), line)
         if line is None:
             raise NarratorError(
                 f"voice pack '{self.name}' has no line '{line_id}'; add it to a file in {self.path / 'lines'}"

@@ -132,6 +132,8 @@ def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
         voice.pack = replace(voice.pack, pass_device=True)  # 「端末を順番に回します」, not the paper memo
     if run.keyboard:
         sitting.starters.append(lambda loop: KeyboardListener().start(hub, loop))
+        # The phones' host screen has a button; a GPIO button is attached later (serve).
+        voice.pack = replace(voice.pack, keyboard_only=not run.phones)
     if attach_listening(sitting, listen_options(run.listening), pack, names, warn) is None:
         voice.pack = replace(voice.pack, without_microphone=True)  # prompts name the button or Enter
     return sitting
