@@ -68,7 +68,8 @@ class Table:
 
 
 async def open_table(names: str | None = NAMES5, seed: int = 7, transcript: str | None = None, lang: str = "en",
-                     game: str = "additional-werewolf", time_scale: float = 0, **options: Any) -> Table:
+                     game: str = "additional-werewolf", time_scale: float = 0, clock: Any = None,
+                     **options: Any) -> Table:
     if game == "additional-werewolf":
         options = {"digital_cards": "true", **options}
     if names:
@@ -77,7 +78,7 @@ async def open_table(names: str | None = NAMES5, seed: int = 7, transcript: str 
     rules = get_game(settings.game)
     config = rules.configure(settings)
     run = RunOptions(lang=lang, voice="text", time_scale=time_scale, keyboard=False, phones=True, transcript=transcript)
-    sitting = open_sitting(run)
+    sitting = open_sitting(run, clock=clock)  # a test's ManualClock, if given
     store = GameStore.create(home.app_home(), rules.name, config.to_dict(), run.to_dict())
     server = make_server(rules, config, store, sitting.hub, lang)
     server.clock = sitting.scheduler.clock  # as open_phones does

@@ -211,8 +211,11 @@ def test_bestia_magica_six_players_in_six_browsers(request):
                 assert await page.get_attribute("#role", "data-role") == player.role
                 assert await page.get_attribute("#attribute", "data-attribute") == player.attribute
                 await page.click("#reveal")
+            phases = []
             rounds, memo_screens = await play_rounds(table, players, {"night": memo_for, "vote": vote_for,
-                                                                      "revote": vote_for})
+                                                                      "revote": vote_for}, phases=phases)
+            # the page counts as the voice does: 1回目の夜 / 1回目の朝, never 1日目 (issue 26, item 11)
+            assert any(p.endswith("回目の夜") for p in phases) and not any("日目" in p for p in phases), phases
             assert rounds >= 2
             for serial, texts in memo_screens.items():  # hidden cards: the same screen for every role
                 assert len(texts) == 6 and len(set(texts.values())) == 1, texts
@@ -227,15 +230,21 @@ def test_bestia_magica_six_players_in_six_browsers(request):
             for name, page in players.items():
                 await page.wait_for_selector("#result")
                 assert await page.get_attribute("#you-won", "data-won") == str(name != "Aki").lower()
+                assert await page.inner_text("#winner") == "町民チームの勝利"  # the voice's word for the team
+            host = pages["host"]  # the end as it was said, every night's reveal included, to read back
+            await host.wait_for_selector("#end-lines li")
+            said = await host.inner_text("#end-lines")
+            assert "町民チームの勝利" in said and "回目の夜" in said, said
             await pages["Ben"].click("#reveal")  # the prophet's result, shown to Ben alone
             assert await pages["Ben"].locator("#messages li").count() >= 1
 
     asyncio.run(main())
 
 
-async def play_rounds(table, pages, policies, limit: float = 120.0):
+async def play_rounds(table, pages, policies, limit: float = 120.0, phases: list | None = None):
     """Each phone fills in its own memo or vote by tapping; returns (rounds played, the night memo
-    screens' text by round and player, read while the cards were hidden)."""
+    screens' text by round and player, read while the cards were hidden). `phases` collects the
+    phase heading each page showed with a round open."""
     loop = asyncio.get_running_loop()
     end = loop.time() + limit
     done, rounds, screens = set(), set(), {}
@@ -253,6 +262,8 @@ async def play_rounds(table, pages, policies, limit: float = 120.0):
             if not req or req["answered"] or (name, req["serial"]) in done:
                 continue
             await page.wait_for_selector(f'#request[data-serial="{req["serial"]}"]')
+            if phases is not None:
+                phases.append(await page.inner_text("#phase"))
             if req["phase"] == "night":
                 assert await page.locator("#role").count() == 0  # cards hidden
                 screens.setdefault(req["serial"], {})[name] = await page.inner_text("#request")
@@ -294,6 +305,11 @@ def test_the_day_screen_shows_the_timer_running(request):
             assert first != later and ":" in later, (first, later)
             assert "1. Aki" in await pages["Aki"].inner_text("#alive")
             assert await pages["Aki"].inner_text("#phase") == "1日目の昼"
+            assert await pages["Aki"].locator("#end-timer").count() == 0  # a player's phone cannot end it
+            async with host.expect_response("**/api/host/end-timer") as reply:  # the host screen can
+                await host.click("#end-timer")
+            assert (await reply.value).status == 200
+            await host.wait_for_selector('#ask[data-line="nomination.who"]', timeout=60_000)
 
     asyncio.run(main())
 

@@ -284,6 +284,10 @@ class ListenerHub:
             self._set_ask(None)
             self._notify()
 
+    def offer_command(self, meaning: str, source: str) -> None:
+        """A command from a control that can only mean it (the host screen's "end the timer")."""
+        self._commands.put_nowait(Heard("command", meaning, source))
+
     def command_nowait(self) -> Heard | None:
         try:
             heard = self._commands.get_nowait()

@@ -27,7 +27,7 @@ from aiohttp import web
 from narrator.cues import Ask, Collect, End, Timer
 from narrator.games.contract import Game
 from narrator.inputs.hub import ListenerHub
-from narrator.phones import answers, guard, host, wire
+from narrator.phones import answers, guard, host, table_controls, wire
 from narrator.phones.private import PrivateLines, request_view
 from narrator.phones.seats import HOST, Seats
 from narrator.phones.views import build_view
@@ -78,6 +78,9 @@ class PhoneServer:
         self.shown: Any = None
         """The state the phones show: the game's, once its step has been announced."""
         self.timer: tuple[float, float] | None = None
+        self.timer_serial = 0
+        """Counts the timers, so the host screen's "end it now" names the one it ends."""
+        self.end_lines = table_controls.EndLines()
         self.call = 0
         """Counts the private calls (night calls, rounds): every phone vibrates at each."""
         self._last_call: tuple[str, int] | None = None
@@ -120,6 +123,10 @@ class PhoneServer:
         if isinstance(cue, SHOWN_AT):  # a spoken line changes nothing shown: no push for it
             self.shown = self.state
             self.timer = (self._now(), float(cue.seconds)) if isinstance(cue, Timer) else None
+            self.timer_serial += isinstance(cue, Timer)
+            self.end_lines.follow(cue, self._text)
+            self._changed()
+        elif self.end_lines.follow(cue, self._text):  # the end's lines, listed on the host screen
             self._changed()
 
     @safe
@@ -203,6 +210,9 @@ class PhoneServer:
             view["messages"] = [e["text"] for e in self.private_lines.of(name) if e["line"] not in shown]
             view["request"] = request_view(self.hub.open_collect, name, self._text)
         view["host"] = host.host_view(self) if is_host else None
+        if is_host:
+            view["host"]["timer_serial"] = self.timer_serial if self.timer is not None else None
+            view["host"]["end_lines"] = self.end_lines.shown()
         if not is_host and view["ask"] is not None and not view["ask"]["private"]:
             view["ask"] = None  # public questions are answered on the host screen (answers.py)
         return view
@@ -237,6 +247,7 @@ class PhoneServer:
         app.router.add_post("/api/answer", functools.partial(answers.answer, self))
         app.router.add_post("/api/private", functools.partial(answers.private, self))
         host.add_routes(self, app)
+        table_controls.add_routes(self, app)
         app.on_shutdown.append(self._close_streams)
         return app
 

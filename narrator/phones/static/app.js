@@ -20,7 +20,10 @@ let asked = null;      // host screen: the standings asked for before the first 
 const $ = (id) => document.getElementById(id);
 
 function t(key, params) {
-  let text = (S[lang] && S[lang][key]) || key;
+  // A game may word a string its own way (Bestia Magica counts 1回目の夜, not 1日目): strings.json's
+  // `by_game.<game>.<key>` first, then the page's own.
+  const own = S[lang] && S[lang].by_game && view && S[lang].by_game[view.game];
+  let text = (own && own[key]) || (S[lang] && S[lang][key]) || key;
   for (const [k, v] of Object.entries(params || {})) text = text.split("{" + k + "}").join(v);
   return text;
 }
@@ -129,6 +132,12 @@ function day(v) {
     timerTick = setInterval(() => { timerLeft = Math.max(0, timerLeft - 1); const n = $("timer"); if (n) n.textContent = clock(timerLeft); }, 1000);
     box.append(el("p", {}, t("time_left") + " ", el("b", { id: "timer", text: clock(timerLeft) })));
   } else { clearInterval(timerTick); timerLeft = null; }
+  if (v.host && v.host.timer_serial !== null && v.host.timer_serial !== undefined) {
+    // The host screen ends the discussion the table has finished (Enter or the button elsewhere).
+    const serial = v.host.timer_serial;
+    box.append(el("button", { type: "button", id: "end-timer", text: t("end_timer"),
+                              onclick: () => post("/api/host/end-timer", { timer: serial }) }));
+  }
   box.append(el("p", { id: "alive", text: t("alive") + ": " + v.alive.map(seatLabel).join(", ") }));
   return box;
 }
@@ -139,6 +148,9 @@ function result(v) {
   const box = el("div", { class: "card result", id: "result" }, el("div", { text: t("phase_over") }));
   if (v.winner) box.append(el("div", { id: "winner", text: t("winner_" + v.winner) }));
   if (v.private && "won" in v.private) box.append(el("b", { id: "you-won", "data-won": String(v.private.won), text: t(v.private.won ? "won" : "lost") }));
+  if (v.host && v.host.end_lines && v.host.end_lines.length) {  // the end as it was said, to read back
+    box.append(el("ol", { id: "end-lines" }, ...v.host.end_lines.map((texts) => el("li", { text: textOf(texts) }))));
+  }
   return box;
 }
 
