@@ -3,7 +3,9 @@
 test records every `clip(line, params)` the scheduler, its parts and the runner ask the voice
 for while whole games play through the real loop (every game, and each way it is played:
 names or none, undo, Pagan's help and its turn clock at the table's own seconds, Bestia
-Magica from a script and passed round one device) and fails on anything not rendered ahead.
+Magica from a script and passed round one device, Additional Werewolf's cards on the device
+with the strategist's exchange, and the three game files, on physical cards and on the device,
+in both languages) and fails on anything not rendered ahead.
 """
 
 from __future__ import annotations
@@ -143,3 +145,73 @@ def test_bestia_magica_passed_round_one_device_says_only_what_was_rendered_ahead
     transcript.close()
     assert state.finished and asked
     assert _not_rendered(game, config, asked) == []
+
+
+# --- the cards on the device, and the games played from game files --------------------------
+
+def _answers_in_process(game, config, pick) -> str:
+    """The answers a table gives, found by playing `config` in-process with `pick`, as the
+    lines of an answers script (several names joined by commas)."""
+    from narrator.cues import Answer, Ask, Continue, Start
+
+    state, event, lines = game.new_state(), Start(), []
+    for _ in range(5000):
+        state, cues = game.advance(config, state, event)
+        if state.finished:
+            return "\n".join(lines) + "\n"
+        ask = cues[-1] if cues and isinstance(cues[-1], Ask) else None
+        if ask is None:
+            event = Continue()
+            continue
+        value = pick(config, state, ask)
+        lines.append(",".join(value) if isinstance(value, list) else value)
+        event = Answer(value)
+    raise AssertionError("the game did not end")
+
+
+def _configured(name, options, lang):
+    game = get_game(name)
+    return game, game.configure(build_settings({}, {**options, "game": name, "lang": lang, "seed": 5}, "test"))
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_additional_werewolf_with_the_cards_on_the_device_says_only_what_was_rendered_ahead(tmp_path, lang):
+    from narrator.games.additional_werewolf import cards
+
+    options = {"names": NAMES, "digital_cards": "true", "cards": "seer=1,peddler=1,strategist=1,lovers=2"}
+
+    def pick(config, state, ask):
+        if ask.player:
+            return cards.private_choices(config, state, ask.player, ask.choices)[0]
+        return "done" if "done" in ask.choices else ask.choices[0] if not ask.multiple else [ask.choices[0]]
+
+    game, config = _configured("additional-werewolf", options, lang)
+    answers = _answers_in_process(game, config, pick)
+    game, config, asked = _scripted(tmp_path, "additional-werewolf", options, answers, lang)
+    said = {line for line, _ in asked}  # the cards on the device, the night on the phones, the exchange
+    assert {"setup.deal_digital", "seer.act_phone", "peddler.act_phone", "strategist.pick_phone"} <= said
+    assert _not_rendered(game, config, asked) == []
+
+
+KERNEL_TABLES = {"one-night": "Aki,Ben,Chika,Dai", "werewolf": "Aki,Ben,Chika,Dai,Emi,Fumi",
+                 "tabula": "Aki,Ben,Chika,Dai,Emi,Fumi,Gen,Hana,Iku,Jun"}
+
+
+def _kernel_pick(config, state, ask):
+    """Every holder picks the first choice; the vote names a living werewolf if the narrator knows one."""
+    if ask.multiple:
+        cards_ = getattr(state, "cards", ())
+        wolves = [n for n, c in zip(config.names, cards_) if c == "werewolf" and n in ask.choices]
+        return (wolves or list(ask.choices))[:1]
+    return "yes" if "yes" in ask.choices else ask.choices[0]
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("name, device", [("one-night", False), ("one-night", True),
+                                          ("werewolf", True), ("tabula", True)])
+def test_a_game_file_says_only_what_was_rendered_ahead(tmp_path, name, device, lang):
+    options = {"names": KERNEL_TABLES[name], **({"digital_cards": "true"} if device else {})}
+    game, config = _configured(name, options, lang)
+    answers = _answers_in_process(game, config, _kernel_pick)
+    game, config, asked = _scripted(tmp_path, name, options, answers, lang)
+    assert asked and _not_rendered(game, config, asked) == []

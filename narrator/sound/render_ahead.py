@@ -2,8 +2,9 @@
 
 A game's engine is pure, so the lines it can say are found by playing it: starting from
 `start`, every answer an `Ask` allows is tried (yes and no, each single player name and,
-for a small table, each pair of names, the first time such a question comes; one name
-after that), breadth-first, until every reachable step has been
+for a small table, each pair of names, the first time such a question comes; after that,
+the first answer the game takes — a card holder's private choice too, or the cards on the
+device would multiply each night's choices past the budget before the last day), breadth-first, until every reachable step has been
 seen or a budget runs out. The cues met on the way give the exact (line, params) pairs, the
 numbers each `Countdown` counts and the warnings each `Timer` gives. A game whose rounds of
 private answers (`Collect`) have too many answers to walk lists its lines from its config
@@ -56,14 +57,20 @@ def game_requests(game: Any, config: Any, max_states: int = MAX_STATES) -> list[
     if game.sayable is not None:
         add(cue_requests(game.sayable(config)))
     private = False
-    frontier: list[tuple[Any, GameEvent]] = [(game.new_state(), Start())]
+    # Each entry: a state and the events to try on it in turn; the first the game takes is
+    # the path followed (an answer this step refuses is not a path a table can take).
+    frontier: list[tuple[Any, list[GameEvent]]] = [(game.new_state(), [Start()])]
     seen_states: set[str] = set()
     fanned_out: set[str] = set()
     while frontier and len(seen_states) < max_states:
-        state, event = frontier.pop(0)
-        try:
-            state, cues = game.advance(config, state, event)
-        except Exception:  # an answer this step refuses: not a path a table can take
+        before, events = frontier.pop(0)
+        for event in events:
+            try:
+                state, cues = game.advance(config, before, event)
+                break
+            except Exception:  # refused: the next answer, if any
+                continue
+        else:
             continue
         add(cue_requests(cues))
         private = private or any(isinstance(c, (Private, Collect)) for c in cues)
@@ -77,12 +84,16 @@ def game_requests(game: Any, config: Any, max_states: int = MAX_STATES) -> list[
         if cues and isinstance(cues[-1], Ask):
             ask = cues[-1]
             answers = _answers(ask)
-            if ask.multiple and ask.line in fanned_out:
-                answers = answers[:1]  # every name set was met the first time; keep the walk small
+            if (ask.multiple or ask.player is not None) and ask.line in fanned_out:
+                # every name set (or a card holder's every choice) was met the first time: keep
+                # the walk small (the cards on the device would multiply each night's choices
+                # and spend the budget before the last day), following the first answer taken
+                frontier.append((state, [Answer(a) for a in answers]))
+            else:
+                frontier += [(state, [Answer(a)]) for a in answers]
             fanned_out.add(ask.line)
-            frontier += [(state, Answer(a)) for a in answers]
         else:
-            frontier.append((state, Continue()))
+            frontier.append((state, [Continue()]))
     if private:  # pass-the-device calls each player by name
         add(("private.call", {"name": name}) for name in game.names(config))
     return list(seen_requests.values())
