@@ -97,3 +97,36 @@ def test_a_full_name_is_read_word_by_word_and_mixes():
 
 def test_the_hosts_reading_still_wins():
     assert readings_for(["Shota", "Mike"], {"Shota": "しょーた"}) == {"Shota": "しょーた", "Mike": "マイク"}
+
+
+def test_the_name_lists_are_open_jtalks_person_names():
+    """The shipped lists are what scripts/extract-japanese-names takes from the dictionary."""
+    from pathlib import Path
+
+    from narrator.sound.japanese_names import extract, latin_names, name_costs
+
+    pyopenjtalk = pytest.importorskip("pyopenjtalk")
+    folder = pyopenjtalk.OPEN_JTALK_DICT_DIR
+    costs, latin = extract(Path(folder.decode() if isinstance(folder, bytes) else folder) / "sys.dic")
+    assert costs == name_costs() and latin == latin_names()
+    assert costs["サトウ"] < costs["サト"] and "ミケ" not in costs and latin["simon"] == "サイモン"
+
+
+def test_the_extract_script_refuses_a_missing_dictionary_in_one_line(tmp_path, capsys):
+    from narrator.sound.japanese_names import main
+
+    assert main([str(tmp_path / "sys.dic")]) == 1
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "no dictionary at" in err and "scripts/setup" in err
+
+
+def test_the_host_sees_the_guess_and_corrects_it_at_the_review():
+    from narrator.inputs.name_review import review_readings
+    from narrator.sound.voicepack import load_pack
+
+    typed = iter(["2:マイキー", ""])
+    shown: list[str] = []
+    kept = review_readings(["Shota", "Mike", "Ethan"], {"Ethan": "イーサン"}, load_pack("ja"),
+                           lambda prompt: next(typed), shown.append, analyse=lambda text: "")
+    assert "  1. Shota → ショウタ" in shown and "  2. Mike → マイク" in shown and "  3. Ethan → イーサン" in shown
+    assert "  2. Mike → マイキー" in shown and kept == {"Ethan": "イーサン", "Mike": "マイキー"}
