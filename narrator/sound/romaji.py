@@ -4,11 +4,11 @@ Romanised names drop what the letters cannot show: Hepburn on a passport writes 
 and 大野 Ono, and a name read as written loses its long vowel (ショタ). So each word is
 parsed as romaji (Hepburn, kunrei and wapuro spellings: shi/si, chi/ti, tsu/tu, fu/hu, ji/zi,
 sha/sya, jya; n before a vowel as ン or as ナ行 (Kenichi: ケンイチ or ケニチ); n' and nn; a
-doubled consonant or tch as ッ; m before b or p as ン (Namba); oh, ou, oo, uu and macrons ō û as long
-vowels) into every reading it may stand for: an o may be オ, オウ or オオ and a u ウ or ウウ,
-each such guess counted in `Reading.guesses`. Which reading is a name, if any, is for
-`narrator.sound.names` to weigh. A word that is no romaji (Mike? yes, ミケ; Emily, Sarah,
-Chris: no) gives no readings.
+doubled consonant or tch as ッ; m before b or p as ン (Namba); oh, ou, oo, uu and macrons ō û
+as long vowels) into every reading it may stand for: an o may be オ, オウ or オオ and a u ウ or
+ウウ, each such guess counted in `Reading.guesses`. A word that is no romaji (Emily, Sarah,
+Chris) gives no readings; Mike is romaji (ミケ), so which reading is a name, if any, is for
+`narrator.sound.names` to weigh.
 """
 
 from __future__ import annotations
@@ -36,6 +36,8 @@ _VOWELS = set("aiueo")
 _MACRONS = {"ā": "aa", "â": "aa", "ī": "ii", "î": "ii", "ū": "u^", "û": "u^", "ē": "ee", "ê": "ee",
             "ō": "o^", "ô": "o^"}
 _WORD = re.compile(r"^[a-z'^]+$")
+MAX_GUESSES = 3
+"""At most this many hidden long vowels in one word (Ryunosuke: one; Shotaro: two)."""
 
 
 @dataclass(frozen=True)
@@ -56,13 +58,13 @@ def normal(word: str) -> str:
     return text.replace("-", "'").replace("’", "'")
 
 
-def readings(word: str, limit: int = 512) -> list[Reading]:
-    """Every katakana reading `word` may spell as romaji; [] when it is not romaji."""
+def readings(word: str) -> list[Reading]:
+    """Every katakana reading `word` may spell as romaji (with at most `MAX_GUESSES` long
+    vowels guessed); [] when it is not romaji."""
     text = normal(word)
     if not _WORD.match(text) or text.startswith(("'", "^")):
         return []
-    found = _parse(text, 0)
-    return sorted(found, key=lambda r: (r.guesses, r.kunrei, r.kana))[:limit]
+    return sorted(_parse(text, 0), key=lambda r: (r.guesses, r.kunrei, r.kana))
 
 
 @lru_cache(maxsize=4096)
@@ -72,7 +74,8 @@ def _parse(text: str, at: int) -> frozenset[Reading]:
     out: set[Reading] = set()
     for kana, end, guesses, kunrei in _steps(text, at):
         for rest in _parse(text, end):
-            out.add(Reading(kana + rest.kana, guesses + rest.guesses, kunrei + rest.kunrei))
+            if guesses + rest.guesses <= MAX_GUESSES:
+                out.add(Reading(kana + rest.kana, guesses + rest.guesses, kunrei + rest.kunrei))
     return frozenset(out)
 
 
