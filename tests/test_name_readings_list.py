@@ -130,3 +130,12 @@ def test_the_host_sees_the_guess_and_corrects_it_at_the_review():
                            lambda prompt: next(typed), shown.append, analyse=lambda text: "")
     assert "  1. Shota → ショウタ" in shown and "  2. Mike → マイク" in shown and "  3. Ethan → イーサン" in shown
     assert "  2. Mike → マイキー" in shown and kept == {"Ethan": "イーサン", "Mike": "マイキー"}
+
+
+def test_without_kanalizer_a_western_name_is_still_never_spelled_letter_by_letter(monkeypatch):
+    """32-bit ARM has no kanalizer wheel: the spelling rules read the name instead."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "kanalizer", None)  # import kanalizer raises ImportError
+    assert english_katakana("Chris") == "クリス" and english_katakana("Tom") == "トム"
+    assert romaji_katakana("Shota Chris") == "ショウタクリス"

@@ -67,12 +67,22 @@ def japanese_reading(word: str) -> str | None:
 
 def english_katakana(word: str) -> str:
     """`word` as katakana the way Japanese people say an English word: kanalizer's model
-    (VOICEVOX's, trained on English words with their katakana; shipped in its wheel)."""
-    import kanalizer
-
+    (VOICEVOX's, trained on English words with their katakana; shipped in its wheel), or,
+    where it has no wheel (32-bit ARM), `spelled_kana`'s rules."""
     parts = re.split(r"-", unicodedata.normalize("NFKD", word.lower()))  # Mary-Jane: メアリージェーン
     letters = ["".join(ch for ch in part if "a" <= ch <= "z") for part in parts]
-    return "".join(kanalizer.convert(part, on_incomplete="ignore") for part in letters if part)
+    convert = _english_converter()
+    return "".join(convert(part) for part in letters if part)
+
+
+def _english_converter() -> Callable[[str], str]:
+    try:
+        import kanalizer
+    except ImportError:
+        from narrator.sound.spelled_kana import spelled_katakana
+
+        return spelled_katakana
+    return lambda word: kanalizer.convert(word, on_incomplete="ignore")
 
 
 def reading_for(name: str, given: str | None = None, analyse: Callable[[str], str] | None = None) -> str:
