@@ -99,6 +99,7 @@ def test_the_hosts_reading_still_wins():
     assert readings_for(["Shota", "Mike"], {"Shota": "しょーた"}) == {"Shota": "しょーた", "Mike": "マイク"}
 
 
+@pytest.mark.slow  # reads Open JTalk's 100 MB dictionary
 def test_the_name_lists_are_open_jtalks_person_names():
     """The shipped lists are what scripts/extract-japanese-names takes from the dictionary."""
     from pathlib import Path
