@@ -1,6 +1,10 @@
 """Sound: everything between a cue's line name and the air.
 
 - `voicepack`: loads voice packs (the words, readings and sounds of every line);
+- `names`: how players' names are read (given readings; Latin letters as katakana, with
+  `romaji`, the readings a romaji word may spell, and `japanese_names`, the name lists from
+  Open JTalk's dictionary that tell a Japanese name from a Western one; `spelled_kana`, the
+  rules for Western names where kanalizer has no wheel);
 - `engines`: the TTS/STT engine contract and the entry-point registry of engines;
 - `voice`: clips from an engine, a recording or text, and the render cache;
 - `render_ahead`: which (line, params) a game can say, so they are rendered before play;

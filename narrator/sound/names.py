@@ -1,11 +1,20 @@
 """How players' names are read aloud in a Japanese game, and heard back.
 
 A `names` entry may carry its reading (`"心愛:ここあ"`); without one, a kana name is read as
-written, a romaji name as katakana (spelled into kana by `jaconv`, after a few spelling
-steps that give every consonant its vowel, so no name is ever spelled letter by letter:
-"Chris" → クリス needs the host's correction, but never 「シー・エイチ・アール…」), and a
-kanji name as the engine reads it (Open JTalk's analysis shows how, at setup). One reading
-serves the voice (the kana handed to the engine) and recognition (its hiragana).
+written, a name in Latin letters as katakana, and a kanji name as the engine reads it (Open
+JTalk's analysis shows how, at setup). One reading serves the voice (the kana handed to the
+engine) and recognition (its hiragana); the host sees every reading at setup and may correct
+it, so a guess is never final, and no name is ever spelled letter by letter.
+
+Latin letters may be a Japanese name in romaji or a Western name, and nothing in the letters
+says which: "Shota" and "Mike" are both valid romaji. A word is read as Japanese when one of
+the readings its romaji may spell (long vowels the spelling hides, Hepburn or kunrei) is a
+Japanese given or family name common enough (`japanese_names`, Open JTalk's dictionary's
+person names): Shota → ショウタ (翔太), but no ミケ is a name, so Mike is read the way Japanese
+people say an English name, by kanalizer (マイク). A name the dictionary itself writes in
+Latin letters comes first (Simon サイモン, not シモン). A wrong guess costs the host one
+correction; the lists it is measured on are in tests/test_name_readings_list.py and
+bench/name_readings.py.
 """
 
 from __future__ import annotations
@@ -16,12 +25,21 @@ from typing import Any, Callable, Mapping, Sequence
 
 import jaconv
 
+from narrator.sound import romaji
+from narrator.sound.japanese_names import latin_names, name_costs
+
 KANA = re.compile(r"^[\u3041-\u3096\u30a1-\u30fa\u30fc\u30fb・ー\s]+$")
 KANJI = re.compile(r"[\u4e00-\u9fff\u3400-\u4dbf\u3005]")
 LATIN = re.compile(r"[A-Za-z]")
-_ONSETS = {"k", "s", "t", "n", "h", "m", "y", "r", "w", "g", "z", "d", "b", "p", "f", "j", "sh", "ch", "ts",
-           "ky", "gy", "ny", "hy", "my", "ry", "by", "py", "dh", "th"}
-_UNITS = ("sh", "ch", "ts", "dh", "th")
+_WORDS = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+GUESS_COST = 650
+"""What a long vowel the spelling does not show costs a reading (MeCab cost, about a factor of
+2.5): Sato is サトウ (佐藤 is far commoner than 佐登), Ono stays オノ (小野 beside 大野)."""
+KUNREI_COST = 1500
+"""What a kunrei spelling costs (si, tu, hu; ti and di three times: Tina is ティナ)."""
+JAPANESE_COST = 10000
+"""The dearest reading still taken as a Japanese name (服部 ハットリ is 9160); a word with none
+cheaper is no Japanese name (Mike is not ミケ) and is read as English is by Japanese people."""
 
 
 def is_kana(text: str) -> bool:
@@ -29,48 +47,42 @@ def is_kana(text: str) -> bool:
 
 
 def romaji_katakana(name: str) -> str:
-    """A name in Latin letters as katakana ("Aki" → アキ, "Tom" → トム, "Max" → マクス)."""
-    words = re.findall(r"[a-z]+", unicodedata.normalize("NFKC", name).lower())
-    kana = "".join(jaconv.alphabet2kana(_syllables(w)) for w in words)
-    return LATIN.sub("", jaconv.hira2kata(kana))
+    """A name in Latin letters as katakana, word by word: as the dictionary spells a name it
+    knows in Latin letters (Simon → サイモン), as a Japanese name where the word is romaji for
+    one (Shota → ショウタ, Kenichi → ケンイチ, Ohno → オオノ), else as Japanese people say the
+    English name (Mike → マイク, Emily → エミリー: `english_katakana`)."""
+    words = _WORDS.findall(unicodedata.normalize("NFKC", name))
+    return "".join(latin_names().get(w.lower()) or japanese_reading(w) or english_katakana(w)
+                   for w in words if LATIN.search(w))
 
 
-def _spelled(word: str) -> str:
-    """English spellings as romaji jaconv knows: c, q, x, l, v, ph, th, double letters."""
-    w = word.replace("ph", "f").replace("ck", "k").replace("th", "s").replace("wh", "w").replace("chr", "kr")
-    w = re.sub(r"c(?=[eiy])", "s", w).replace("ch", "\0").replace("c", "k").replace("\0", "ch")
-    w = w.replace("q", "k").replace("x", "ks").replace("l", "r").replace("v", "b")
-    w = re.sub(r"y(?![aeiou])", "i", w)
-    w = re.sub(r"(?<![sc])h(?![aeiouy])", "", w)
-    w = re.sub(r"([bdfghjkmprstwz])\1", r"\1", w)
-    return re.sub(r"([dt])i", r"\1hi", w)  # di, ti: ディ, ティ (not ヂ, チ)
+def japanese_reading(word: str) -> str | None:
+    """The commonest Japanese name `word` spells in romaji, weighing each guessed long vowel
+    and kunrei spelling (`narrator.sound.romaji`); None when it spells none."""
+    costs = name_costs()
+    best = min(((costs[r.kana] + GUESS_COST * r.guesses + KUNREI_COST * r.kunrei, r.kana)
+                for r in romaji.readings(word) if r.kana in costs), default=None)
+    return best[1] if best is not None and best[0] <= JAPANESE_COST else None
 
 
-def _syllables(word: str) -> str:
-    """Romaji where every consonant has its vowel (a final n stays ン)."""
-    out = []
-    for part in re.findall(r"[^aeiou]*[aeiou]+|[^aeiou]+$", _spelled(word)):
-        cluster, vowels = re.match(r"([^aeiou]*)([aeiou]*)", part).groups()
-        units = _units(cluster)
-        onset: list[str] = []
-        if vowels:
-            for k in range(len(units)):
-                if "".join(units[k:]) in _ONSETS:
-                    onset, units = units[k:], units[:k]
-                    break
-        out += ["n" if u == "n" else u + ("o" if u in ("t", "d") else "i" if u in ("ch", "j", "sh") else "u")
-                for u in units]
-        out.append("".join(onset) + vowels)
-    return "".join(out)
+def english_katakana(word: str) -> str:
+    """`word` as katakana the way Japanese people say an English word: kanalizer's model
+    (VOICEVOX's, trained on English words with their katakana; shipped in its wheel), or,
+    where it has no wheel (32-bit ARM), `spelled_kana`'s rules."""
+    parts = re.split(r"-", unicodedata.normalize("NFKD", word.lower()))  # Mary-Jane: メアリージェーン
+    letters = ["".join(ch for ch in part if "a" <= ch <= "z") for part in parts]
+    convert = _english_converter()
+    return "".join(convert(part) for part in letters if part)
 
 
-def _units(cluster: str) -> list[str]:
-    units, i = [], 0
-    while i < len(cluster):
-        step = 2 if cluster[i:i + 2] in _UNITS else 1
-        units.append(cluster[i:i + step])
-        i += step
-    return units
+def _english_converter() -> Callable[[str], str]:
+    try:
+        import kanalizer
+    except ImportError:
+        from narrator.sound.spelled_kana import spelled_katakana
+
+        return spelled_katakana
+    return lambda word: kanalizer.convert(word, on_incomplete="ignore")
 
 
 def reading_for(name: str, given: str | None = None, analyse: Callable[[str], str] | None = None) -> str:
