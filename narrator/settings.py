@@ -61,6 +61,12 @@ class Setting:
     doc: str = ""
     page: str = "table-file.md"
     """The docs page whose key table has this key's row (form, flag_doc, default and doc fill it)."""
+    names: str = ""
+    """The game's vocabulary its values name (`cards`, `roles`): names there are read as ids
+    (`narrator.games.card_names.translate`), so 占い師 is `seer`; empty: it names none."""
+    names_at: str = ""
+    """Where in the value those names are: `keys` ("占い師=1"), `items` ("占い師,霊能者") or
+    `values` ("Aki=預言者:S")."""
 
     @property
     def flag(self) -> str | None:

@@ -119,6 +119,11 @@ class Game:
     settings: tuple = ()
     """The game's own table-file keys (`narrator.settings.Setting`s, declared in its folder): its
     `unknown option` check, `narrator play`'s flags and its docs rows derive from them."""
+    card_names: Any = None
+    """The names a table may type for its cards and roles, per language (a
+    `narrator.games.card_names.CardNames`, from `[names]` of its definition.toml), or None: its
+    `configure` reads them as ids (`card_names.translate`), `narrator config set cards.占い師`
+    finds the entry it edits by them, and docs/ja lists them beside the ids."""
 
     def phones_required(self, config: Any) -> str | None:
         """Why this setup can only be played on the phones (a one-line error's start), or None."""

@@ -6,7 +6,7 @@ from narrator.games.additional_werewolf import phone, record
 from narrator.games.contract import Game, PhonePlay
 from narrator.games.additional_werewolf.box import box_cues
 from narrator.games.additional_werewolf.rules import AWState, advance, new_state, recap
-from narrator.games.additional_werewolf.setup import SETTINGS, AWConfig, configure
+from narrator.games.additional_werewolf.setup import NAMES, SETTINGS, AWConfig, configure
 
 
 def _config_from_dict(data: dict) -> AWConfig:
@@ -49,4 +49,5 @@ GAME = Game(
     phones=PhonePlay(private_view=phone.private_view, private_choices=phone.private_choices,
                      required=phone.required),
     settings=SETTINGS,
+    card_names=NAMES,
 )

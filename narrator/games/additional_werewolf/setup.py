@@ -15,6 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Mapping
 
+from narrator.games.card_names import CardNames, translate
 from narrator.errors import SetupError
 from narrator.settings import (
     MAX_COUNTDOWN,
@@ -43,6 +44,8 @@ def definition() -> dict[str, Any]:
 
 SETTINGS = declare(definition()["settings"])
 """This game's own table-file keys, declared once in `[settings]` of definition.toml."""
+NAMES = CardNames.from_table(definition().get("names", {}))
+"""The names a table may type for its cards and roles, per language (`[names]` of definition.toml)."""
 
 
 @dataclass(frozen=True)
@@ -118,7 +121,7 @@ def recommended_setup(players: int) -> tuple[dict[str, int], dict[str, int]]:
 def configure(settings: TableSettings) -> AWConfig:
     """Validate the table's options for Additional Werewolf; refuse bad setups in one line."""
     src = settings.source
-    options = dict(settings.options)
+    options = translate(settings.options, SETTINGS, NAMES, settings.lang, src)
     check_options(options, SETTINGS, "additional-werewolf", src)
     defaults = definition()["defaults"]
     players = settings.players or 5

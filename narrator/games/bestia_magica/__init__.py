@@ -6,7 +6,7 @@ from narrator.games.contract import Game, PhonePlay
 from narrator.games.bestia_magica.box import box_cues
 from narrator.games.bestia_magica.rules import advance, recap
 from narrator.games.bestia_magica.sayable import sayable
-from narrator.games.bestia_magica.setup import SETTINGS, BMConfig, configure
+from narrator.games.bestia_magica.setup import NAMES, SETTINGS, BMConfig, configure
 from narrator.games.bestia_magica.state import BMState, new_state
 
 GAME = Game(
@@ -24,4 +24,5 @@ GAME = Game(
     context=seating.night_and_day,
     phones=PhonePlay(private_view=phone.private_view, alive=phone.alive),
     settings=SETTINGS,
+    card_names=NAMES,
 )

@@ -18,6 +18,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Mapping
 
+from narrator.games.card_names import CardNames, translate
 from narrator.errors import SetupError
 from narrator.settings import (
     MAX_COUNTDOWN,
@@ -73,6 +74,8 @@ def _declared() -> tuple[Setting, ...]:
 
 SETTINGS = _declared()
 """This game's own table-file keys: the deal, its timers and its house rules."""
+NAMES = CardNames.from_table(definition().get("names", {}))
+"""The names a table may type for its cards and roles, per language (`[names]` of definition.toml)."""
 
 
 def option_keys() -> tuple[str, ...]:
@@ -129,7 +132,7 @@ class BMConfig:
 def configure(settings: TableSettings) -> BMConfig:
     """Validate the table's options and deal the cards; refuse bad setups in one line."""
     src = settings.source
-    options = dict(settings.options)
+    options = translate(settings.options, SETTINGS, NAMES, settings.lang, src)
     check_options(options, SETTINGS, "bestia-magica", src)
     seed = settings.seed if settings.seed is not None else secrets.randbits(128)
     if "deal" in options:

@@ -1,0 +1,201 @@
+"""The names a table may type for a game's cards and roles, in every language it declares.
+
+A Japanese table writes 占い師, not `seer`: in the table file (`[cards] 占い師 = 1`), in a flag
+(`--cards "占い師=1,香具師=1"`, `--night-order`, `--countdowns "占い師=20"`) and in
+`narrator config set countdowns.占い師 20`. A game declares its names once, per vocabulary
+(its cards, its roles) and per language, in `[names]` of its definition.toml, and marks the
+settings whose values name them (`names`, `names_at` of a `Setting`). `translate` is the one
+normaliser every game's `configure` calls first: it turns each name into its id, so the
+game's own checks, its config and the saved game see ids only. A word it does not know is
+refused here, in one line naming the word and the nearest name, in the table's language
+(the wording lives in `messages.toml`, not in code).
+
+Words are compared folded (`fold`): full-width as ASCII, any case, katakana as hiragana,
+spaces and hyphens as `_`; so `ウラナイシ`, `うらないし`, `占い師` and `SEER` all mean `seer`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import tomllib
+import unicodedata
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any, Mapping
+
+from narrator.errors import SetupError
+
+MESSAGES_FILE = Path(__file__).with_name("messages.toml")
+KIND = "kind"
+"""The key of a vocabulary's `[names.VOCAB]` table that says what one of it is called."""
+
+
+@cache
+def messages() -> dict[str, dict[str, str]]:
+    """The setup errors' wording per language (`messages.toml`)."""
+    return tomllib.loads(MESSAGES_FILE.read_text(encoding="utf-8"))
+
+
+def message(lang: str, line: str, **params: Any) -> str:
+    """One line of `messages.toml` in `lang` (English when the language has none)."""
+    table = messages()
+    text = table.get(lang, {}).get(line) or table["en"][line]
+    return text.format(**params)
+
+
+def fold(word: str) -> str:
+    """A name as names are compared: NFKC, any case, katakana as hiragana, ` `/`-` as `_`."""
+    text = unicodedata.normalize("NFKC", str(word)).strip().casefold()
+    text = "".join(chr(ord(c) - 0x60) if "ァ" <= c <= "ヶ" else c for c in text)
+    return "_".join(text.replace("-", " ").split())
+
+
+@dataclass(frozen=True, eq=False)
+class CardNames:
+    """A game's names: `words[vocab][id][lang]` = the names a table may type for that id (the
+    first is the one the game's rule text uses), `kinds[vocab][lang]` = what one is called."""
+
+    words: Mapping[str, Mapping[str, Mapping[str, tuple[str, ...]]]] = field(default_factory=dict)
+    kinds: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+
+    @classmethod
+    def from_table(cls, table: Mapping[str, Any]) -> CardNames:
+        """From `[names.VOCAB]` of a definition.toml: `kind = { en = …, ja = … }` and one
+        `ID = { ja = ["名前", "よみ"] }` per id (a string is one name)."""
+        words: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {}
+        kinds: dict[str, dict[str, str]] = {}
+        for vocab, entries in table.items():
+            kinds[vocab] = dict(entries.get(KIND, {}))
+            words[vocab] = {
+                ident: {lang: (names,) if isinstance(names, str) else tuple(names) for lang, names in spec.items()}
+                for ident, spec in entries.items() if ident != KIND
+            }
+        return cls(words, kinds)
+
+    def ids(self, vocab: str) -> tuple[str, ...]:
+        return tuple(self.words.get(vocab, {}))
+
+    def name(self, vocab: str, ident: str, lang: str) -> str:
+        """The id's name in `lang` (the rule text's), else the id itself."""
+        names = self.words.get(vocab, {}).get(ident, {}).get(lang)
+        return names[0] if names else ident
+
+    def kind(self, vocab: str, lang: str) -> str:
+        kinds = self.kinds.get(vocab, {})
+        return kinds.get(lang) or kinds.get("en") or vocab
+
+    def lookup(self, vocab: str, word: str) -> str | None:
+        """The id a typed word names (an id, or a name in any language), or None."""
+        return _index(self, vocab).get(fold(word))
+
+    def nearest(self, vocab: str, word: str) -> str | None:
+        """The id whose id or name is closest to a word that names none (a typo, 「占い」)."""
+        index = _index(self, vocab)
+        close = difflib.get_close_matches(fold(word), list(index), n=1, cutoff=0.5)
+        return index[close[0]] if close else None
+
+
+@cache
+def _index(names: CardNames, vocab: str) -> dict[str, str]:
+    index: dict[str, str] = {}
+    for ident, by_lang in names.words.get(vocab, {}).items():
+        index[fold(ident)] = ident
+        for spelled in by_lang.values():
+            index.update({fold(word): ident for word in spelled})
+    return index
+
+
+class Translator:
+    """Names → ids for one table: its game's names, its language and where it came from."""
+
+    def __init__(self, names: CardNames, lang: str, source: str):
+        self.names, self.lang, self.source = names, lang, source
+
+    def word(self, vocab: str, word: str, key: str) -> str:
+        """The id `word` names; an unknown word is one line with the nearest name."""
+        word = str(word).strip()
+        found = self.names.lookup(vocab, word)
+        if found is not None:
+            return found
+        lang = self.lang if not word.isascii() else "en"
+        close = self.names.nearest(vocab, word)
+        hint = message(lang, "did_you_mean", name=self._shown(vocab, close, lang)) if close else ""
+        known = message(lang, "list_separator").join(self._shown(vocab, i, lang) for i in self.names.ids(vocab))
+        raise SetupError(message(lang, "unknown_name", source=self.source, key=key, word=word,
+                                 kind=self.names.kind(vocab, lang), hint=hint, known=known))
+
+    def _shown(self, vocab: str, ident: str, lang: str) -> str:
+        """An id as a line in `lang` names it: its name there; an English line in a Japanese
+        table gives the id with the table's own name beside it, `seer (占い師)`."""
+        if lang != "en":
+            return self.names.name(vocab, ident, lang)
+        local = self.names.name(vocab, ident, self.lang)
+        return ident if local == ident else f"{ident} ({local})"
+
+    def unique(self, vocab: str, pairs: list[tuple[str, str]], key: str) -> None:
+        """Two entries naming the same id (`占い師 = 1` beside `seer = 2`) are one line."""
+        seen: dict[str, str] = {}
+        for written, ident in pairs:
+            if ident in seen:
+                lang = self.lang if not (written + seen[ident]).isascii() else "en"
+                raise SetupError(message(lang, "named_twice", source=self.source, key=key, kind=self.names.kind(vocab, lang),
+                                         first=seen[ident], second=written, id=ident))
+            seen[ident] = written
+
+
+def _role_part(translator: Translator, vocab: str, text: str, key: str) -> str:
+    """`占い師` or `預言者:S` → the id, with anything after `:` kept."""
+    name, colon, rest = str(text).replace("：", ":").partition(":")
+    if not name.strip():
+        return str(text)
+    return translator.word(vocab, name, key) + (colon + rest.strip() if colon else "")
+
+
+def translate_value(value: Any, vocab: str, at: str, key: str, translator: Translator) -> Any:
+    """One setting's value with every name turned into its id, in the form it was given:
+    `keys` (a table or "name=count,…"), `items` (a list or "name,name:attr,…") or `values`
+    (a table or "Aki=name:attr,…"). A form the game does not take is left for its own check."""
+    if at == "keys" and isinstance(value, Mapping):
+        pairs = [(str(k), translator.word(vocab, k, key)) for k in value]
+        translator.unique(vocab, pairs, key)
+        return {ident: value[written] for written, ident in pairs}
+    if at == "keys" and isinstance(value, str):
+        parts, pairs = [], []
+        for part in filter(None, (p.strip() for p in value.replace("，", ",").split(","))):
+            name, sep, count = part.replace("＝", "=").partition("=")
+            ident = translator.word(vocab, name, key) if sep and name.strip() else name
+            pairs.append((name.strip(), ident))
+            parts.append(f"{ident}{sep}{count.strip()}")
+        translator.unique(vocab, [p for p in pairs if p[0]], key)
+        return ",".join(parts)
+    if at == "items" and isinstance(value, (list, tuple)):
+        return [_role_part(translator, vocab, v, key) if isinstance(v, str) else v for v in value]
+    if at == "items" and isinstance(value, str):
+        items = filter(None, (p.strip() for p in value.replace("，", ",").replace("、", ",").split(",")))
+        return ",".join(_role_part(translator, vocab, v, key) for v in items)
+    if at == "values" and isinstance(value, Mapping):
+        return {k: _role_part(translator, vocab, v, f"{key}.{k}") if isinstance(v, str) else v
+                for k, v in value.items()}
+    if at == "values" and isinstance(value, str):
+        parts = []
+        for part in filter(None, (p.strip() for p in value.replace("，", ",").split(","))):
+            who, sep, card = part.partition("=")
+            parts.append(f"{who.strip()}{sep}{_role_part(translator, vocab, card, key)}" if sep else part)
+        return ",".join(parts)
+    return value
+
+
+def translate(options: Mapping[str, Any], declared: tuple[Any, ...], names: CardNames | None,
+              lang: str, source: str) -> dict[str, Any]:
+    """A game's raw options with the names of its cards and roles turned into ids, for every
+    declared setting that names them (`Setting.names`, `Setting.names_at`)."""
+    out = dict(options)
+    if names is None:
+        return out
+    translator = Translator(names, lang, source)
+    for setting in declared:
+        vocab, at = getattr(setting, "names", ""), getattr(setting, "names_at", "")
+        if vocab and setting.key in out:
+            out[setting.key] = translate_value(out[setting.key], vocab, at, setting.key, translator)
+    return out
