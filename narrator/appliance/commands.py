@@ -13,6 +13,7 @@ import click
 
 from narrator.appliance import table as table_file
 from narrator.appliance import unit
+from narrator.errors import SetupError
 
 SERVE_FLAGS = [
     ("--lang", "lang", "Language of the narration: ja or en."),
@@ -59,15 +60,18 @@ def register(main: click.Group, friendly_errors: Any) -> None:
                    f"buttons on {', '.join(map(str, appliance.pins)) or 'none'}", err=True)
 
     @config.command("set")
-    @click.argument("key")
-    @click.argument("value")
+    @click.argument("pairs", nargs=-1, metavar="KEY VALUE [KEY VALUE]...")
     @friendly_errors
-    def config_set(key: str, value: str) -> None:
-        """Set KEY (e.g. players, lang, appliance.button_pin) to VALUE, if the result is valid."""
+    def config_set(pairs: tuple[str, ...]) -> None:
+        """Set KEY (e.g. players, lang, cards.占い師, appliance.button_pin) to VALUE, if the result
+        is valid; several pairs are one change (card counts that must add up)."""
+        if not pairs or len(pairs) % 2:
+            raise SetupError("config set takes KEY VALUE pairs, e.g. narrator config set countdowns.占い師 20")
         path = table_file.ensure_table()
-        parsed = table_file.parse_value(value)
-        table_file.update_table(path, {key: parsed})
-        click.echo(f"{key} = {table_file.format_value(parsed)}  ({path})")
+        changes = {key: table_file.parse_value(value) for key, value in zip(pairs[::2], pairs[1::2])}
+        table_file.update_table(path, changes)
+        for key, parsed in changes.items():
+            click.echo(f"{key} = {table_file.format_value(parsed)}  ({path})")
 
     @config.command("unset")
     @click.argument("key")

@@ -1,27 +1,36 @@
 """The default table file in the app's home: what the service plays, checked on every save.
 
-`narrator serve` reads `<app home>/table.toml` (created with commented defaults on first
-use). `narrator config set KEY VALUE`, `unset KEY` and `edit` change it through
-`save_checked`: the new text is parsed and validated with the same `build_settings` and
-game `configure` that `narrator play --table` uses, plus the `[appliance]` section's own
-checks, and only then replaces the file atomically. A bad value is refused with the usual
-one-line error and the file is left exactly as it was. `set` edits the line in place, so
-the file's comments survive.
+`narrator serve` and `narrator play` read `<app home>/table.toml` (created with commented
+defaults on first use). Every change goes through `update_table` (`narrator config set KEY
+VALUE`, `unset KEY`, the host screen, the service's menu) or `edit`: the new text is parsed
+and validated with the same `build_settings` and game `configure` that `narrator play` uses,
+plus the `[appliance]` section's own checks, and only then replaces the file atomically (a
+unique temp file, fsynced, renamed over). A bad value is refused with the usual one-line
+error and the file is left exactly as it was. The text is edited with tomlkit, so comments
+and a value written over several lines (`names = [` … `]`) survive an edit of another key,
+and each read-change-write holds a lock beside the file (`locked`), so two writers at once
+(a phone, `config set`, the service) never lose one's change. A card's key may be typed in
+the table's language (`cards.占い師`): the entry already there for that card is the one edited.
 """
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
 import shlex
 import subprocess
 import tempfile
 import tomllib
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
+
 
 from narrator import home
+from narrator.appliance import table_text
+from narrator.appliance.table_text import format_value, parse_value  # noqa: F401 - `narrator config`'s
 from narrator.errors import SaveError, SetupError
 from narrator.games import get_game
 from narrator.settings import DEFAULT_GAME, TableSettings, build_settings, read_text_bounded
@@ -87,8 +96,33 @@ def ensure_table() -> Path:
     path = table_path()
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
-        _write_atomic(path, DEFAULT_TABLE)
+        with locked(path):  # another writer may have made it (and changed it) meanwhile
+            if not path.exists():
+                _write_atomic(path, DEFAULT_TABLE)
     return path
+
+
+def lock_path(path: Path) -> Path:
+    """The lock file beside a table file (kept: removing it would let two writers in)."""
+    return path.with_name(f".{path.name}.lock")
+
+
+@contextmanager
+def locked(path: Path) -> Iterator[None]:
+    """Hold the table file's lock (flock on the lock file beside it) for one read-change-write.
+
+    The kernel drops the lock when its holder closes the file or dies, so a crashed writer
+    never leaves the table locked."""
+    try:
+        fd = os.open(lock_path(path), os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as err:
+        raise SaveError(f"cannot lock the table file {path} ({err.strerror}); make its folder writable "
+                        "(what it holds is kept)") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
 
 
 def parse_appliance(section: Any, source: str) -> ApplianceConfig:
@@ -164,87 +198,58 @@ def update_table(path: Path, changes: Mapping[str, Any]) -> dict[str, Any]:
 
     Every writer of the table file (`narrator config`, the host screen, the spoken setup,
     the service's game menu) goes through here, so they all get the same checks and the
-    same refusal lines, and none of them edits the text on its own.
+    same refusal lines, and none of them edits the text on its own. The read, the changes
+    and the write happen under the file's lock, so a change made meanwhile is never lost.
     """
-    text = read_table_text(path)
-    for dotted, value in changes.items():
-        text = unset_key(text, dotted) if value is None else set_key(text, dotted, value)
-    return save_checked(path, text)
-
-
-def parse_value(raw: str) -> Any:
-    """A command-line value as TOML (17, 1.5, true, ["a", "b"]), else as a plain string."""
-    try:
-        value = tomllib.loads(f"v = {raw}")["v"]
-    except tomllib.TOMLDecodeError:
-        return raw
-    return value if isinstance(value, (bool, int, float, str, list, dict)) else raw
-
-
-def format_value(value: Any) -> str:
-    """A value written back as TOML (strings quoted, lists and tables inline)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return repr(value)
-    if isinstance(value, str):
-        return '"' + "".join(_escape(c) for c in value) + '"'
-    if isinstance(value, list):
-        return "[" + ", ".join(format_value(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{_key(k)} = {format_value(v)}" for k, v in value.items()) + " }"
-    raise SetupError(f"cannot write a {type(value).__name__} into the table file")
+    with locked(path):
+        document = table_text.parse(read_table_text(path), path)
+        for dotted, value in changes.items():
+            table_text.apply(document, dotted, value, changes)
+        return save_checked(path, document.as_string())
 
 
 def set_key(text: str, dotted: str, value: Any) -> str:
-    """`text` with `KEY = value` set: the line replaced in place, or added to its section."""
-    section, key = _split(dotted)
-    lines = text.splitlines()
-    start, end = _section_range(lines, section)
-    new_line = f"{_key(key)} = {format_value(value)}"
-    if start is None:
-        return text.rstrip("\n") + f"\n\n[{section}]\n{new_line}\n"
-    for i in range(start, end):
-        if _defines(lines[i], key):
-            lines[i] = new_line
-            return "\n".join(lines) + "\n"
-    insert_at = end
-    while insert_at > start and not lines[insert_at - 1].strip():
-        insert_at -= 1
-    lines.insert(insert_at, new_line)
-    return "\n".join(lines) + "\n"
+    """`text` with `KEY = value` set: the value replaced where it is, or added to its section."""
+    document = table_text.parse(text, Path("(text)"))
+    table_text.apply(document, dotted, value, {})
+    return document.as_string()
 
 
 def unset_key(text: str, dotted: str) -> str:
-    """`text` without the line that sets `dotted`; an unknown key is one line saying so."""
-    section, key = _split(dotted)
-    lines = text.splitlines()
-    start, end = _section_range(lines, section)
-    if start is not None:
-        for i in range(start, end):
-            if _defines(lines[i], key):
-                del lines[i]
-                return "\n".join(lines) + "\n"
-    raise SetupError(f"the table file does not set '{dotted}'; see `narrator config show`")
+    """`text` without `dotted`; an unknown key is one line saying so."""
+    document = table_text.parse(text, Path("(text)"))
+    table_text.apply(document, dotted, None, {})
+    return document.as_string()
 
 
 def edit(path: Path, editor: str | None = None) -> dict[str, Any]:
-    """Open a copy in the editor; save it back only if it validates (else the file is unchanged)."""
+    """Open a copy in the editor; save it back only if it validates (else the file is unchanged).
+
+    The editor runs without the lock (it may stay open for minutes); if another writer changed
+    the file meanwhile, the draft is kept beside it and nothing is overwritten."""
     editor = editor or os.environ.get("VISUAL") or os.environ.get("EDITOR") or "nano"
     fd, name = tempfile.mkstemp(prefix="table-", suffix=".toml", dir=path.parent)
     os.close(fd)
     draft = Path(name)
+    keep = False
     try:
-        draft.write_text(read_table_text(path), encoding="utf-8")
+        base = read_table_text(path)
+        draft.write_text(base, encoding="utf-8")
         try:
             status = subprocess.call([*shlex.split(editor), str(draft)])
         except FileNotFoundError:
             raise SetupError(f"editor '{editor}' not found; set EDITOR, or use `narrator config set KEY VALUE`") from None
         if status != 0:
             raise SetupError(f"the editor exited with status {status}; the table file is unchanged")
-        return save_checked(path, draft.read_text(encoding="utf-8"))
+        with locked(path):
+            if read_table_text(path) != base:
+                keep = True
+                raise SetupError(f"the table file changed while you edited it (a phone or `narrator config set`); "
+                                 f"your edit is kept in {draft}: run `narrator config edit` again and copy it in")
+            return save_checked(path, draft.read_text(encoding="utf-8"))
     finally:
-        draft.unlink(missing_ok=True)
+        if not keep:
+            draft.unlink(missing_ok=True)
 
 
 # --- helpers ---------------------------------------------------------------------------------
@@ -269,41 +274,6 @@ def _seconds(value: Any, key: str, source: str) -> float:
     if isinstance(value, bool) or not 0 < seconds <= 3600:
         raise SetupError(f"{source}: {key} must be more than 0 and at most 3600 seconds, not {value}")
     return seconds
-
-
-def _split(dotted: str) -> tuple[str | None, str]:
-    parts = dotted.replace("-", "_").split(".")
-    if len(parts) > 2 or not all(re.fullmatch(r"[A-Za-z0-9_]+", p) for p in parts):
-        raise SetupError(f"'{dotted}' is not a table-file key; use KEY or SECTION.KEY, e.g. appliance.button_pin")
-    return (parts[0], parts[1]) if len(parts) == 2 else (None, parts[0])
-
-
-def _section_range(lines: list[str], section: str | None) -> tuple[int | None, int]:
-    """Line range [start, end) of a section's body (None: the top level before any header)."""
-    headers = [i for i, line in enumerate(lines) if re.match(r"^\s*\[", line)]
-    if section is None:
-        return 0, headers[0] if headers else len(lines)
-    for n, i in enumerate(headers):
-        if re.match(rf"^\s*\[\s*{re.escape(section)}\s*\]\s*(#.*)?$", lines[i]):
-            return i + 1, headers[n + 1] if n + 1 < len(headers) else len(lines)
-    return None, 0
-
-
-def _defines(line: str, key: str) -> bool:
-    return re.match(rf"^\s*{re.escape(key)}\s*=", line) is not None
-
-
-def _key(key: str) -> str:
-    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else format_value(key)
-
-
-def _escape(char: str) -> str:
-    """One character of a TOML basic string: quotes, backslashes and control characters escaped."""
-    if char in '"\\':
-        return "\\" + char
-    if ord(char) < 0x20 or ord(char) == 0x7F:
-        return f"\\u{ord(char):04x}"
-    return char
 
 
 def _write_atomic(path: Path, text: str) -> None:

@@ -1,7 +1,9 @@
 """The game commands: `play`, `resume`, `games`.
 
 A thin layer: it reads the table file and flags into settings, asks the game to
-validate them, opens a sitting (voice, audio, listeners) and runs the loop.
+validate them, opens a sitting (voice, audio, listeners) and runs the loop. The table file is
+`--table`, else the one in the narrator's home that `narrator serve` plays (`narrator config`
+edits it), so a dry run shows what the appliance will play; a flag beats the file.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from narrator.cli.common import friendly_errors
 from narrator.cli.flags import TableFlagsCommand
 from narrator.errors import DamagedGame, NarratorError
 from narrator.games import game_names, game_over_message, get_game, load_game_file
-from narrator.settings import RUN_KEYS, build_settings, read_table_file
+from narrator.settings import DEFAULT_GAME, DEVICE_SECTIONS, LISTEN_KEYS, RUN_KEYS, build_settings, read_table_file
 from narrator.table.runner import play as play_loop
 from narrator.table.runner import cut_log as cut_damaged_log
 from narrator.table.runner import resume_position, start_position
@@ -29,7 +31,8 @@ from narrator.table.store import GameStore, find_game, saved_games
 
 @click.command(cls=TableFlagsCommand)
 @click.argument("game", required=False)
-@click.option("--table", "table_file", type=click.Path(path_type=Path), help="TOML table file.")
+@click.option("--table", "table_file", type=click.Path(path_type=Path),
+              help="TOML table file (default: the narrator home's table.toml, if there is one).")
 @click.option("--no-keyboard", is_flag=True, help="Do not read answers from the terminal.")
 @click.option("--phones/--no-phones", "phones", default=None, help="Serve the phone page on the local network.")
 @click.option("--digital-cards/--no-digital-cards", "digital_cards", default=None,
@@ -43,9 +46,8 @@ from narrator.table.store import GameStore, find_game, saved_games
 def play(game: str | None, table_file: Path | None, no_keyboard: bool, dry_run: bool, game_file: Path | None,
          **flags: Any) -> None:
     """Start a game and narrate it (GAME: one of `narrator games`)."""
-    table = read_table_file(table_file) if table_file else {}
-    source = f"table file {table_file}" if table_file else "command line"
     file_rules = load_game_file(game_file) if game_file else None
+    table, source = _table(table_file, file_rules.name if file_rules else game)
     settings = build_settings(table, {**flags, "game": file_rules.name if file_rules else game}, source)
     rules = file_rules or get_game(settings.game)
     config = rules.configure(settings)
@@ -69,6 +71,29 @@ def play(game: str | None, table_file: Path | None, no_keyboard: bool, dry_run: 
     store = GameStore.create(home.app_home(), rules.name, config.to_dict(), run.to_dict(), holder="narrator play")
     click.echo(f"game {store.id} saved in {store.folder}", err=True)
     _run(rules, config, store, sitting, run, lambda: start_position(rules, config, store), recap=False)
+
+
+def _table(table_file: Path | None, game: str | None) -> tuple[dict[str, Any], str]:
+    """The table file's keys and its name for errors: `--table`, else the home's table file
+    (the appliance's), else none. When the command names another game than the home file's,
+    only the keys of how a game is run (lang, voice, listening …) apply to it."""
+    if table_file:
+        return read_table_file(table_file), f"table file {table_file}"
+    from narrator.appliance.table import load_table, table_path
+
+    path = table_path()
+    if not path.is_file():
+        return {}, "command line"
+    table = load_table(path)
+    table_game = table.get("game", DEFAULT_GAME)
+    if game and game != table_game:
+        keep = set(RUN_KEYS) | set(LISTEN_KEYS) | set(DEVICE_SECTIONS)
+        dropped = sorted(k for k in table if k.replace("-", "_") not in keep and k != "game")
+        table = {k: v for k, v in table.items() if k.replace("-", "_") in keep}
+        if dropped:
+            click.echo(f"note: table file {path} is set up for {table_game}; its {', '.join(dropped)} "
+                       f"are not used for {game}", err=True)
+    return table, f"table file {path}"
 
 
 def _keyboard_present() -> bool:

@@ -1,0 +1,144 @@
+"""The table file's text, changed key by key with tomlkit: everything not changed stays as written.
+
+A host's table file carries comments, blank lines and values written over several lines
+(`names = [` … `]`); a change of one key must leave all of that as it was, so the text is
+parsed into tomlkit's document (which keeps the layout) and only the key's value is replaced,
+added to its section, or removed. A key is `KEY` or `SECTION.KEY`; the second part may be a
+card typed in the table's language (`countdowns.占い師`): when the section already holds an
+entry for that card under another spelling (`seer`), that entry is the one changed, so a
+card is never written twice. Checking the result is the caller's (`table.save_checked`).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+from typing import Any, Mapping
+
+import tomlkit
+from tomlkit.exceptions import TOMLKitError
+from tomlkit.items import InlineTable, Table
+
+from narrator.errors import SetupError
+from narrator.games import get_game
+from narrator.settings import DEFAULT_GAME
+
+Document = tomlkit.TOMLDocument
+
+
+def parse(text: str, path: Path) -> Document:
+    """The table file's text as a tomlkit document; bad TOML is one line naming the fix."""
+    try:
+        return tomlkit.parse(text)
+    except (TOMLKitError, RecursionError, ValueError) as err:
+        raise SetupError(f"table file {path} is not valid TOML ({err}); fix it with `narrator config edit` "
+                         "(nothing was changed)") from None
+
+
+def apply(document: Document, dotted: str, value: Any, changes: Mapping[str, Any]) -> None:
+    """Set `dotted` to `value` (None: remove it) in the document, in place."""
+    section, key = split(dotted)
+    if section is None:
+        if value is None:
+            _remove(document, key, dotted)
+        else:
+            _put(document, key, value)
+        return
+    holder = document.get(section)
+    if holder is None:
+        if value is None:
+            raise _not_set(dotted)
+        document[section] = tomlkit.table()
+        holder = document[section]
+    elif isinstance(holder, str) and "=" in holder:  # `cards = "seer=1,…"`: one entry of it changes
+        document[section] = holder = inline(_pairs(holder))
+    elif not isinstance(holder, (Table, InlineTable)):
+        raise SetupError(f"'{section}' is not a table in the table file, so '{dotted}' cannot be set alone; "
+                         f"set it whole: narrator config set {section} VALUE")
+    key = _entry_for(document, section, key, holder, changes)
+    if value is None:
+        _remove(holder, key, dotted)
+    else:
+        holder[key] = inline(value) if isinstance(value, dict) else value
+
+
+def split(dotted: str) -> tuple[str | None, str]:
+    """`KEY` or `SECTION.KEY` (`-` read as `_` in an ASCII part); anything else is one line."""
+    parts = [p.strip() for p in dotted.split(".")]
+    if len(parts) > 2 or not all(parts) or not re.fullmatch(r"[A-Za-z0-9_-]+", parts[0]) \
+            or any(c in p for p in parts for c in "\"'[]=#\n"):
+        raise SetupError(f"'{dotted}' is not a table-file key; use KEY or SECTION.KEY, e.g. appliance.button_pin "
+                         "or cards.占い師")
+    parts = [p.replace("-", "_") if p.isascii() else p for p in parts]
+    return (parts[0], parts[1]) if len(parts) == 2 else (None, parts[0])
+
+
+def inline(value: Mapping[str, Any]) -> InlineTable:
+    """A table written on one line, `{ seer = 1, "占い師" = 2 }`."""
+    table = tomlkit.inline_table()
+    table.update({k: inline(v) if isinstance(v, Mapping) else v for k, v in value.items()})
+    return table
+
+
+def format_value(value: Any) -> str:
+    """A value as TOML writes it (strings quoted, lists and tables inline), for a confirmation."""
+    try:
+        return (inline(value) if isinstance(value, dict) else tomlkit.item(value)).as_string()
+    except (TOMLKitError, TypeError, ValueError):
+        raise SetupError(f"cannot write a {type(value).__name__} into the table file") from None
+
+
+def _put(document: Document, key: str, value: Any) -> None:
+    """A top-level key: replaced where it is, unless it changes between a table and a value
+    (then removed and added again, where tomlkit keeps the file valid TOML)."""
+    old = document.get(key)
+    if old is not None and isinstance(old, Table) != isinstance(value, dict):
+        del document[key]
+    document[key] = value
+
+
+def _remove(holder: Any, key: str, dotted: str) -> None:
+    if key not in holder:
+        raise _not_set(dotted)
+    del holder[key]
+
+
+def _not_set(dotted: str) -> SetupError:
+    return SetupError(f"the table file does not set '{dotted}'; see `narrator config show`")
+
+
+def parse_value(raw: str) -> Any:
+    """A command-line value as TOML (17, 1.5, true, ["a", "b"]), else as a plain string."""
+    try:
+        value = tomllib.loads(f"v = {raw}")["v"]
+    except tomllib.TOMLDecodeError:
+        return raw
+    return value if isinstance(value, (bool, int, float, str, list, dict)) else raw
+
+
+def _pairs(text: str) -> dict[str, Any]:
+    """`"seer=1,peddler=2"` as a table (each value read as TOML, else kept as text)."""
+    pairs = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, _, raw = part.partition("=")
+        pairs[name.strip()] = parse_value(raw.strip())
+    return pairs
+
+
+def _entry_for(document: Document, section: str, key: str, holder: Any, changes: Mapping[str, Any]) -> str:
+    """The key under which `section` already holds the card `key` names (`seer` for 占い師),
+    else `key` as typed. Only for a setting of the table's game that names cards."""
+    if key in holder:
+        return key
+    game = changes.get("game") or document.get("game") or DEFAULT_GAME
+    try:
+        rules = get_game(str(game))
+    except Exception:  # noqa: BLE001 - an unknown or broken game: the check names it
+        return key
+    setting = next((s for s in rules.settings if s.key == section and s.names_at == "keys"), None)
+    names = rules.card_names
+    ident = names.lookup(setting.names, key) if setting is not None and names is not None else None
+    if ident is None:
+        return key
+    return next((k for k in holder if names.lookup(setting.names, k) == ident), key)
