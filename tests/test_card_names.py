@@ -2,6 +2,8 @@
 flags and `narrator config`, read as ids by the one normaliser (`narrator/games/card_names.py`),
 and a Japanese line naming the Japanese word when one is unknown."""
 
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner
 
@@ -120,3 +122,27 @@ def test_the_settings_that_name_cards_are_those_the_docs_say():
         "bestia-magica": {"deal": ("roles", "values"), "roles": ("roles", "keys"), "cards": ("roles", "items"),
                           "attributes": ("roles", "keys")},
     }
+
+
+JA_DOC = Path(__file__).resolve().parents[1] / "docs" / "ja" / "table-file.md"
+
+
+@pytest.mark.parametrize("game", ["additional-werewolf", "bestia-magica"])
+def test_the_japanese_docs_give_every_name_beside_its_id(game):
+    """docs/ja/table-file.md has a row `| 名前 | `id` | よみ |` for every card and role the game
+    declares, with the name the game reads."""
+    text = JA_DOC.read_text(encoding="utf-8")
+    names = get_game(game).card_names
+    for vocab in names.words:
+        for ident in names.ids(vocab):
+            spelled = names.words[vocab][ident]["ja"]
+            row = next((line for line in text.splitlines() if line.startswith(f"| {spelled[0]} | `{ident}` |")), None)
+            assert row is not None, f"{game}: no row for {ident} ({spelled[0]})"
+            assert spelled[1] in row
+
+
+def test_the_japanese_docs_leave_the_host_screen_to_its_page():
+    text = JA_DOC.read_text(encoding="utf-8")
+    assert "## ホスト画面で設定する" in text and "host-screen.md" in text.split("## ホスト画面で設定する")[1]
+    assert "(ja/table-file.md)" in (JA_DOC.parents[1] / "table-file.md").read_text(encoding="utf-8")
+    assert "(table-file.md)" in (JA_DOC.parent / "README.md").read_text(encoding="utf-8")
