@@ -203,3 +203,22 @@ def test_a_broken_home_table_file_is_one_line_naming_the_fix(narrator_home):
     result = cli("play", "--dry-run")
     assert result.exit_code == 2 and "fix it with `narrator config edit`" in result.stderr
     assert result.stderr.count("\n") == 1
+
+
+def test_config_edit_never_overwrites_a_change_made_while_the_editor_was_open(narrator_home, tmp_path):
+    cli("config", "show")
+    path = narrator_home / "table.toml"
+    editor = tmp_path / "editor.py"  # edits the draft while a phone changes the table file
+    editor.write_text(textwrap.dedent(f"""\
+        import sys
+        from narrator.appliance import table
+        table.update_table(table.Path({str(path)!r}), {{"discussion": 99}})
+        open(sys.argv[1], "a").write("days = 2\\n")
+    """))
+    result = CliRunner().invoke(main, ["config", "edit"],
+                                env={"EDITOR": f"{sys.executable} {editor}", "VISUAL": "", "PYTHONPATH": str(ROOT)})
+    assert result.exit_code == 2 and "changed while you edited it" in result.stderr, result.stderr
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    assert data["discussion"] == 99 and "days" not in data
+    [draft] = narrator_home.glob("table-*.toml")
+    assert "days = 2" in draft.read_text(encoding="utf-8") and str(draft) in result.stderr

@@ -113,7 +113,9 @@ class Translator:
         self.names, self.lang, self.source = names, lang, source
 
     def word(self, vocab: str, word: str, key: str) -> str:
-        """The id `word` names; an unknown word is one line with the nearest name."""
+        """The id `word` names; an unknown word is one line with the nearest name. A word typed
+        in the table's language gets the line in that language; an ASCII one (an id mistyped)
+        the English line, which the ids are written in."""
         word = str(word).strip()
         found = self.names.lookup(vocab, word)
         if found is not None:
@@ -139,8 +141,8 @@ class Translator:
         for written, ident in pairs:
             if ident in seen:
                 lang = self.lang if not (written + seen[ident]).isascii() else "en"
-                raise SetupError(message(lang, "named_twice", source=self.source, key=key, kind=self.names.kind(vocab, lang),
-                                         first=seen[ident], second=written, id=ident))
+                raise SetupError(message(lang, "named_twice", source=self.source, key=key, id=ident,
+                                         kind=self.names.kind(vocab, lang), first=seen[ident], second=written))
             seen[ident] = written
 
 
