@@ -62,7 +62,8 @@ class Setting:
     page: str = "table-file.md"
     """The docs page whose key table has this key's row (form, flag_doc, default and doc fill it)."""
     names: str = ""
-    """The game's vocabulary its values name (`cards`, `roles`): names there are read as ids
+    """The game's vocabulary its values name (`cards`, `roles`; `roles:attributes` when a
+    second one follows a `:`, 魔獣:ソーレ): names there are read as ids
     (`narrator.games.card_names.translate`), so 占い師 is `seer`; empty: it names none."""
     names_at: str = ""
     """Where in the value those names are: `keys` ("占い師=1"), `items` ("占い師,霊能者") or

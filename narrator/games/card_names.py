@@ -147,10 +147,14 @@ class Translator:
 
 
 def _role_part(translator: Translator, vocab: str, text: str, key: str) -> str:
-    """`占い師` or `預言者:S` → the id, with anything after `:` kept."""
+    """`占い師` or `預言者:S` → the id, with what follows `:` kept, or read in the vocabulary
+    `vocab` names after its own `:` (`roles:attributes`: `魔獣:ソーレ` → `beast:S`)."""
+    vocab, _, after = vocab.partition(":")
     name, colon, rest = str(text).replace("：", ":").partition(":")
     if not name.strip():
         return str(text)
+    if colon and after and rest.strip():
+        rest = translator.word(after, rest, key)
     return translator.word(vocab, name, key) + (colon + rest.strip() if colon else "")
 
 
@@ -158,18 +162,19 @@ def translate_value(value: Any, vocab: str, at: str, key: str, translator: Trans
     """One setting's value with every name turned into its id, in the form it was given:
     `keys` (a table or "name=count,…"), `items` (a list or "name,name:attr,…") or `values`
     (a table or "Aki=name:attr,…"). A form the game does not take is left for its own check."""
+    vocab_of_keys = vocab.partition(":")[0]
     if at == "keys" and isinstance(value, Mapping):
-        pairs = [(str(k), translator.word(vocab, k, key)) for k in value]
-        translator.unique(vocab, pairs, key)
+        pairs = [(str(k), translator.word(vocab_of_keys, k, key)) for k in value]
+        translator.unique(vocab_of_keys, pairs, key)
         return {ident: value[written] for written, ident in pairs}
     if at == "keys" and isinstance(value, str):
         parts, pairs = [], []
         for part in filter(None, (p.strip() for p in value.replace("，", ",").split(","))):
             name, sep, count = part.replace("＝", "=").partition("=")
-            ident = translator.word(vocab, name, key) if sep and name.strip() else name
+            ident = translator.word(vocab_of_keys, name, key) if sep and name.strip() else name
             pairs.append((name.strip(), ident))
             parts.append(f"{ident}{sep}{count.strip()}")
-        translator.unique(vocab, [p for p in pairs if p[0]], key)
+        translator.unique(vocab_of_keys, [p for p in pairs if p[0]], key)
         return ",".join(parts)
     if at == "items" and isinstance(value, (list, tuple)):
         return [_role_part(translator, vocab, v, key) if isinstance(v, str) else v for v in value]
