@@ -10,6 +10,12 @@ game's own checks, its config and the saved game see ids only. A word it does no
 refused here, in one line naming the word and the nearest name, in the table's language
 (the wording lives in `messages.toml`, not in code).
 
+A game without a definition.toml hands its names over the same way: the rules kernel's game
+files, whose roles carry `aliases = { ja = [...] }`, would give
+`CardNames({"roles": {id: role.aliases}}, {"roles": {"en": "role", "ja": "役職"}})` as their
+`Game.card_names`, mark their `roles` setting `names = "roles"`, `names_at = "keys"`, and call
+`translate` first in their `configure`.
+
 Words are compared folded (`fold`): full-width as ASCII, any case, katakana as hiragana,
 spaces and hyphens as `_`; so `ウラナイシ`, `うらないし`, `占い師` and `SEER` all mean `seer`.
 """
