@@ -52,12 +52,14 @@ def run_writers(home: Path, count: int, pythonpath: str = str(ROOT)) -> dict:
     return tomllib.loads((home / "table.toml").read_text(encoding="utf-8"))
 
 
+@pytest.mark.slow
 def test_two_processes_editing_at_once_lose_no_change(narrator_home):
     cli("config", "show")
     readings = run_writers(narrator_home, 20).get("name_readings", {})
     assert sorted(readings) == sorted(f"{w}{i}" for w in "ab" for i in range(20))
 
 
+@pytest.mark.slow
 def test_without_the_lock_concurrent_edits_are_lost(narrator_home):
     """The protection shown to matter: the same two writers, with the lock made a no-op in the
     workers (a sitecustomize on their path), lose changes."""
@@ -205,6 +207,7 @@ def test_a_broken_home_table_file_is_one_line_naming_the_fix(narrator_home):
     assert result.stderr.count("\n") == 1
 
 
+@pytest.mark.slow  # the editor is a real process
 def test_config_edit_never_overwrites_a_change_made_while_the_editor_was_open(narrator_home, tmp_path):
     cli("config", "show")
     path = narrator_home / "table.toml"
