@@ -224,7 +224,8 @@ def _print_box(rules: Any, config: Any, settings: Any) -> None:
         click.echo(pack.speak(cue.line, cue.params).text)
     for line in rules.describe(config, "plan") if rules.describe else []:
         click.echo(line)
-    click.echo(f"{rules.name}: the setup is valid (dry run: nothing played, nothing saved)", err=True)
+    read = f"; read from the {settings.source}" if settings.source.startswith("table file") else ""
+    click.echo(f"{rules.name}: the setup is valid (dry run: nothing played, nothing saved{read})", err=True)
 
 
 @click.group(invoke_without_command=True)
