@@ -42,10 +42,8 @@ def configure(spec: GameFile, settings: TableSettings) -> KConfig:
     names = tuple(settings.names)
     if digital and not names:  # the device must name whom it asks: numbered seats, as the phones number them
         names = tuple(str(n) for n in range(1, players + 1))
-    roles = parse_counts(options["roles"], "roles", src) if "roles" in options else dict(spec.deal[players])
-    unknown = sorted(set(roles) - set(spec.roles))
-    if unknown:
-        raise SetupError(f"{src}: unknown role '{unknown[0]}' for {name}; roles: {', '.join(spec.roles)}")
+    roles = named_roles(spec, parse_counts(options["roles"], "roles", src), src) if "roles" in options \
+        else dict(spec.deal[players])
     if sum(roles.values()) != players + spec.centre:
         raise SetupError(f"{src}: roles give {sum(roles.values())} cards; {name} needs {players + spec.centre} "
                          f"({players} players and {spec.centre} in the centre)")
@@ -56,6 +54,18 @@ def configure(spec: GameFile, settings: TableSettings) -> KConfig:
                    look=integer(options.get("look", 5), "look", src, minimum=1, maximum=600),
                    countdown=integer(options.get("countdown", 0), "countdown", src, minimum=0, maximum=600),
                    discussion=discussion, warnings=warnings)
+
+
+def named_roles(spec: GameFile, counts: dict[str, int], src: str) -> dict[str, int]:
+    """A table's card counts by any name of a role (占い師=1 or 預言者=1, seer=1): by role id."""
+    roles: dict[str, int] = {}
+    for given, n in counts.items():
+        rid = spec.role_id(given)
+        if rid is None:
+            raise SetupError(f"{src}: unknown role '{given}' for {spec.name}; roles: {', '.join(spec.roles)} "
+                             "(or their names in docs/game-files.md)")
+        roles[rid] = roles.get(rid, 0) + n
+    return roles
 
 
 def private_view(config: KConfig, state: KState, seat: str) -> dict[str, Any]:

@@ -122,6 +122,30 @@ class GameFile:
     def teams(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(r.team for r in self.roles.values()))
 
+    def role_aliases(self) -> dict[str, str]:
+        """Every name a table may give a role (its id, its `aliases` in ja and en), folded by
+        `fold`, to the role's id: sets name one role differently (占い師 = 預言者)."""
+        return alias_table(self.roles)
+
+    def role_id(self, name: str) -> str | None:
+        """The role a table names (`seer`, `預言者`, `Bodyguard` …), or None."""
+        return self.role_aliases().get(fold(name))
+
+
+def fold(name: str) -> str:
+    """A role's name as compared: case and width folded, spaces dropped (ｾｰｼﾞ, Seer)."""
+    import unicodedata
+
+    return unicodedata.normalize("NFKC", str(name)).casefold().replace(" ", "").replace("\u3000", "")
+
+
+def alias_table(roles: Mapping[str, Role]) -> dict[str, str]:
+    table: dict[str, str] = {}
+    for role in roles.values():
+        for name in (role.id, *role.aliases.get("ja", ()), *role.aliases.get("en", ())):
+            table.setdefault(fold(name), role.id)
+    return table
+
 
 def read_game_file(path: Path) -> GameFile:
     """Parse and check one file; any problem is one line naming the file, the entry and the fix."""
@@ -172,6 +196,7 @@ def parse_game(data: Mapping[str, Any], path: str) -> GameFile:
     roles = {rid: _role(path, rid, spec) for rid, spec in _keys(path, "[roles]", data.get("roles"), set(data.get("roles") or ())).items()}
     if not roles:
         raise _refuse(path, "[roles]", "no roles", "declare at least two roles")
+    _check_aliases(path, roles)
     cards = tuple(_one_of(path, "[game] cards", c, CARDS, "way to hold the cards") for c in game.get("cards", ["physical"]))
     centre = _whole(path, "[game] centre", game.get("centre", 0), 0, 5)
     deal = _deal(path, data.get("deal"), roles, players, centre)
@@ -198,12 +223,35 @@ def _role(path: str, rid: str, spec: Any) -> Role:
     if not isinstance(spec.get("team"), str):
         raise _refuse(path, entry, "no team", 'give team = "village" (or another team)')
     aliases = spec.get("aliases", {})
-    if not isinstance(aliases, Mapping) or set(aliases) - {"ja", "en"}:
+    if not isinstance(aliases, Mapping) or set(aliases) - {"ja", "en"} or not all(
+            isinstance(v, list) and all(isinstance(a, str) for a in v) for v in aliases.values()):
         raise _refuse(path, f"{entry} aliases", "must be a table of ja and en lists", 'write aliases = { ja = ["…"] }')
     return Role(id=rid, team=spec["team"], seen_as=_one_of(path, f"{entry} seen_as", spec.get("seen_as", "human"), SEEN_AS, "result"),
                 counts_as=_one_of(path, f"{entry} counts_as", spec.get("counts_as", "human"), SEEN_AS + ("none",), "side"),
                 survives_attack=bool(spec.get("survives_attack", False)), dies_divined=bool(spec.get("dies_divined", False)),
                 aliases={k: tuple(v) for k, v in aliases.items()})
+
+
+def _check_aliases(path: str, roles: Mapping[str, Role]) -> None:
+    """One name for two roles is a contradiction: a table naming it could mean either."""
+    owner: dict[str, str] = {}
+    for role in roles.values():
+        for name in dict.fromkeys((role.id, *role.aliases.get("ja", ()), *role.aliases.get("en", ()))):
+            if not isinstance(name, str) or not name.strip():
+                raise _refuse(path, f"[roles.{role.id}] aliases", f"'{name}' is not a name", "give words")
+            key = fold(name)
+            if owner.get(key, role.id) != role.id:
+                raise _refuse(path, f"[roles.{role.id}] aliases", f"'{name}' names [roles.{owner[key]}] too",
+                              "give each name to one role")
+            owner[key] = role.id
+
+
+def _known_role(path: str, entry: str, name: Any, roles: Mapping[str, Role]) -> str:
+    """A role named by its id or one of its aliases, as its id."""
+    rid = alias_table(roles).get(fold(name)) if isinstance(name, str) else None
+    if rid is None:
+        raise _refuse(path, entry, f"unknown role '{name}'", f"use one of {', '.join(roles)} (or their aliases)")
+    return rid
 
 
 def _deal(path: str, table: Any, roles: Mapping[str, Role], players: tuple[int, int], centre: int) -> dict[int, dict[str, int]]:
@@ -213,14 +261,14 @@ def _deal(path: str, table: Any, roles: Mapping[str, Role], players: tuple[int, 
         counts = table.get(str(n))
         if not isinstance(counts, Mapping):
             raise _refuse(path, f"[deal] {n}", "no set for this many players", f'add {n} = {{ … }} with {n + centre} cards')
+        named: dict[str, int] = {}
         for role, count in counts.items():
-            if role not in roles:
-                raise _refuse(path, f"[deal] {n}", f"unknown role '{role}'", f"use one of {', '.join(roles)}")
-            _whole(path, f"[deal] {n} {role}", count, 0, 30)
-        if sum(counts.values()) != n + centre:
-            raise _refuse(path, f"[deal] {n}", f"{sum(counts.values())} cards for {n} players and {centre} in the centre",
+            rid = _known_role(path, f"[deal] {n}", role, roles)
+            named[rid] = named.get(rid, 0) + _whole(path, f"[deal] {n} {role}", count, 0, 30)
+        if sum(named.values()) != n + centre:
+            raise _refuse(path, f"[deal] {n}", f"{sum(named.values())} cards for {n} players and {centre} in the centre",
                           f"give {n + centre} cards")
-        deal[n] = dict(counts)
+        deal[n] = named
     return deal
 
 
@@ -236,7 +284,7 @@ def _steps(path: str, table: Any, roles: Mapping[str, Role], absent: str) -> tup
         if not isinstance(sid, str) or any(s.id == sid for s in steps):
             raise _refuse(path, entry, "missing or repeated id", "give each step an id of its own")
         _one_of(path, f"{entry} kind", spec.get("kind", "call"), ("call",), "kind")
-        role = _one_of(path, f"{entry} role", spec.get("role"), tuple(roles), "role")
+        role = _known_role(path, f"{entry} role", spec.get("role"), roles)
         step = Step(id=sid, role=role, action=_one_of(path, f"{entry} action", spec.get("action", "none"), ACTIONS, "action"),
                     when=_one_of(path, f"{entry} when", spec.get("when", "every"), WHEN, "condition"),
                     from_night=_whole(path, f"{entry} from_night", spec.get("from_night", 1), 1, 30),
@@ -284,8 +332,10 @@ def _win(path: str, i: int, spec: Any, roles: Mapping[str, Role]) -> Win:
     role = spec.get("role", "")
     if kind == "days" and not isinstance(spec.get("days"), int):
         raise _refuse(path, entry, 'kind = "days" needs days', "add days = N")
-    if kind in ("found", "peace", "eliminated", "parity") and role not in roles:
-        raise _refuse(path, f"{entry} role", f"kind = \"{kind}\" needs one of the roles, not '{role}'", "add role = \"…\"")
+    if kind in ("found", "peace", "eliminated", "parity"):
+        if not role:
+            raise _refuse(path, f"{entry} role", f"kind = \"{kind}\" needs one of the roles", "add role = \"…\"")
+        role = _known_role(path, f"{entry} role", role, roles)
     return Win(kind=kind, winner=winner, team=team, role=role, days=int(spec.get("days", 0)))
 
 
