@@ -74,7 +74,7 @@ async def open_table(names: str | None = NAMES5, seed: int = 7, transcript: str 
         options = {"digital_cards": "true", **options}
     if names:
         options = {"names": names, **options}
-    settings = build_settings({}, {"game": game, "seed": seed, **options}, "test")
+    settings = build_settings({}, {"game": game, "seed": seed, "phones": True, **options}, "test")
     rules = get_game(settings.game)
     config = rules.configure(settings)
     run = RunOptions(lang=lang, voice="text", time_scale=time_scale, keyboard=False, phones=True, transcript=transcript)

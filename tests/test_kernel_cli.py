@@ -91,11 +91,15 @@ def test_werewolf_is_refused_with_physical_cards_in_one_line(tmp_path):
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
         "error: command line: werewolf cannot be played with physical cards: the narrator must know every night "
-        "choice; play it with --phones (drop --no-digital-cards)"]
+        "choice; deal the cards on the device, to the phones (--phones) or passed round this terminal "
+        "(drop --no-digital-cards)"]
 
 
-def test_werewolf_without_phones_or_answers_is_refused_in_one_line(tmp_path):
-    done = _narrator(tmp_path, "play", "werewolf", "--names", NAMES["werewolf"], "--voice", "text", "--no-keyboard")
+def test_one_night_on_the_device_without_phones_or_answers_is_refused_in_one_line(tmp_path):
+    """The thief's swap must come before the seer's look in the file's order, which a device
+    passed round in seat order cannot keep: one-night's cards on the device need the phones."""
+    done = _narrator(tmp_path, "play", "one-night", "--names", NAMES["one-night"], "--digital-cards", "--voice", "text",
+                     "--no-keyboard")
     assert done.returncode != 0
     assert done.stderr.strip().splitlines()[-1] == ("error: the cards are dealt to the players' phones; "
                                                     "add --phones (or phones = true)")

@@ -88,6 +88,9 @@ class ListenerHub:
         self._collect: OpenCollect | None = None
         self._collect_serial = 0
         self.sequential_private = False
+        self.private_asks_on_device = False
+        """Pass-the-device with nobody scripting the answers: a private question (`Ask.player`) is
+        put on the device for its player, and the keyboard (in their hands) answers it."""
         self.rounds_during_timers = False
         """Phones: a private round opens when the timer before it starts (the memo or vote
         time), and that timer ends early once every asked player has answered."""
@@ -179,7 +182,8 @@ class ListenerHub:
                 self._commands.put_nowait(Heard("command", "done", source))
                 return None
             return self.hints.text("nothing_asked")
-        if self._ask.player is not None and source not in self.private_sources:
+        if self._ask.player is not None and source not in self.private_sources and not (
+                self.private_asks_on_device and source == "keyboard"):
             return self.hints.text("private")
         try:
             value = parse_answer(self._ask, text, self.vocabulary)

@@ -31,6 +31,9 @@ class PrivateRounds:
         self.voice, self.hub, self.transcript = voice, hub, transcript
         self.narration, self.timeline = narration, timeline
         self.deadlines, self.commands = deadlines, commands
+        self.holder: str | None = None
+        """Passing the device: who holds it with their screen still up after a private question
+        (their result follows on it); `release` clears it before anything else is played."""
 
     @property
     def display(self) -> ConsoleDisplay:
@@ -53,7 +56,10 @@ class PrivateRounds:
                                            **self.narration.context})
             self.hub.publish_private(to, cue.line, text)
         if self.hub.sequential_private:
-            await self._hand_device(to)
+            if self.holder != to:
+                await self.release()
+                await self._hand_device(to)
+            self.holder = None
             self.display.private(to, texts + [self._text("private.hide")])
             await self.hub.answer(Ask("private.hide", ("done",)))
             self.display.clear()
@@ -61,6 +67,43 @@ class PrivateRounds:
         else:
             for countdown in reading:
                 await self.deadlines.countdown(countdown)
+
+    async def ask(self, cue: Ask) -> Heard:
+        """A private question (`Ask.player`) on the passed device: the player takes it, sees the
+        question and the numbered choices on the screen only (never said aloud: the question
+        would name the role), answers by keyboard and confirms (`u` chooses again). The screen
+        stays up for a private result that follows (`holder`); nothing private is recorded."""
+        player = cue.player
+        if self.holder != player:
+            await self.release()
+            await self._hand_device(player)
+        choices = "  " + ", ".join(f"{i}={name}" for i, name in enumerate(cue.choices, 1))
+        screen = [self._text(cue.line, cue.params), choices]
+        while True:
+            heard, command = await self._unless_command(self.hub.first_answer(cue), pause=True,
+                                                        show=lambda: self.display.private(player, screen))
+            if command is not None:
+                continue  # `u` before choosing: nothing to take back
+            chosen = heard.value[0] if isinstance(heard.value, list) else heard.value
+            number = cue.choices.index(chosen) + 1 if chosen in cue.choices else 0
+            confirm = [self._text("private.chosen", {"seat": number, "target": [chosen]}), self._text("private.confirm")]
+            if await self._confirmed(lambda: self.display.private(player, confirm)):
+                break
+        self.holder = player
+        at = self.timeline.resync()  # the shared transcript keeps no trace: the line would name the role
+        self.transcript.write_private({"kind": "answer", "line": cue.line, "to": player, "value": heard.value,
+                                       "source": heard.source, "t": round(at, 3), **self.narration.context})
+        return heard
+
+    async def release(self) -> None:
+        """The device's holder clears their screen and passes it on (after a private question)."""
+        if self.holder is None:
+            return
+        player, self.holder = self.holder, None
+        self.display.private(player, [self._text("private.hide")])
+        await self.hub.answer(Ask("private.hide", ("done",)))
+        self.display.clear()
+        self.timeline.resync()
 
     async def collect(self, cue: Collect, early: asyncio.Future | None = None) -> Heard:
         """One private answer from each requested player; an `undo` meanwhile is returned instead.

@@ -89,6 +89,8 @@ class Scheduler:
         items = group_privates(cues)
         early: asyncio.Future | None = None
         for i, cue in enumerate(items):
+            if self.private.holder is not None and not self._for_holder(cue):
+                await self.private.release()
             self.hub.cue_started(cue)
             if isinstance(cue, list):
                 await self.private.lines(cue)
@@ -126,12 +128,19 @@ class Scheduler:
             self.output.extend(self.timeline.cursor)
         return heard
 
+    def _for_holder(self, cue: Any) -> bool:
+        """Whether `cue` is for the one holding the passed device (their result, their next question)."""
+        holder = self.private.holder
+        return (isinstance(cue, list) and cue[0].to == holder) or (isinstance(cue, Ask) and cue.player == holder)
+
     # --- questions -------------------------------------------------------------------------
 
     async def _ask(self, cue: Ask) -> Heard:
         """Ask and wait for the first fitting (and confirmed) answer; `undo` instead returns
         that command. The question is open from the moment it starts to be said, so an answer
         typed while it is spoken counts (it is taken when the question has been said)."""
+        if cue.player is not None and self.hub.private_asks_on_device:
+            return await self.private.ask(cue)
         question = self.voice.clip(cue.line, cue.params)
         instruction = self.narration.instruction
         await self.commands.say_clock_alert()

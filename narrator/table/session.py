@@ -128,6 +128,7 @@ def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
     # Pass-the-device: with a keyboard and no scripted private answers, private rounds are
     # played one player at a time on this terminal.
     hub.sequential_private = run.keyboard and not private_script and not run.phones
+    hub.private_asks_on_device = hub.sequential_private and not run.answers
     if hub.sequential_private:
         voice.pack = replace(voice.pack, pass_device=True)  # 「端末を順番に回します」, not the paper memo
     if run.keyboard:

@@ -11,53 +11,19 @@ No audio, files or clock; randomness only from the config's seed.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, Mapping
 
 from narrator.cues import Answer, Ask, Countdown, Cue, End, Event, GameEvent, Private, Say, Timer
 from narrator.errors import AnswerError
-from narrator.games.kernel import judge
-from narrator.games.kernel.model import CHOOSING, GameFile, Step
+from narrator.games.kernel import judge, passed
+from narrator.games.kernel.calls import card_line, choices_for, holders, line, medium, perform, plan
+from narrator.games.kernel.model import CHOOSING, GameFile
 from narrator.games.kernel.state import KConfig, KState
 from narrator.games.steps import run_step
 
 YES_NO = ("yes", "no")
 DONE = ("done",)
-CENTRE = "centre"
-NOBODY = "nobody"
-
-
-def card_line(role: str, n: int = 1) -> list[list[Any]]:
-    """A role said by its pack line (`wolf.role.<role>`: 「人狼」), for a `:counted` field."""
-    return [[f"wolf.role.{role}", n]]
-
-
-def line(spec: GameFile, step: Step, part: str) -> str:
-    """A call's line: `wolf.call.<step id>.wake|act|choose`, shared by every file with that step."""
-    return f"wolf.call.{step.id}.{part}"
-
-
-def plan(spec: GameFile, config: KConfig, state: KState) -> list[Step]:
-    """Tonight's calls in the file's order: its conditions, and the absent policy for a role
-    that nobody holds (or only the centre or the dead)."""
-    calls = []
-    for step in spec.steps:
-        if not step.runs_on(state.night) or not config.roles.get(step.role):
-            continue
-        if holders(spec, config, state, step.role) or step.absent == "call":
-            if step.while_ == "alive" and state.cards and not holders(spec, config, state, step.role):
-                continue
-            calls.append(step)
-    return calls
-
-
-def holders(spec: GameFile, config: KConfig, state: KState, role: str) -> list[str]:
-    """Who is called for `role`: on one night, those dealt it; later, the living who hold it.
-    Physical cards: unknown, so every role in the set counts as held."""
-    if not state.cards:
-        return list(config.names) or ["?"]
-    cards = state.first if spec.nights == 1 else state.cards
-    return [n for n, c in zip(config.names, cards) if c == role and n not in state.dead]
 
 
 def advance(spec: GameFile, config: KConfig, state: KState, event: GameEvent | Mapping[str, Any]) -> tuple[KState, list[Cue]]:
@@ -111,6 +77,8 @@ def _ready(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue
 def _night(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
     spec, config = sc
     state = replace(state, night=state.night + 1, call=0, attack=None, guard=None, divined=())
+    if config.passed:  # one device goes round the table: every living player takes it in turn
+        return passed.begin(spec, config, state, [Say("wolf.night", {"night": state.night})])
     return _after_call(sc, state, [Say("wolf.night", {"night": state.night})], first=True)
 
 
@@ -131,25 +99,8 @@ def _call(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]
         cues += [Private(p, "wolf.partners", {"names": [o for o in who if o != p]}) if len(who) > 1
                  else Private(p, "wolf.alone") for p in who]
     if config.digital_cards and step.action == "medium":
-        cues += [_medium(spec, config, state, p) for p in who]
+        cues += [medium(spec, config, state, p) for p in who]
     return _after_call(sc, state, cues)
-
-
-def choices_for(spec: GameFile, config: KConfig, state: KState, step: Step, player: str) -> tuple[str, ...]:
-    """Whom a holder may pick: the living, not oneself (unless the file allows it), a wolf
-    never its own pack; the one-night seer may look at the centre, the thief may keep his card."""
-    alive = [n for n in config.names if n not in state.dead]
-    if step.not_self:
-        alive = [n for n in alive if n != player]
-    if step.action == "attack" and state.cards:
-        alive = [n for n in alive if spec.roles[role_of(config, state, n)].seen_as != "werewolf"
-                 or spec.roles[role_of(config, state, n)].team != spec.roles[step.role].team]
-    extra = (CENTRE,) if step.action == "look" and spec.centre else (NOBODY,) if step.action == "swap" else ()
-    return tuple(alive) + extra
-
-
-def role_of(config: KConfig, state: KState, name: str) -> str:
-    return state.cards[config.names.index(name)]
 
 
 def _choice(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
@@ -163,37 +114,6 @@ def _choice(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cu
                           f"not '{target}'")
     state, cues = perform(spec, config, state, step, player, target)
     return _after_call(sc, state, cues)
-
-
-def perform(spec: GameFile, config: KConfig, state: KState, step: Step, player: str, target: str) -> tuple[KState, list[Cue]]:
-    """The effects: look, swap, divine, attack, guard (each one branch, written once)."""
-    n = len(config.names)
-    if step.action == "look" and target == CENTRE:
-        return state, [Private(player, "wolf.seen_centre", {"cards": [[f"wolf.role.{c}", 1] for c in state.cards[n:]]})]
-    if step.action == "look":
-        return state, [Private(player, "wolf.seen_card", {"name": target, "cards": card_line(role_of(config, state, target))})]
-    if step.action == "swap":
-        if target == NOBODY:
-            return state, [Private(player, "wolf.kept_card", {"cards": card_line(role_of(config, state, player))})]
-        cards = list(state.cards)
-        i, j = config.names.index(player), config.names.index(target)
-        cards[i], cards[j] = cards[j], cards[i]
-        state = replace(state, cards=tuple(cards))
-        return state, [Private(player, "wolf.new_card", {"cards": card_line(cards[i])})]
-    if step.action == "divine":
-        role = spec.roles[role_of(config, state, target)]
-        state = replace(state, divined=state.divined + (target,))
-        return state, [Private(player, f"wolf.result.{role.seen_as}", {"name": target})]
-    if step.action == "attack":
-        return replace(state, attack=target), []
-    return replace(state, guard=target), []  # guard
-
-
-def _medium(spec: GameFile, config: KConfig, state: KState, player: str) -> Cue:
-    if not state.executed:
-        return Private(player, "wolf.result.nobody")
-    name = state.executed[-1]
-    return Private(player, f"wolf.result.{spec.roles[role_of(config, state, name)].seen_as}", {"name": name})
 
 
 def _after_call(sc: tuple, state: KState, cues: list[Cue], first: bool = False) -> tuple[KState, list[Cue]]:
@@ -314,3 +234,4 @@ _STEPS = {
     "morning": _morning, "discussion": _discussion, "ask_executed_any": _executed_any, "ask_who": _who,
     "ask_found": _found, "ask_peace": _peace, "ask_vote": _vote,
 }
+_STEPS.update(passed.STEPS)

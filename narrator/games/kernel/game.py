@@ -16,7 +16,7 @@ from typing import Any
 from narrator.errors import SetupError
 from narrator.games import seating
 from narrator.games.contract import Game, PhonePlay
-from narrator.games.kernel import engine, judge, plans, record, sayable
+from narrator.games.kernel import engine, judge, passed, plans, record, sayable
 from narrator.games.kernel.model import GameFile
 from narrator.games.kernel.state import KConfig, KState
 from narrator.settings import TableSettings, boolean, check_options, declare, integer, parse_counts, parse_seconds_list
@@ -36,7 +36,8 @@ def configure(spec: GameFile, settings: TableSettings) -> KConfig:
     digital = boolean(options.get("digital_cards", spec.cards[0] == "device"), "digital_cards", src)
     if not digital and "physical" not in spec.cards:
         raise SetupError(f"{src}: {name} cannot be played with physical cards: the narrator must know every night "
-                         "choice; play it with --phones (drop --no-digital-cards)")
+                         "choice; deal the cards on the device, to the phones (--phones) or passed round this terminal "
+                         "(drop --no-digital-cards)")
     if digital and "device" not in spec.cards:
         raise SetupError(f"{src}: {name} is played with physical cards only; drop --digital-cards")
     names = tuple(settings.names)
@@ -51,6 +52,7 @@ def configure(spec: GameFile, settings: TableSettings) -> KConfig:
     discussion = parse_seconds_list(options["discussion"], "discussion", src) if "discussion" in options else ()
     return KConfig(game=name, names=names, players=players, seed=settings.seed or 0,
                    roles={r: n for r, n in roles.items() if n}, digital_cards=digital,
+                   passed=digital and not settings.phones and passed.offered(spec),
                    look=integer(options.get("look", 5), "look", src, minimum=1, maximum=600),
                    countdown=integer(options.get("countdown", 0), "countdown", src, minimum=0, maximum=600),
                    discussion=discussion, warnings=warnings)
@@ -83,9 +85,10 @@ def alive(config: KConfig, state: Any) -> list[str]:
 
 def required(config: KConfig) -> str | None:
     """Cards on the device are dealt to the phones, and each night choice is made on one (a
-    scripted game answers them from its file). Passing one device round is not offered: the
-    terminal would have to call the holder by name, which tells the table who holds the role."""
-    return "the cards are dealt to the players' phones" if config.digital_cards else None
+    scripted game answers them from its file), unless the device goes round the table (a
+    game of nights without swaps, `passed.offered`): then every living player takes it in
+    turn each night, so a hand-over tells nobody who holds what."""
+    return "the cards are dealt to the players' phones" if config.digital_cards and not config.passed else None
 
 
 def build(spec: GameFile) -> Game:

@@ -35,6 +35,8 @@ def sayable(spec: GameFile, config: KConfig) -> list[Cue]:
     for group in groups:
         cues += [Say("wolf.executed", {"names": group}), Say("wolf.killed", {"names": group}),
                  Say("wolf.revote", {"names": group})]
+    if config.passed:  # the device goes round: the round is said, each hand-over calls a name
+        cues += [Say("wolf.pass_round"), Say("wolf.round_over")] + [Say("private.call", {"name": n}) for n in names]
     if spec.nights == 1 and config.digital_cards:
         cues += [Say("wolf.reveal", {"name": n, "cards": engine.card_line(r)}) for n in names for r in config.roles]
     return cues

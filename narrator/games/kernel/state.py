@@ -30,6 +30,9 @@ class KConfig:
     warnings: tuple[int, ...] = (60, 10)
     fixed: tuple[str, ...] = ()
     """A scenario's deal (seats, then the centre); empty: shuffled by the seed."""
+    passed: bool = False
+    """The cards on one device passed round at the terminal (no phones): each night every
+    living player takes it in turn (`passed.py`)."""
 
     def discussion_for(self, spec: Any, day: int) -> int:
         if self.discussion:
@@ -55,7 +58,10 @@ class KState(SteppedState):
     night: int = 0
     day: int = 0
     call: int = 0
-    """Tonight's call under way (an index into `engine.plan`)."""
+    """Tonight's call under way (an index into `engine.plan`; passing the device: the seat's
+    turn, an index into the living)."""
+    turn: int = 0
+    """Passing the device: the call of the player's own calls tonight under way."""
     cards: tuple[str, ...] = ()
     """Each seat's card now, then the centre's (device only)."""
     first: tuple[str, ...] = ()
