@@ -127,28 +127,57 @@ def _after_call(sc: tuple, state: KState, cues: list[Cue], first: bool = False) 
 
 def _morning(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
     spec, config = sc
-    state = replace(state, day=state.night, step="discussion", executed=())
-    cues: list[Cue] = [Say("wolf.morning", {"day": state.day})]
-    if spec.nights == 1:
-        return state, cues
+    state = replace(state, day=state.night, step="day", phase=0, executed=())
+    return _day(spec, config, state, [Say("wolf.morning", {"day": state.day})])
+
+
+def _day(spec: GameFile, config: KConfig, state: KState, cues: list[Cue]) -> tuple[KState, list[Cue]]:
+    """The day's steps in the file's order (`[day] order`) from `state.phase` on: the night's
+    deaths, an end check, the discussion (a step of its own), the vote; then the night."""
+    order = spec.day.order
+    while state.phase < len(order):
+        kind = order[state.phase]
+        if kind == "discussion" and state.step != "discussion":
+            return replace(state, step="discussion"), cues  # the timer starts on a step of its own
+        state = replace(state, phase=state.phase + 1, step="day")
+        if kind == "deaths":
+            state, cues = _deaths(spec, config, state, cues)
+        elif kind == "check":
+            state, cues = _maybe_end(spec, config, state, cues, day_over="vote" in order[:state.phase])
+            if state.finished:
+                return state, cues
+        elif kind == "discussion":
+            cues = cues + _discussion_cues(spec, config, state)
+        else:  # vote
+            return _vote_asked(spec, config, state, cues)
+    return replace(state, step="night"), cues
+
+
+def _deaths(spec: GameFile, config: KConfig, state: KState, cues: list[Cue]) -> tuple[KState, list[Cue]]:
     dead = judge.night_deaths(spec, config, state)
     if dead:
-        cues.append(Say("wolf.killed", {"names": list(dead)}))
+        cues = cues + [Say("wolf.killed", {"names": list(dead)})]
         cues += [Event("death", name, "night", night=state.night) for name in dead]
     else:
-        cues.append(Say("wolf.no_death"))
-    state = replace(state, dead=state.dead + dead)
-    return _maybe_end(spec, config, state, cues)
+        cues = cues + [Say("wolf.no_death")]
+    return replace(state, dead=state.dead + dead), cues
 
 
 def _discussion(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
     spec, config = sc
+    return _day(spec, config, state, [])
+
+
+def _discussion_cues(spec: GameFile, config: KConfig, state: KState) -> list[Cue]:
     seconds = config.discussion_for(spec, state.day)
-    cues: list[Cue] = [Say("wolf.discussion", {"day": state.day, "seconds": seconds}),
-                       Timer("discussion", seconds, tuple(w for w in config.warnings if w < seconds)),
-                       Say("wolf.discussion_end")]
+    return [Say("wolf.discussion", {"day": state.day, "seconds": seconds}),
+            Timer("discussion", seconds, tuple(w for w in config.warnings if w < seconds)),
+            Say("wolf.discussion_end")]
+
+
+def _vote_asked(spec: GameFile, config: KConfig, state: KState, cues: list[Cue]) -> tuple[KState, list[Cue]]:
     if spec.day.vote == "point":
-        cues += [Say("wolf.point"), Ask("wolf.executed_any", YES_NO)]
+        cues = cues + [Say("wolf.point"), Ask("wolf.executed_any", YES_NO)]
         return replace(state, step="ask_executed_any"), cues
     alive = tuple(n for n in config.names if n not in state.dead)
     return replace(state, step="ask_vote", tied=()), cues + [Ask("wolf.vote", alive, multiple=True)]
@@ -197,16 +226,11 @@ def _vote(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]
                                             Ask("wolf.vote", names, multiple=True)]
     if len(names) > 1 and spec.day.tie != "all":
         state = replace(state, tied=(), executed=())
-        return _after_day(spec, config, state, [Say("wolf.no_execution")])
+        return _day(spec, config, state, [Say("wolf.no_execution")])
     state = replace(state, tied=(), executed=names, dead=state.dead + names)
     cues: list[Cue] = [Say("wolf.executed", {"names": list(names)})]
     cues += [Event("death", name, "vote", day=state.day) for name in names]
-    return _after_day(spec, config, state, cues)
-
-
-def _after_day(spec: GameFile, config: KConfig, state: KState, cues: list[Cue]) -> tuple[KState, list[Cue]]:
-    state, cues = _maybe_end(spec, config, state, cues, day_over=True)
-    return (state, cues) if state.finished else (replace(state, step="night"), cues)
+    return _day(spec, config, state, cues)
 
 
 def _maybe_end(spec: GameFile, config: KConfig, state: KState, cues: list[Cue], day_over: bool = False) -> tuple[KState, list[Cue]]:

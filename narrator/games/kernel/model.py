@@ -38,7 +38,10 @@ GAME_KEYS = {"name", "title", "players", "centre", "nights", "cards", "absent", 
 ROLE_KEYS = {"team", "seen_as", "aliases", "survives_attack", "dies_divined", "counts_as"}
 STEP_KEYS = {"id", "kind", "role", "action", "when", "from_night", "every", "while", "seconds", "after", "absent",
              "not_self"}
-DAY_KEYS = {"discussion", "warnings", "vote", "tie"}
+DAY_KEYS = {"discussion", "warnings", "vote", "tie", "order"}
+DAY_KINDS = ("deaths", "check", "discussion", "vote")
+"""What a day does, in the file's `[day] order`: tell the night's deaths, check the win rules,
+the discussion timer, the vote (with its tie rule: a revote among the tied …)."""
 WIN_KEYS = {"kind", "team", "role", "winner", "days"}
 SCENARIO_KEYS = {"name", "players", "seed", "deal", "cards", "answers", "lines", "winner"}
 
@@ -85,6 +88,8 @@ class Day:
     warnings: tuple[int, ...] = (60, 10)
     vote: str = "name"
     tie: str = "revote"
+    order: tuple[str, ...] = ("deaths", "check", "discussion", "vote", "check")
+    """The day's steps (`DAY_KINDS`) in the order they run."""
 
     def seconds(self, day: int) -> int:
         return self.discussion[min(day, len(self.discussion)) - 1]
@@ -202,7 +207,7 @@ def parse_game(data: Mapping[str, Any], path: str) -> GameFile:
     deal = _deal(path, data.get("deal"), roles, players, centre)
     steps = _steps(path, data.get("steps", []), roles, game.get("absent", "call"))
     nights = _whole(path, "[game] nights", game.get("nights", 0), 0, 1)
-    day = _day(path, data.get("day"))
+    day = _day(path, data.get("day"), nights)
     if nights == 1 and day.vote != "point":
         raise _refuse(path, "[day] vote", "a one-night game is judged by pointing", 'set vote = "point"')
     wins = tuple(_win(path, i, w, roles) for i, w in enumerate(data.get("wins", []), 1))
@@ -307,15 +312,48 @@ def _steps(path: str, table: Any, roles: Mapping[str, Role], absent: str) -> tup
     return tuple(steps)
 
 
-def _day(path: str, table: Any) -> Day:
+def _day(path: str, table: Any, nights: int) -> Day:
     table = _keys(path, "[day]", table or {}, DAY_KEYS)
+    order = _day_order(path, table.get("order"), nights)
     discussion = table.get("discussion", [180])
     if not isinstance(discussion, list) or not discussion:
         raise _refuse(path, "[day] discussion", "must be a list of seconds, one per day", "write discussion = [300, 240]")
     return Day(discussion=tuple(_whole(path, "[day] discussion", s, 10, 3600) for s in discussion),
                warnings=tuple(_whole(path, "[day] warnings", s, 1, 3600) for s in table.get("warnings", [60, 10])),
                vote=_one_of(path, "[day] vote", table.get("vote", "name"), VOTES, "vote"),
-               tie=_one_of(path, "[day] tie", table.get("tie", "revote"), TIES, "tie rule"))
+               tie=_one_of(path, "[day] tie", table.get("tie", "revote"), TIES, "tie rule"), order=order)
+
+
+def _day_order(path: str, order: Any, nights: int) -> tuple[str, ...]:
+    """The day's steps as the file orders them, refused when they contradict themselves: the
+    deaths are told first, the vote follows the discussion, and (nights until a win) a check
+    follows the vote; a one-night day is the discussion, then the vote that judges the game."""
+    entry = "[day] order"
+    if order is None:
+        return ("discussion", "vote") if nights == 1 else Day.order
+    if not isinstance(order, list) or not order:
+        raise _refuse(path, entry, "must be a list of the day's steps", 'write order = ["deaths", "check", '
+                                                                         '"discussion", "vote", "check"]')
+    kinds = tuple(_one_of(path, entry, k, DAY_KINDS, "day step") for k in order)
+    for kind in ("deaths", "discussion", "vote"):
+        if kinds.count(kind) > 1:
+            raise _refuse(path, entry, f"'{kind}' comes twice", "keep one")
+    if nights == 1 and kinds != ("discussion", "vote"):
+        raise _refuse(path, entry, "a one-night day is the discussion, then the vote that judges it",
+                      'write order = ["discussion", "vote"]')
+    if nights == 0:
+        for kind in ("deaths", "vote"):
+            if kind not in kinds:
+                raise _refuse(path, entry, f"no '{kind}': the game could never end by it", f"add '{kind}'")
+        if kinds[0] != "deaths":
+            raise _refuse(path, entry, f"'{kinds[0]}' before 'deaths': the night's deaths open the day",
+                          "move 'deaths' first")
+        if "check" not in kinds[kinds.index("vote"):]:
+            raise _refuse(path, entry, "no 'check' after 'vote': the vote could never end the game",
+                          "add 'check' after 'vote'")
+    if "discussion" in kinds and kinds.index("vote") < kinds.index("discussion"):
+        raise _refuse(path, entry, "'vote' before 'discussion'", "move 'discussion' above 'vote'")
+    return kinds
 
 
 def _win(path: str, i: int, spec: Any, roles: Mapping[str, Role]) -> Win:

@@ -43,7 +43,7 @@ def night_plan(spec: GameFile, config: KConfig) -> list[str]:
         words = [f"{s.role} ({s.action}, {config.countdown or s.seconds} s)" for s in calls]
         out.append(f"night {night}: " + (", ".join(words) if words else "nobody wakes"))
     day = ", ".join(f"{config.discussion_for(spec, d)} s" for d in range(1, 4))
-    out.append(f"day: discussion {day} …; vote by {spec.day.vote}, tie: {spec.day.tie}")
+    out.append(f"day: {', '.join(spec.day.order)}; discussion {day} …; vote by {spec.day.vote}, tie: {spec.day.tie}")
     return out
 
 
@@ -57,12 +57,16 @@ def graph(spec: GameFile) -> list[str]:
             f", every {step.every}" if step.every > 1 else "")
         out.append(f"  {previous} --> {step.id}[\"{step.role}: {step.action} ({nights})\"]")
         previous = step.id
-    out += [f"  {previous} --> morning[morning]", "  morning --> discussion[discussion]",
-            f"  discussion --> vote[\"vote ({spec.day.vote}, tie {spec.day.tie})\"]"]
-    for i, win in enumerate(spec.wins, 1):
-        out.append(f"  vote --> win{i}([\"{win.kind}: {win.winner}\"])")
+    out.append(f"  {previous} --> morning[morning]")
+    previous = "morning"
+    for i, kind in enumerate(spec.day.order, 1):  # the day's steps in the file's order
+        label = f"vote ({spec.day.vote}, tie {spec.day.tie})" if kind == "vote" else kind
+        out.append(f"  {previous} --> day{i}[\"{label}\"]")
+        previous = f"day{i}"
+        if kind == "check" or (kind == "vote" and spec.nights == 1):
+            out += [f"  day{i} --> win{i}_{j}([\"{win.kind}: {win.winner}\"])" for j, win in enumerate(spec.wins, 1)]
     if not spec.nights:
-        out.append("  vote --> night1")
+        out.append(f"  {previous} --> night1")
     return out
 
 

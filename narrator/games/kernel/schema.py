@@ -49,7 +49,8 @@ def schema() -> dict[str, Any]:
                    "cards": {"type": "array", "items": _enum(model.CARDS)}, "absent": _enum(model.ABSENT),
                    "lines": {"type": "string"}}, ("name", "players"))
     day = _table({"discussion": {"type": "array", "items": WHOLE}, "warnings": {"type": "array", "items": WHOLE},
-                  "vote": _enum(model.VOTES), "tie": _enum(model.TIES)})
+                  "vote": _enum(model.VOTES), "tie": _enum(model.TIES),
+                  "order": {"type": "array", "items": _enum(model.DAY_KINDS)}})
     counts = {"type": "object", "additionalProperties": WHOLE}
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",

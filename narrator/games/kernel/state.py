@@ -60,6 +60,8 @@ class KState(SteppedState):
     call: int = 0
     """Tonight's call under way (an index into `engine.plan`; passing the device: the seat's
     turn, an index into the living)."""
+    phase: int = 0
+    """Today's step under way (an index into the file's `[day] order`)."""
     turn: int = 0
     """Passing the device: the call of the player's own calls tonight under way."""
     cards: tuple[str, ...] = ()
