@@ -175,6 +175,16 @@ def _keys(path: str, entry: str, table: Any, allowed: set[str]) -> Mapping[str, 
     return table
 
 
+def _list(path: str, entry: str, value: Any) -> list[Any]:
+    if not isinstance(value, list):
+        raise _refuse(path, entry, f"'{value}' is not a list", "write it as [ … ]")
+    return value
+
+
+def _table_keys(value: Any) -> tuple[str, ...]:
+    return tuple(value) if isinstance(value, Mapping) else ()
+
+
 def _one_of(path: str, entry: str, value: Any, allowed: tuple[str, ...], what: str) -> str:
     if value not in allowed:
         raise _refuse(path, entry, f"unknown {what} '{value}'", f"use one of {', '.join(allowed)}")
@@ -198,11 +208,11 @@ def parse_game(data: Mapping[str, Any], path: str) -> GameFile:
     if not isinstance(bounds, list) or len(bounds) != 2:
         raise _refuse(path, "[game] players", "must be [fewest, most]", "write players = [3, 7]")
     players = (_whole(path, "[game] players", bounds[0], 3, 30), _whole(path, "[game] players", bounds[1], bounds[0], 30))
-    roles = {rid: _role(path, rid, spec) for rid, spec in _keys(path, "[roles]", data.get("roles"), set(data.get("roles") or ())).items()}
+    roles = {rid: _role(path, rid, spec) for rid, spec in _keys(path, "[roles]", data.get("roles"), set(_table_keys(data.get("roles")))).items()}
     if not roles:
         raise _refuse(path, "[roles]", "no roles", "declare at least two roles")
     _check_aliases(path, roles)
-    cards = tuple(_one_of(path, "[game] cards", c, CARDS, "way to hold the cards") for c in game.get("cards", ["physical"]))
+    cards = tuple(_one_of(path, "[game] cards", c, CARDS, "way to hold the cards") for c in _list(path, "[game] cards", game.get("cards", ["physical"])))
     centre = _whole(path, "[game] centre", game.get("centre", 0), 0, 5)
     deal = _deal(path, data.get("deal"), roles, players, centre)
     steps = _steps(path, data.get("steps", []), roles, game.get("absent", "call"))
@@ -210,7 +220,7 @@ def parse_game(data: Mapping[str, Any], path: str) -> GameFile:
     day = _day(path, data.get("day"), nights)
     if nights == 1 and day.vote != "point":
         raise _refuse(path, "[day] vote", "a one-night game is judged by pointing", 'set vote = "point"')
-    wins = tuple(_win(path, i, w, roles) for i, w in enumerate(data.get("wins", []), 1))
+    wins = tuple(_win(path, i, w, roles) for i, w in enumerate(_list(path, "[[wins]]", data.get("wins", [])), 1))
     if not wins or wins[-1].kind != "otherwise":
         raise _refuse(path, "[[wins]]", "the last rule must say who wins otherwise", 'end with kind = "otherwise"')
     if nights == 0 and cards == ("physical",):
@@ -219,7 +229,7 @@ def parse_game(data: Mapping[str, Any], path: str) -> GameFile:
     return GameFile(name=name, path=path, lines=str(game.get("lines", name.replace("-", "_"))), players=players,
                     centre=centre, nights=nights, cards=cards, absent=_one_of(path, "[game] absent", game.get("absent", "call"), ABSENT, "absent policy"),
                     roles=roles, deal=deal, steps=steps, day=day, wins=wins,
-                    scenarios=tuple(_scenario(path, i, s) for i, s in enumerate(data.get("scenarios", []), 1)))
+                    scenarios=tuple(_scenario(path, i, s) for i, s in enumerate(_list(path, "[[scenarios]]", data.get("scenarios", [])), 1)))
 
 
 def _role(path: str, rid: str, spec: Any) -> Role:
@@ -301,7 +311,7 @@ def _steps(path: str, table: Any, roles: Mapping[str, Role], absent: str) -> tup
         if step.when == "first" and step.from_night > 1:
             raise _refuse(path, entry, f"when = \"first\" and from_night = {step.from_night}: it can never run",
                           "drop one of them")
-        for before in spec.get("after", []):
+        for before in _list(path, f"{entry} after", spec.get("after", [])):
             ids = [s.id for s in steps]
             if before == sid or before not in ids + [s.get("id") for s in table if isinstance(s, Mapping)]:
                 raise _refuse(path, f"{entry} after", f"unknown step '{before}'", "name a step of this file")
@@ -319,7 +329,7 @@ def _day(path: str, table: Any, nights: int) -> Day:
     if not isinstance(discussion, list) or not discussion:
         raise _refuse(path, "[day] discussion", "must be a list of seconds, one per day", "write discussion = [300, 240]")
     return Day(discussion=tuple(_whole(path, "[day] discussion", s, 10, 3600) for s in discussion),
-               warnings=tuple(_whole(path, "[day] warnings", s, 1, 3600) for s in table.get("warnings", [60, 10])),
+               warnings=tuple(_whole(path, "[day] warnings", s, 1, 3600) for s in _list(path, "[day] warnings", table.get("warnings", [60, 10]))),
                vote=_one_of(path, "[day] vote", table.get("vote", "name"), VOTES, "vote"),
                tie=_one_of(path, "[day] tie", table.get("tie", "revote"), TIES, "tie rule"), order=order)
 
