@@ -136,3 +136,52 @@ def test_a_whole_game_passing_the_device_at_a_terminal(tmp_path, name, lang):
     calls = [r for r in records if r.get("line") == "private.call"]
     assert len(calls) >= 2 * len(NAMES[name].split(","))  # the deal, then the first night's round
     assert [r["winner"] for r in records if r["kind"] == "end"]
+
+
+def _public_walk(game, config):
+    """Every (line, params) said aloud in a passed game, and every question the table answers aloud."""
+    from narrator.cues import End
+
+    state, event, said, asks = game.new_state(), Start(), [], []
+    while not state.finished:
+        state, cues = game.advance(config, state, event)
+        said += [(c.line, c.params) for c in cues if isinstance(c, (Say, End)) or (isinstance(c, Ask) and not c.player)]
+        asks += [c for c in cues if isinstance(c, Ask) and not c.player]
+        ask = cues[-1] if cues and isinstance(cues[-1], Ask) else None
+        if ask is not None and ask.multiple:
+            humans = [n for n in ask.choices if state.cards[config.names.index(n)] != "werewolf"]
+            event = Answer((humans or list(ask.choices))[:1])
+        else:
+            event = Answer(ask.choices[0]) if ask else Continue()
+    return said, asks
+
+
+@pytest.mark.parametrize("name", ["werewolf", "tabula"])
+def test_render_ahead_holds_every_line_a_passed_game_says(name):
+    """Nothing is synthesized during a game: each line said aloud, with its values, and each
+    hand-over's call by name, are among what render-ahead prepares before the first line."""
+    from narrator.sound.render_ahead import _key, game_requests
+
+    game, config = _config(name)
+    rendered = {_key(line, params) for line, params in game_requests(game, config)}
+    said, _ = _public_walk(game, config)
+    said += [("private.call", {"name": n}) for n in config.names]
+    missing = [item for item in said if _key(*item) not in rendered]
+    assert not missing
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+@pytest.mark.parametrize("name", ["werewolf", "tabula"])
+def test_each_question_asked_aloud_has_a_voice_grammar_for_every_answer(name, lang):
+    """The voice grammar of each public question is built from its answers: every choice (a
+    player, done, yes/no) has a phrase in the pack of either language."""
+    from narrator.inputs.voice.grammar import PhraseBook
+    from narrator.sound.voicepack import load_pack
+
+    game, config = _config(name)
+    book = PhraseBook.from_pack(load_pack(lang), config.names)
+    _, asks = _public_walk(game, config)
+    assert {a.line for a in asks} >= {"wolf.ready", "wolf.vote"}
+    for ask in asks:
+        meanings = set(book.grammar(ask).meanings.values())
+        assert set(ask.choices) <= meanings, (ask.line, set(ask.choices) - meanings)
