@@ -10,6 +10,7 @@ kind, role, line or key, a step that can never run, an order that contradicts it
 from __future__ import annotations
 
 import tomllib
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
@@ -139,8 +140,6 @@ class GameFile:
 
 def fold(name: str) -> str:
     """A role's name as compared: case and width folded, spaces dropped (ｾｰｼﾞ, Seer)."""
-    import unicodedata
-
     return unicodedata.normalize("NFKC", str(name)).casefold().replace(" ", "").replace("\u3000", "")
 
 
@@ -263,6 +262,8 @@ def _check_aliases(path: str, roles: Mapping[str, Role]) -> None:
 
 def _known_role(path: str, entry: str, name: Any, roles: Mapping[str, Role]) -> str:
     """A role named by its id or one of its aliases, as its id."""
+    if isinstance(name, str) and name in roles:
+        return name
     rid = alias_table(roles).get(fold(name)) if isinstance(name, str) else None
     if rid is None:
         raise _refuse(path, entry, f"unknown role '{name}'", f"use one of {', '.join(roles)} (or their aliases)")
