@@ -117,7 +117,7 @@ def test_a_file_whose_lines_are_missing_is_refused_at_load_time(tmp_path):
     path = tmp_path / "my-wolf.toml"
     path.write_text(text, encoding="utf-8")
     with pytest.raises(SetupError, match=r"^game file .*my-wolf.toml: \[\[steps\]\] 'bodyguard': the ja pack has no "
-                                         r"line 'wolf.call.bodyguard.wake'; add it to voices/ja/lines/wolf.toml"):
+                                         r"line 'wolf.call.bodyguard.wake'; add it to the file's \[lines.ja\] \(or voices/ja/lines/wolf.toml"):
         kernel.load(path)
 
 

@@ -116,6 +116,9 @@ class Game:
     describe: Callable[[Any, str], list[str]] | None = None
     """A game file's text about itself (the kernel's games): `describe(config, "plan")` the night
     plan (`narrator play --dry-run`), "graph" the step graph as Mermaid, "check" its scenarios."""
+    lines: Callable[[str], Mapping[str, Any]] | None = None
+    """(lang) -> the game's own lines in that language (a game file's `[lines.<lang>]`, in the
+    form of a pack's lines file), merged under the voice pack's for the game."""
     settings: tuple = ()
     """The game's own table-file keys (`narrator.settings.Setting`s, declared in its folder): its
     `unknown option` check, `narrator play`'s flags and its docs rows derive from them."""

@@ -393,6 +393,14 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise NarratorError(f"voice pack file {path} is not valid TOML: {err}") from None
 
 
+def merged_under(pack: VoicePack, tree: Mapping[str, Any]) -> VoicePack:
+    """`pack` with a game's own lines (a game file's `[lines.<lang>]`, the pack files' form)
+    beneath its own: a line the pack has is the pack's, so a pack of the table's still rewords it."""
+    if not tree:
+        return pack
+    return replace(pack, lines={**_flatten_lines(tree), **pack.lines})
+
+
 def _flatten_lines(tree: Mapping[str, Any], prefix: str = "") -> dict[str, Line]:
     """`[seer] wake = …` becomes line id `seer.wake`; a table with `text` is one line."""
     lines: dict[str, Line] = {}

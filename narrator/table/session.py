@@ -25,6 +25,7 @@ from narrator.inputs.voice.setup import attach_listening, listen_options
 from narrator.settings import RunSettings, TableSettings
 from narrator.table.scheduler import NightOptions, Scheduler
 from narrator.sound.names import with_readings
+from narrator.sound.voicepack import merged_under
 from narrator.sound.voice import EngineVoice, TextVoice, open_engine
 from narrator.table.transcript import Transcript
 from narrator.sound.voicepack import load_pack
@@ -98,6 +99,8 @@ def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
     warn = warn or (lambda message: print(f"warning: {message}", file=sys.stderr, flush=True))
     voice = _voice(run, warn)
     voice.pack = with_readings(voice.pack, names, run.listening.get("name_readings"))
+    if game is not None and game.lines is not None:  # a game file's own lines, under the pack's
+        voice.pack = merged_under(voice.pack, game.lines(voice.pack.lang))
     if game is not None and config is not None:
         play_notice, close_notice = _notice_player(run)
         try:

@@ -110,4 +110,5 @@ def build(spec: GameFile) -> Game:
         phones=PhonePlay(private_view=private_view, alive=alive, required=required),
         settings=SETTINGS,
         describe=partial(plans.describe, spec),
+        lines=lambda lang: (spec.own_lines or {}).get(lang, {}),
     )

@@ -25,9 +25,9 @@ def unreviewed(spec: GameFile) -> list[str]:
     """The file's Japanese lines with kanji whose reading nobody has reviewed yet (a warning at
     the start of play: `scripts/review-readings` prints them, ready to check and add)."""
     from narrator.sound.readings import KANJI, SAMPLES, reviewed
-    from narrator.sound.voicepack import load_pack
+    from narrator.sound.voicepack import load_pack, merged_under
 
-    pack = load_pack("ja")
+    pack = merged_under(load_pack("ja"), (spec.own_lines or {}).get("ja", {}))
     kept = reviewed(pack)
     out = []
     for _, line_id in needed_lines(spec):
@@ -40,12 +40,12 @@ def unreviewed(spec: GameFile) -> list[str]:
 
 def check_lines(spec: GameFile) -> None:
     """An unknown line is refused at load time too: each line the file needs, in each bundled pack."""
-    from narrator.sound.voicepack import load_pack
+    from narrator.sound.voicepack import load_pack, merged_under
 
     needed = needed_lines(spec)
     for name in PACKS:
-        pack = load_pack(name)
+        pack = merged_under(load_pack(name), (spec.own_lines or {}).get(name, {}))
         for entry, line_id in needed:
             if not pack.has(line_id):
                 raise SetupError(f"game file {spec.path}: {entry}: the {name} pack has no line '{line_id}'; add it to "
-                                 f"voices/{name}/lines/wolf.toml (or a pack of your own, docs/game-files.md)")
+                                 f"the file's [lines.{name}] (or voices/{name}/lines/wolf.toml, docs/game-files.md)")

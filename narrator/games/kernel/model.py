@@ -34,7 +34,9 @@ TIES = ("revote", "all", "none")
 WINS = ("found", "peace", "eliminated", "parity", "survives", "days", "otherwise")
 SEEN_AS = ("human", "werewolf")
 CARDS = ("physical", "device")
-FILE_KEYS = {"game", "roles", "deal", "steps", "day", "wins", "scenarios"}
+FILE_KEYS = {"game", "roles", "deal", "steps", "day", "wins", "scenarios", "lines"}
+LANGS = ("ja", "en")
+"""The languages a file's own `[lines.<lang>]` may be in (the bundled packs')."""
 GAME_KEYS = {"name", "title", "players", "centre", "nights", "cards", "absent", "lines"}
 ROLE_KEYS = {"team", "seen_as", "aliases", "survives_attack", "dies_divined", "counts_as"}
 STEP_KEYS = {"id", "kind", "role", "action", "when", "from_night", "every", "while", "seconds", "after", "absent",
@@ -123,6 +125,8 @@ class GameFile:
     day: Day
     wins: tuple[Win, ...]
     scenarios: tuple[Mapping[str, Any], ...] = ()
+    own_lines: Mapping[str, Mapping[str, Any]] = None  # type: ignore[assignment]
+    """The file's own lines by language (`[lines.ja]`, `[lines.en]`), merged under the packs'."""
 
     @property
     def teams(self) -> tuple[str, ...]:
@@ -228,7 +232,30 @@ def parse_game(data: Mapping[str, Any], path: str) -> GameFile:
     return GameFile(name=name, path=path, lines=str(game.get("lines", name.replace("-", "_"))), players=players,
                     centre=centre, nights=nights, cards=cards, absent=_one_of(path, "[game] absent", game.get("absent", "call"), ABSENT, "absent policy"),
                     roles=roles, deal=deal, steps=steps, day=day, wins=wins,
-                    scenarios=tuple(_scenario(path, i, s) for i, s in enumerate(_list(path, "[[scenarios]]", data.get("scenarios", [])), 1)))
+                    scenarios=tuple(_scenario(path, i, s) for i, s in enumerate(_list(path, "[[scenarios]]", data.get("scenarios", [])), 1)),
+                    own_lines=_own_lines(path, data.get("lines", {})))
+
+
+def _own_lines(path: str, table: Any) -> dict[str, Mapping[str, Any]]:
+    """`[lines.ja]`, `[lines.en]`: trees of line ids as in a pack's lines file, each a text or a
+    table with `text` (and a `reading`)."""
+    table = _keys(path, "[lines]", table, set(LANGS))
+    for lang, tree in table.items():
+        _line_tree(path, f"[lines.{lang}]", tree)
+    return dict(table)
+
+
+def _line_tree(path: str, entry: str, tree: Any) -> None:
+    if not isinstance(tree, Mapping):
+        raise _refuse(path, entry, "must be a table of lines", 'write [lines.en.wolf.call.my_step] wake = "…"')
+    for key, value in tree.items():
+        if isinstance(value, Mapping) and "text" in value:
+            if not isinstance(value["text"], str) or not isinstance(value.get("reading", ""), str):
+                raise _refuse(path, f"{entry} {key}", "text and reading must be strings", "give words")
+        elif isinstance(value, Mapping):
+            _line_tree(path, f"{entry} {key}" if " " in entry else f"{entry[:-1]}.{key}]", value)
+        elif not isinstance(value, str):
+            raise _refuse(path, f"{entry} {key}", f"'{value}' is not a line", 'give a text: key = "…"')
 
 
 def _role(path: str, rid: str, spec: Any) -> Role:

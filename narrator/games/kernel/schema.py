@@ -58,7 +58,9 @@ def schema() -> dict[str, Any]:
         **_table({"game": game, "roles": {"type": "object", "additionalProperties": role},
                   "deal": {"type": "object", "patternProperties": {"^[0-9]+$": counts}, "additionalProperties": False},
                   "steps": {"type": "array", "items": step}, "day": day, "wins": {"type": "array", "items": win},
-                  "scenarios": {"type": "array", "items": scenario}}, ("game", "roles", "deal", "steps", "wins")),
+                  "scenarios": {"type": "array", "items": scenario},
+                  "lines": _table({lang: {"type": "object"} for lang in model.LANGS})},
+                 ("game", "roles", "deal", "steps", "wins")),
     }
 
 
