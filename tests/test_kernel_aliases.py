@@ -40,10 +40,16 @@ def test_a_table_counts_the_cards_by_any_name_of_a_role():
 
 
 def test_a_role_the_file_does_not_know_is_refused_naming_the_roles():
+    """The shared normaliser (`narrator.games.card_names`) reads the names, as for every game."""
     game = get_game("werewolf")
-    with pytest.raises(SetupError, match=r"^command line: unknown role '吸血鬼' for werewolf; roles: villager, "
-                                         r"werewolf, madman, seer, medium, knight"):
+    assert game.card_names.lookup("roles", "ボディガード") == "knight"
+    assert game.card_names.lookup("roles", "ｳﾗﾅｲｼ") is None and game.card_names.lookup("roles", "預言者") == "seer"
+    with pytest.raises(SetupError, match=r"^command line: roles の「吸血鬼」という役職はありません。使える名前: 村人、人狼、"
+                                         r"狂人、占い師、霊媒師、騎士$"):
         game.configure(build_settings({}, {"names": NAMES, "roles": "村人=7,吸血鬼=1"}, "command line"))
+    with pytest.raises(SetupError, match=r"^command line: unknown role 'vampire' in roles; known: villager, werewolf, "):
+        game.configure(build_settings({}, {"names": NAMES, "roles": "villager=7,vampire=1", "lang": "en"},
+                                      "command line"))
 
 
 def test_a_game_file_may_name_its_roles_by_their_aliases_in_the_deal_steps_and_wins():

@@ -15,6 +15,7 @@ from typing import Any
 
 from narrator.errors import SetupError
 from narrator.games import seating
+from narrator.games.card_names import CardNames, translate
 from narrator.games.contract import Game, PhonePlay
 from narrator.games.kernel import engine, judge, passed, plans, record, sayable
 from narrator.games.kernel.model import GameFile
@@ -27,7 +28,7 @@ SETTINGS = declare(tomllib.loads(Path(__file__).with_name("settings.toml").read_
 
 def configure(spec: GameFile, settings: TableSettings) -> KConfig:
     src, name = settings.source, spec.name
-    options = dict(settings.options)
+    options = translate(settings.options, SETTINGS, card_names(spec), settings.lang, src)
     check_options(options, SETTINGS, name, src)
     players = len(settings.names) or settings.players or spec.players[0]
     low, high = spec.players
@@ -56,6 +57,16 @@ def configure(spec: GameFile, settings: TableSettings) -> KConfig:
                    look=integer(options.get("look", 5), "look", src, minimum=1, maximum=600),
                    countdown=integer(options.get("countdown", 0), "countdown", src, minimum=0, maximum=600),
                    discussion=discussion, warnings=warnings)
+
+
+KINDS = tomllib.loads(Path(__file__).with_name("names.toml").read_text(encoding="utf-8"))
+
+
+def card_names(spec: GameFile) -> CardNames:
+    """The names a table may type for the file's roles (its `aliases`, ja and en), as every game
+    hands them over (`Game.card_names`): `narrator config set`, the table file and the flags."""
+    return CardNames({"roles": {rid: dict(role.aliases) for rid, role in spec.roles.items()}},
+                     {"roles": dict(KINDS["roles"])})
 
 
 def named_roles(spec: GameFile, counts: dict[str, int], src: str) -> dict[str, int]:
@@ -111,4 +122,5 @@ def build(spec: GameFile) -> Game:
         settings=SETTINGS,
         describe=partial(plans.describe, spec),
         lines=lambda lang: (spec.own_lines or {}).get(lang, {}),
+        card_names=card_names(spec),
     )
