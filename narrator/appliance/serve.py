@@ -336,6 +336,8 @@ class Appliance:
 
     async def play_new(self, settings: TableSettings) -> None:
         rules = get_game(settings.game)
+        if not self.run_options.keyboard:  # no terminal to pass one device round: the cards go to the phones
+            settings = replace(settings, phones=True)
         config = rules.configure(settings)
         needs_phones = rules.phones_required(config)
         if needs_phones and not self.run_options.phones and not self.run_options.answers:
