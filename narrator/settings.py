@@ -34,7 +34,7 @@ MAX_TIME_SCALE = 10.0
 MAX_SEED = 2**256
 """Seeds are up to 256 bits (`secrets` makes 128-bit ones)."""
 MAX_LIST = 100
-DEVICE_SECTIONS = ("appliance",)
+DEVICE_SECTIONS = ("appliance", "presets")
 """Table-file sections about the device, not the game (checked by `narrator.appliance.table`)."""
 
 

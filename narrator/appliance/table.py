@@ -31,6 +31,7 @@ from typing import Any, Iterator, Mapping
 from narrator import home
 from narrator.appliance import table_text
 from narrator.appliance.table_text import format_value, parse_value  # noqa: F401 - `narrator config`'s
+from narrator.appliance import presets
 from narrator.errors import SaveError, SetupError
 from narrator.games import get_game
 from narrator.settings import DEFAULT_GAME, TableSettings, build_settings, read_text_bounded
@@ -154,6 +155,7 @@ def check_table(table: Mapping[str, Any], source: str,
     settings = build_settings(table, dict(overrides or {}), source)
     config = get_game(settings.game).configure(settings)
     appliance = parse_appliance(table.get("appliance", {}), source)
+    presets.check_presets(table, source, lambda preset, where: check_table(preset, where))
     return settings, config, appliance
 
 
