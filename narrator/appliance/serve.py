@@ -29,7 +29,7 @@ from narrator.table.runner import play as play_loop
 from narrator.table.runner import resume_position, start_position
 from narrator.table.session import RunOptions, open_sitting
 from narrator.settings import COMMON_KEYS, TableSettings, build_settings
-from narrator.appliance import evening, trouble
+from narrator.appliance import evening, setup_menu, trouble
 from narrator.appliance.table import (
     DEFAULT_TABLE, ApplianceConfig, UnreadableTable, check_table, ensure_table, load_table,
     table_path, update_table,
@@ -156,8 +156,17 @@ class Appliance:
         self.table_line: str | None = None
         """What the table hears after the greeting about its table file (None: it is sound)."""
         self.unresumable: set[str] = set()
+        self.page = setup_menu.PageHost(self)
+        """The host screen's settings page, served while the menu waits (phones on)."""
+        self.choosing = False
 
     async def run(self) -> int:
+        try:
+            return await self._run()
+        finally:
+            await self.page.close()
+
+    async def _run(self) -> int:
         self.sitting.start_listeners(asyncio.get_running_loop())
         if not self.hub.sources:
             self.log("no button, microphone, phone or keyboard can answer; waiting anyway "
@@ -182,6 +191,7 @@ class Appliance:
             played += 1
             if self.options.once:
                 return played
+            await self.page.open()
             await evening.again(self)
 
     async def _one_game(self) -> None:
@@ -228,6 +238,8 @@ class Appliance:
             if timer is not None:
                 timer.cancel()
         self.log(f"{ask.line}: {heard.value} ({heard.source})")
+        if self.choosing and self.page.start_requested:
+            raise setup_menu.StartNow()
         return heard.value
 
     async def _answer_after(self, timeout: float, default: str | None) -> None:
@@ -263,10 +275,26 @@ class Appliance:
         if settings is None:
             raise SetupError(f"table file {self.path}: no player count between 1 and {MAX_PLAYERS} fits it; "
                              "fix it with `narrator config edit`")
+        await self.page.open()
+        if self.page.take_start():  # started from the host screen while "play again?" was open
+            return self._settings(self.table) or settings
+        self.choosing = True
+        try:
+            return await self._choose(settings)
+        except setup_menu.StartNow:
+            self.page.take_start()
+            self._reload_table()
+            return self._settings(self.table) or settings
+        finally:
+            self.choosing = False
+
+    async def _choose(self, settings: TableSettings) -> TableSettings:
+        """The spoken menu: the offer, else game → players → preset → read back → yes / no."""
         while True:
             await self.say_title(settings.game)
             if await self.ask(Ask("appliance.offer", YES_NO, {"players": settings.players})) == "yes":
-                return settings
+                self._reload_table()  # the host screen may have changed it meanwhile
+                return self._settings(self.table) or settings
             games = [g for g in game_names() if self._counts(g)]
             if len(games) > 1:
                 await self.say("appliance.choose_game")
@@ -285,6 +313,10 @@ class Appliance:
             settings = dict(counts)[players]
             if not self._save_choice(game, players):
                 await self.say("appliance.table_unwritable")
+            elif await setup_menu.pick_preset(self, game, players):
+                settings = self._settings(self.table) or settings
+            if await setup_menu.confirm(self, settings):
+                return settings
 
     async def _pick(self, items: list[Any], start: int, intro: Callable[[Any], Any] | None,
                     ask: Ask | None) -> Any:
@@ -310,6 +342,7 @@ class Appliance:
 
     async def play_saved(self, store: GameStore) -> bool:
         """Resume `store`; False (logged, and not offered again) when it cannot be resumed."""
+        await self.page.close()
         try:
             meta = store.meta
             rules = get_game(meta["game"])
@@ -335,6 +368,7 @@ class Appliance:
         return True
 
     async def play_new(self, settings: TableSettings) -> None:
+        await self.page.close()
         rules = get_game(settings.game)
         if not self.run_options.keyboard:  # no terminal to pass one device round: the cards go to the phones
             settings = replace(settings, phones=True)

@@ -119,6 +119,12 @@ class Game:
     lines: Callable[[str], Mapping[str, Any]] | None = None
     """(lang) -> the game's own lines in that language (a game file's `[lines.<lang>]`, in the
     form of a pack's lines file), merged under the voice pack's for the game."""
+    label: Callable[[str], str] | None = None
+    """(a card, role or night-call id from its settings) -> the line id of its name alone
+    (「占い師」), shown on the host screen's settings in the page's language; None: ids shown."""
+    summary: Callable[[Any], list] | None = None
+    """(config) -> the cues that read the setup back in one breath before the spoken setup's
+    はい / いいえ (card set, night order, countdowns, discussion); None: the `box` cues."""
     settings: tuple = ()
     """The game's own table-file keys (`narrator.settings.Setting`s, declared in its folder): its
     `unknown option` check, `narrator play`'s flags and its docs rows derive from them."""

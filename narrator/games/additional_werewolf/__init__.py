@@ -4,7 +4,7 @@ from narrator.cues import Say
 from narrator.games import seating
 from narrator.games.additional_werewolf import phone, record
 from narrator.games.contract import Game, PhonePlay
-from narrator.games.additional_werewolf.box import box_cues
+from narrator.games.additional_werewolf.box import box_cues, summary_cues
 from narrator.games.additional_werewolf.rules import AWState, advance, new_state, recap
 from narrator.games.additional_werewolf.setup import NAMES, SETTINGS, AWConfig, configure
 
@@ -48,6 +48,8 @@ GAME = Game(
     record=record.record,
     phones=PhonePlay(private_view=phone.private_view, private_choices=phone.private_choices,
                      required=phone.required),
+    label=lambda card: f"label.{card}",
+    summary=summary_cues,
     settings=SETTINGS,
     card_names=NAMES,
 )

@@ -29,3 +29,23 @@ def box_cues(config: AWConfig) -> list[Cue]:
     # two 占い師 holders must know which of them 「1人目」 is: the list ends with the table's convention
     line = "setup.box_digital" if config.digital_cards else "setup.box_copies" if copies else "setup.box"
     return [Say(line, {"roles": roles, "cards": cards})]
+
+
+def summary_cues(config: AWConfig) -> list[Cue]:
+    """The setup read back in one breath before the spoken setup's はい / いいえ: the card set,
+    the night order of the night cards in play with their countdowns, and the discussion."""
+    roles, cards = box_contents(config)
+    night = definition()["cards"]
+    order = [c for c in config.night_order if config.cards.get(c) and night[c]["night"]]
+    cues: list[Cue] = [Say("setup.readback_cards", {"roles": roles, "cards": cards})]
+    if order:
+        cues.append(Say("setup.readback_order", {"order": [[f"label.{c}", 0] for c in order],
+                                                 "countdown": config.countdown}))
+    special = [[f"countdown_of.{c}", config.countdowns[c]] for c in order if c in config.countdowns]
+    if special:
+        cues.append(Say("setup.readback_countdowns", {"special": special}))
+    if config.discussion:
+        cues.append(Say("setup.readback_discussion", {"discussion": config.discussion, "days": config.days}))
+    else:
+        cues.append(Say("setup.readback_discussion_open", {"days": config.days}))
+    return cues

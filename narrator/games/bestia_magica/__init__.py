@@ -23,6 +23,7 @@ GAME = Game(
     record=record.record,
     context=seating.night_and_day,
     phones=PhonePlay(private_view=phone.private_view, alive=phone.alive),
+    label=lambda id_: f"bm.label.{id_}",
     settings=SETTINGS,
     card_names=NAMES,
 )

@@ -119,6 +119,7 @@ def build(spec: GameFile) -> Game:
         outcome=judge.outcome,
         record=partial(record.record, spec),
         phones=PhonePlay(private_view=private_view, alive=alive, required=required),
+        label=lambda id_: f"wolf.role.{id_}",
         settings=SETTINGS,
         describe=partial(plans.describe, spec),
         lines=lambda lang: (spec.own_lines or {}).get(lang, {}),

@@ -1,0 +1,142 @@
+"""The spoken setup and the host screen's settings page, as the appliance's menu offers them.
+
+Why apart from `serve.py`: the menu's loop (resume, offer, play, again) stays where it was;
+this module holds what issue 23 adds to it — a preset picked by number once the table chose
+the game and the count, the settings read back in one breath before はい / いいえ, and the
+settings page served while the menu waits (every save through `update_table`, the one door).
+The page may ask to start: the appliance then plays the table file as it stands.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from narrator.appliance import presets
+from narrator.appliance.table import update_table
+from narrator.cues import Ask, Say
+from narrator.errors import SetupError
+from narrator.games import get_game
+from narrator.settings import build_settings, parse_name_entries
+
+YES_NO = ("yes", "no")
+
+
+class StartNow(Exception):
+    """The host screen pressed start: the menu stops asking and plays the table file."""
+
+
+async def pick_preset(app: Any, game: str, players: int) -> bool:
+    """Offer the presets for this game and count by number (the recommended set is 1); the
+    chosen one becomes the table file's setup. False when there is nothing to choose."""
+    names = presets.for_count(app.table, game, players)
+    if len(names) < 2:
+        return False
+    await app.say("appliance.choose_preset")
+    i = 0
+    while True:
+        name = names[i % len(names)]
+        ask = (Ask("appliance.preset_recommended", YES_NO) if name == presets.RECOMMENDED
+               else Ask("appliance.preset_option", YES_NO, {"n": i % len(names) + 1, "name": name}))
+        if await app.ask(ask) == "yes":
+            break
+        i += 1
+    try:
+        app.table = presets.pick(app.path, app.table, name, update_table, game=game, players=players)
+    except SetupError as err:
+        app.log(f"preset {name!r} not applied: {err}")
+        return False
+    return True
+
+
+async def confirm(app: Any, settings: Any) -> bool:
+    """Read the setup back in one breath (card set, night order, countdowns, discussion), then
+    ask はい / いいえ."""
+    rules = get_game(settings.game)
+    config = rules.configure(settings)
+    cues = rules.summary(config) if rules.summary else rules.box(config) if rules.box else []
+    if cues:
+        await app.scheduler.play(list(cues), {})
+    return await app.ask(Ask("appliance.confirm", YES_NO)) == "yes"
+
+
+class PageHost:
+    """What the settings page may do to the table, bound to one appliance."""
+
+    def __init__(self, app: Any):
+        self.app = app
+        self.page: Any = None
+        self.start_requested = False
+
+    def table(self) -> dict[str, Any]:
+        return self.app.table
+
+    def apply(self, kind: str, arg: Any) -> None:
+        app = self.app
+        if kind == "change":
+            app.table = update_table(app.path, arg)
+        elif kind == "save":
+            app.table = presets.save(app.path, app.table, arg, update_table)
+        elif kind == "pick":
+            app.table = presets.pick(app.path, app.table, arg, update_table)
+        elif kind == "seat":
+            app.table = update_table(app.path, {"names": self._names_with(*arg)})
+        else:
+            raise SetupError(f"unknown change '{kind}'")
+
+    def _names_with(self, number: int, name: str, reading: str) -> list[str]:
+        names, readings = parse_name_entries(self.app.table.get("names", ()), "table file")
+        if not 1 <= number <= len(names):
+            raise SetupError(f"seat {number} has no name yet: the host screen gives every seat a name first")
+        entries = [f"{n}:{readings[n]}" if n in readings else n for n in names]
+        entries[number - 1] = f"{name.strip()}:{reading.strip()}" if reading.strip() else name.strip()
+        return entries
+
+    def announce(self, line: str, params: dict[str, Any]) -> None:
+        """Say what changed, in one short line, without closing the question that is open."""
+        asyncio.ensure_future(self.app.scheduler.play([Say(line, params)], {}))
+
+    def play(self) -> None:
+        """Start the game now: the open menu question gets its yes (or done)."""
+        self.start_requested = True
+        open_ask = self.app.hub.open_ask
+        if open_ask is not None and open_ask[1].line.startswith("appliance."):
+            serial, ask = open_ask
+            self.app.hub.offer_value(serial, "yes" if "yes" in ask.choices else ask.choices[0], "phones")
+
+    async def open(self) -> None:
+        """Serve the page while the menu waits (with phones on); said once per service run."""
+        app = self.app
+        if not app.run_options.phones or (self.page is not None and self.page.running):
+            return
+        from narrator.phones.network import bind_host, join_url, spoken_address
+        from narrator.phones.settings_page import SettingsPage
+        from narrator.phones.table import page_packs
+
+        first = self.page is None
+        if first:
+            self.page = SettingsPage(self.table, self.apply, self.announce, self.play,
+                                     page_packs(app.run_options.voice), app.run_options.lang)
+        host = bind_host(app.run_options.host)
+        try:
+            port = await self.page.start(host, app.run_options.port)
+        except SetupError as err:
+            app.log(f"no settings page: {err}")
+            return
+        url = join_url(host, port)
+        app.log(f"settings page: {url} table code {self.page.table_code}")
+        if first:
+            await app.say("appliance.settings_page", address=spoken_address(url), code=" ".join(self.page.table_code))
+
+    async def close(self) -> None:
+        if self.page is not None:
+            await self.page.stop()
+
+    def take_start(self) -> bool:
+        started, self.start_requested = self.start_requested, False
+        return started
+
+
+def fresh_settings(app: Any) -> Any:
+    """The table file's settings as they stand (the page may have changed them)."""
+    return build_settings(app.table, dict(app.options.overrides), f"table file {app.path}")

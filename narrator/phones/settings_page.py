@@ -1,0 +1,224 @@
+"""The host screen's settings page: the table sets its game up on a phone between games.
+
+Why a server of its own: the game's phone page (`server.py`) lives with one saved game, its
+seats and tokens; before the first game and between games there is no game yet, only the
+table file. So while the appliance waits at its menu it serves this page instead, on the same
+address; the first phone to type the table code (said by the narrator) becomes the host
+screen and may change every setting, save and pick presets and start the game; any other
+phone may take a seat number and type its own name and reading, which the host screen sees
+and may correct.
+
+Every change goes through the appliance's `apply` (its `update_table`: the checks of
+`narrator play`), so a refusal is the same one line, returned as `{"error": …}` with 400 and
+shown on the page; a saved change is said by the narrator in one short line (`announce`).
+This room never imports the appliance: it is handed those callables.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from pathlib import Path
+from typing import Any, Callable
+
+from aiohttp import web
+
+from narrator.errors import NarratorError
+from narrator.phones import settings_view, wire
+from narrator.phones.seats import new_table_code, normal_code
+
+STATIC = Path(__file__).with_name("static")
+FILES = {"settings.js": "text/javascript", "style.css": "text/css", "strings.json": "application/json"}
+HOST_COOKIE, SEAT_COOKIE = "narrator_settings_host", "narrator_settings_seat"
+WRONG_CODE_DELAY = 1.0
+HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
+           "X-Frame-Options": "DENY",
+           "Content-Security-Policy": "default-src 'self'; style-src 'self'; script-src 'self'; frame-ancestors 'none'"}
+
+
+class SettingsPage:
+    """The page's state across the menu's visits: one table code and host token per service run."""
+
+    def __init__(self, table: Callable[[], dict[str, Any]], apply: Callable[[str, Any], Any],
+                 announce: Callable[[str, dict[str, Any]], None], play: Callable[[], None],
+                 packs: dict[str, Any], lang: str):
+        self.table, self.apply, self.announce, self.play = table, apply, announce, play
+        self.packs, self.lang = packs, lang
+        self.table_code = new_table_code()
+        self.host_token: str | None = None
+        self.seat_tokens: dict[str, int] = {}
+        """A player's phone's token -> the seat number (1-based) whose name it may type."""
+        self.code_lock = asyncio.Lock()
+        self._runner: web.AppRunner | None = None
+        self.port: int | None = None
+
+    # --- serving ----------------------------------------------------------------------------
+
+    def app(self) -> web.Application:
+        app = web.Application(client_max_size=16 * 1024, middlewares=[self._same_origin])
+        app.on_response_prepare.append(_headers)
+        app.router.add_get("/", self._index)
+        app.router.add_get("/static/{name}", self._static)
+        app.router.add_get("/api/settings", self._view)
+        for name in ("join", "change", "preset", "seat", "play"):
+            app.router.add_post(f"/api/settings/{name}", getattr(self, f"_{name}"))
+        return app
+
+    async def start(self, host: str, port: int) -> int:
+        """Listen (port 0: a free one, kept for the next visit); returns the port."""
+        self._runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=1.0)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, host, self.port or port, reuse_address=True)
+        try:
+            await site.start()
+        except OSError as err:
+            await self._runner.cleanup()
+            self._runner = None
+            from narrator.errors import SetupError
+
+            raise SetupError(f"the settings page cannot listen on {host}:{port} ({err.strerror}); "
+                             "choose another port with `narrator config set port N`") from None
+        self.port = site._server.sockets[0].getsockname()[1]
+        return self.port
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    @property
+    def running(self) -> bool:
+        return self._runner is not None
+
+    @web.middleware
+    async def _same_origin(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        """A POST must come from this page (its Origin): a page elsewhere cannot change the table."""
+        if request.method == "POST" and request.headers.get("Origin", "").lower() != f"http://{request.host.lower()}":
+            return wire.error(403, "this request did not come from the narrator's page")
+        return await handler(request)
+
+    def is_host(self, request: web.Request) -> bool:
+        token = request.cookies.get(HOST_COOKIE)
+        return self.host_token is not None and token is not None and secrets.compare_digest(token, self.host_token)
+
+    def seat_of(self, request: web.Request) -> int | None:
+        return self.seat_tokens.get(request.cookies.get(SEAT_COOKIE, ""))
+
+    # --- handlers ---------------------------------------------------------------------------
+
+    async def _index(self, request: web.Request) -> web.StreamResponse:
+        return web.FileResponse(STATIC / "settings.html", headers={"Content-Type": "text/html; charset=utf-8"})
+
+    async def _static(self, request: web.Request) -> web.StreamResponse:
+        name = request.match_info["name"]
+        if name not in FILES:
+            return wire.error(404, "no such file")
+        return web.FileResponse(STATIC / name, headers={"Content-Type": f"{FILES[name]}; charset=utf-8"})
+
+    async def _view(self, request: web.Request) -> web.Response:
+        try:
+            table = self.table()
+            view = settings_view.build(table, self.packs, list(table.get("presets", {}) or {}))
+        except NarratorError as err:
+            return wire.error(409, str(err))
+        view.update({"lang": self.lang, "host": self.is_host(request), "seat": self.seat_of(request),
+                     "has_host": self.host_token is not None})
+        return wire.reply(view)
+
+    async def _join(self, request: web.Request) -> web.Response:
+        """The table code makes this phone the host screen (once); a wrong code costs a second."""
+        body = await wire.json_body(request)
+        if isinstance(body, web.Response):
+            return body
+        typed = body.get("code")
+        async with self.code_lock:
+            if isinstance(typed, str) and normal_code(typed) == normal_code(self.table_code):
+                if self.host_token is not None and not self.is_host(request):
+                    return wire.error(409, "the table already has a host screen")
+                self.host_token = self.host_token or secrets.token_urlsafe(24)
+                response = wire.reply({"host": True})
+                response.set_cookie(HOST_COOKIE, self.host_token, httponly=True, samesite="Strict", path="/")
+                return response
+            await asyncio.sleep(WRONG_CODE_DELAY)
+        return wire.error(403, "wrong code: the narrator says the table code")
+
+    async def _changes(self, request: web.Request) -> dict[str, Any] | web.Response:
+        if not self.is_host(request):
+            return wire.error(403, "only the host screen changes the settings")
+        return await wire.json_body(request)
+
+    def _saved(self, line: str, params: dict[str, Any]) -> web.Response:
+        self.announce(line, params)
+        return wire.reply({"ok": True})
+
+    async def _change(self, request: web.Request) -> web.Response:
+        body = await self._changes(request)
+        if isinstance(body, web.Response):
+            return body
+        changes = body.get("changes")
+        if not isinstance(changes, dict) or not changes or len(changes) > 5:
+            return wire.error(400, "send the changed settings as {\"changes\": {KEY: VALUE}}")
+        try:
+            self.apply("change", changes)
+        except NarratorError as err:
+            return wire.error(400, str(err))
+        keys = [k for k in changes if any(p.has(f"appliance.setting.{k}") for p in self.packs.values())]
+        if not keys:
+            return self._saved("appliance.changed_other", {})
+        return self._saved("appliance.changed", {"what": [[f"appliance.setting.{keys[0]}", 0]]})
+
+    async def _preset(self, request: web.Request) -> web.Response:
+        body = await self._changes(request)
+        if isinstance(body, web.Response):
+            return body
+        name = body.get("save", body.get("pick"))
+        if not isinstance(name, str):
+            return wire.error(400, "send {\"save\": NAME} or {\"pick\": NAME}")
+        try:
+            self.apply("save" if "save" in body else "pick", name)
+        except NarratorError as err:
+            return wire.error(400, str(err))
+        if "save" in body:
+            return self._saved("appliance.preset_saved", {"name": name.strip()})
+        return self._saved("appliance.preset_picked" if name else "appliance.recommended_picked", {"name": name})
+
+    async def _seat(self, request: web.Request) -> web.Response:
+        """A player's phone takes a seat number and types its own name and reading (the host
+        screen may type any seat's). The name is saved into the table's names like any change."""
+        body = await wire.json_body(request)
+        if isinstance(body, web.Response):
+            return body
+        number, name, reading = body.get("seat"), body.get("name"), body.get("reading", "")
+        if not isinstance(number, int) or not isinstance(name, str) or not isinstance(reading, str):
+            return wire.error(400, "send {\"seat\": N, \"name\": NAME, \"reading\": READING}")
+        host, mine = self.is_host(request), self.seat_of(request)
+        taken = set(self.seat_tokens.values())
+        if not host and mine is None and number in taken:
+            return wire.error(409, "another phone holds that seat; ask the host screen")
+        if not host and mine is not None and mine != number:
+            return wire.error(403, "this phone holds another seat; ask the host screen")
+        try:
+            self.apply("seat", (number, name, reading))
+        except NarratorError as err:
+            return wire.error(400, str(err))
+        response = wire.reply({"ok": True, "seat": number})
+        if not host and mine is None:
+            token = secrets.token_urlsafe(24)
+            self.seat_tokens[token] = number
+            response.set_cookie(SEAT_COOKIE, token, httponly=True, samesite="Strict", path="/")
+        self.announce("appliance.changed", {"what": [["appliance.setting.names", 0]]})
+        return response
+
+    async def _play(self, request: web.Request) -> web.Response:
+        if not self.is_host(request):
+            return wire.error(403, "only the host screen starts the game")
+        body = await wire.json_body(request)
+        if isinstance(body, web.Response):
+            return body
+        self.play()
+        return wire.reply({"ok": True})
+
+
+async def _headers(request: web.Request, response: web.StreamResponse) -> None:
+    for key, value in HEADERS.items():
+        response.headers.setdefault(key, value)

@@ -1,0 +1,76 @@
+"""What the host screen's settings page shows: the table's setup, in the page's languages.
+
+Kept apart from the routes (`settings_page.py`) so the view is a plain function of the table
+file and the voice packs, testable without a server. Nothing here names a game, a card or a
+setting of one game: the rows are the game's declared settings (`Game.settings`), their
+values what the game's own `configure` made of the table (so the recommended set for the
+count is shown when the table leaves it unset), the card names its `Game.label` lines, and a
+setting's heading the pack's `appliance.setting.<key>` line (else its help line).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from narrator.games import game_names, get_game
+from narrator.settings import build_settings
+
+
+def texts(packs: Mapping[str, Any], line: str, params: Mapping[str, Any] | None = None) -> dict[str, str]:
+    """A line's words in every page language whose pack has it."""
+    return {lang: pack.speak(line, dict(params or {})).text for lang, pack in packs.items() if pack.has(line)}
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, Mapping):
+        return "counts"
+    if isinstance(value, (list, tuple)) and value and all(isinstance(v, str) for v in value):
+        return "order"
+    if isinstance(value, (list, tuple)):
+        return "list"
+    return "text"
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def build(table: Mapping[str, Any], packs: Mapping[str, Any], preset_names: list[str]) -> dict[str, Any]:
+    """The settings as the page draws them; `table` is the checked table file, `preset_names` its
+    saved presets (the appliance reads them: this room never imports the appliance's)."""
+    settings = build_settings(table, {}, "table file")
+    game = get_game(settings.game)
+    config = game.configure(settings).to_dict()
+    label = game.label or (lambda id_: "")
+    rows, ids = [], []
+    for setting in game.settings:
+        raw = settings.options.get(setting.key)
+        value = _plain(config.get(setting.key, raw))
+        kind = _kind(value) if value is not None else "text"
+        if kind in ("counts", "order"):
+            ids += [i for i in (value if kind == "order" else value.keys()) if i not in ids]
+        heading = texts(packs, f"appliance.setting.{setting.key}") or {"en": setting.help or setting.key}
+        rows.append({"key": setting.key, "label": heading, "kind": kind, "value": value,
+                     "set": setting.key in settings.options, "default": setting.default})
+    readings = dict(settings.listening.get("name_readings", {}) or {})
+    return {
+        "game": settings.game,
+        "games": [{"id": g, "title": texts(packs, "title." + g.replace("-", "_")) or {"en": g}} for g in game_names()],
+        "game_label": texts(packs, "appliance.setting.game"),
+        "players": config.get("players", settings.players),
+        "players_label": texts(packs, "appliance.setting.players"),
+        "names": [{"name": n, "reading": readings.get(n, "")} for n in settings.names],
+        "names_label": texts(packs, "appliance.setting.names"),
+        "settings": rows,
+        "labels": {i: texts(packs, label(i)) if label(i) and any(p.has(label(i)) for p in packs.values()) else {"en": i}
+                   for i in ids},
+        "presets": list(preset_names),
+    }
