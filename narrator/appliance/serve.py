@@ -227,6 +227,8 @@ class Appliance:
 
     async def ask(self, ask: Ask, timeout: float | None = None, default: str | None = None) -> Any:
         """Ask through the hub; with `timeout`, silence answers `default` (as source "timeout")."""
+        if self.choosing and self.page.start_requested:  # pressed before the question was open
+            raise setup_menu.StartNow()
         play = asyncio.ensure_future(self.scheduler.play([ask], {}))
         timer = None
         # A script answers every question at once; on an instant clock the timer must not beat it.

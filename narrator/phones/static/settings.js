@@ -1,0 +1,215 @@
+// The host screen's settings page, served by the appliance between games (settings_page.py).
+// The host screen (the phone that typed the table code) changes the table's settings, saves
+// and picks presets and starts the game; another phone takes a seat and types its own name
+// and reading. Every change is a POST; a refusal's one line is shown in #msg. Words come from
+// strings.json ("settings") and, for games, cards and settings, from the view (voice packs).
+"use strict";
+
+let S = {};
+let lang = localStorage.getItem("narrator-lang");
+let view = null;
+let message = "";
+let editing = false;   // a field has focus: the poll does not redraw under the typing thumb
+
+const $ = (id) => document.getElementById(id);
+function t(key, params) {
+  let text = (S[lang] && S[lang].settings && S[lang].settings[key]) || key;
+  for (const [k, v] of Object.entries(params || {})) text = text.split("{" + k + "}").join(v);
+  return text;
+}
+function textOf(texts) { return (texts && (texts[lang] || Object.values(texts)[0])) || ""; }
+function labelOf(id) { return textOf(view.labels[id]) || id; }
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "onclick") node.addEventListener("click", v);
+    else if (k === "text") node.textContent = v;
+    else if (k === "value") node.value = v;
+    else node.setAttribute(k, v);
+  }
+  for (const child of children) if (child) node.append(child);
+  return node;
+}
+
+function post(url, body) {
+  return fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+}
+
+async function boot() {
+  S = await (await fetch("/static/strings.json")).json();
+  $("lang").addEventListener("click", () => {
+    lang = lang === "ja" ? "en" : "ja";
+    localStorage.setItem("narrator-lang", lang);
+    render();
+  });
+  const code = new URLSearchParams(location.hash.slice(1)).get("code");
+  if (code) {
+    history.replaceState(null, "", location.pathname);
+    await post("/api/settings/join", { code });
+  }
+  await refresh();
+  document.addEventListener("focusin", () => { editing = true; });
+  document.addEventListener("focusout", () => { editing = false; });
+  setInterval(() => { if (!editing) refresh(); }, 2000);
+}
+
+async function refresh() {
+  let response;
+  try { response = await fetch("/api/settings"); } catch (e) { return gone(); }
+  if (!response.ok) return gone();
+  view = await response.json();
+  lang = lang || view.lang;
+  render();
+}
+
+// The game began: this page is gone, the game's own page takes its place at the same address.
+function gone() {
+  $("app").replaceChildren(el("p", { id: "gone", text: t("gone") }));
+  setTimeout(() => location.reload(), 3000);
+}
+
+// Send a change; show the refusal's line, or the saved note, then draw the new settings.
+async function send(url, body) {
+  const response = await post(url, body);
+  const reply = await response.json().catch(() => ({}));
+  message = response.ok ? t("saved") : (reply.error || t("refused"));
+  await refresh();
+}
+const change = (changes) => send("/api/settings/change", { changes });
+
+function render() {
+  if (!view) return;
+  document.documentElement.lang = lang;
+  $("lang").textContent = (S[lang] && S[lang].lang_button) || "EN";
+  $("who").textContent = view.host ? t("host") : view.seat ? t("seat", { n: view.seat }) : "";
+  $("phase").textContent = t("title");
+  const parts = [el("p", { class: "msg", id: "msg", text: message })];
+  if (view.host) parts.push(...hostParts());
+  else parts.push(...guestParts());
+  $("app").replaceChildren(...parts);
+}
+
+function guestParts() {
+  const parts = [];
+  if (!view.has_host) {
+    const input = el("input", { id: "code", type: "text", autocomplete: "off", inputmode: "numeric" });
+    parts.push(el("div", { class: "card", id: "entry" }, el("h2", { text: t("host_code") }), input,
+      el("button", { type: "button", id: "join", text: t("join"), onclick: async () => {
+        const r = await post("/api/settings/join", { code: input.value });
+        message = r.ok ? "" : t("wrong_code");
+        refresh();
+      } })));
+  }
+  parts.push(seatCard());
+  return parts;
+}
+
+// A player's own phone: a seat number, the name, its reading (the host screen sees it).
+function seatCard() {
+  const seat = el("select", { id: "seat-number", "aria-label": t("seat_number") });
+  view.names.forEach((n, i) => seat.append(el("option", { value: String(i + 1), text: t("seat", { n: i + 1 }) + " " + n.name })));
+  if (view.seat) seat.value = String(view.seat);
+  const mine = view.seat ? view.names[view.seat - 1] : null;
+  const name = el("input", { id: "my-name", type: "text", "aria-label": t("name"), placeholder: t("name"), value: mine ? mine.name : "" });
+  const reading = el("input", { id: "my-reading", type: "text", "aria-label": t("reading"), placeholder: t("reading"), value: mine ? mine.reading : "" });
+  return el("div", { class: "card", id: "my-seat" }, el("h2", { text: t("your_name") }), seat, name, reading,
+    el("button", { type: "button", id: "send-name", text: t("send"), onclick: () =>
+      send("/api/settings/seat", { seat: Number(seat.value), name: name.value, reading: reading.value }) }));
+}
+
+function hostParts() {
+  const parts = [el("button", { type: "button", id: "play", text: t("play"), onclick: () => send("/api/settings/play", {}) })];
+  const game = el("select", { id: "game", "aria-label": textOf(view.game_label) });
+  for (const g of view.games) game.append(el("option", { value: g.id, text: textOf(g.title).replace(/[。.]$/, "") }));
+  game.value = view.game;
+  game.addEventListener("change", () => change({ game: game.value }));
+  parts.push(el("div", { class: "card", id: "game-card" }, el("h2", { text: textOf(view.game_label) }), game));
+  parts.push(namesCard());
+  for (const row of view.settings) parts.push(settingCard(row));
+  parts.push(presetsCard());
+  return parts;
+}
+
+function namesCard() {
+  const count = el("input", { id: "players", type: "number", min: "1", max: "20", value: String(view.players || "") });
+  const box = el("div", { class: "card", id: "names" }, el("h2", { text: textOf(view.players_label) }), count,
+    el("h2", { text: textOf(view.names_label) }));
+  const rows = [];
+  for (let i = 0; i < (Number(view.players) || 0); i++) {
+    const n = view.names[i] || { name: "", reading: "" };
+    const name = el("input", { class: "name", type: "text", "aria-label": t("name") + " " + (i + 1), placeholder: t("name"), value: n.name });
+    const reading = el("input", { class: "reading", type: "text", "aria-label": t("reading") + " " + (i + 1), placeholder: t("reading"), value: n.reading });
+    rows.push([name, reading]);
+    box.append(el("div", { class: "name-row", "data-seat": String(i + 1) }, el("span", { text: (i + 1) + "." }), name, reading));
+  }
+  box.append(el("button", { type: "button", id: "save-names", text: t("save"), onclick: () => {
+    const names = rows.map(([n, r]) => n.value.trim() + (r.value.trim() ? ":" + r.value.trim() : "")).filter((n) => n);
+    const players = Number(count.value);
+    // the names first: the narrator says the first key that changed
+    change(names.length ? { names: names.slice(0, players), players } : { players });
+  } }));
+  return box;
+}
+
+function settingCard(row) {
+  const box = el("div", { class: "card setting", "data-key": row.key }, el("h2", { text: textOf(row.label) }));
+  const v = row.value;
+  if (row.kind === "counts") {
+    for (const [id, n] of Object.entries(v)) {
+      const set = (m) => { const next = { ...v }; if (m > 0) next[id] = m; else delete next[id]; change({ [row.key]: next }); };
+      const number = el("input", { class: "n", type: "number", min: "0", value: String(n), "aria-label": labelOf(id) });
+      box.append(el("div", { class: "seat", "data-id": id }, el("span", { text: labelOf(id) }),
+        el("button", { type: "button", class: "down", text: "−", onclick: () => set(n - 1) }), number,
+        el("button", { type: "button", class: "up", text: "+", onclick: () => set(n + 1) }),
+        el("button", { type: "button", class: "set", text: t("save"), onclick: () => set(Number(number.value)) })));
+    }
+    const others = Object.keys(view.labels).filter((id) => !(id in v));
+    if (others.length) {
+      const pick = el("select", { class: "add-id", "aria-label": t("add") });
+      for (const id of others) pick.append(el("option", { value: id, text: labelOf(id) }));
+      const number = el("input", { class: "add-n", type: "number", min: "1", value: "1", "aria-label": t("add") });
+      box.append(el("div", { class: "seat add" }, pick, number, el("button", { type: "button", class: "add", text: t("add"),
+        onclick: () => change({ [row.key]: { ...v, [pick.value]: Number(number.value) } }) })));
+    }
+  } else if (row.kind === "order") {
+    v.forEach((id, i) => {
+      const move = (j) => { const next = v.slice(); [next[i], next[j]] = [next[j], next[i]]; change({ [row.key]: next }); };
+      box.append(el("div", { class: "seat", "data-id": id }, el("span", { text: (i + 1) + ". " + labelOf(id) }),
+        i > 0 ? el("button", { type: "button", class: "up", text: "↑", "aria-label": t("up"), onclick: () => move(i - 1) }) : null,
+        i < v.length - 1 ? el("button", { type: "button", class: "down", text: "↓", "aria-label": t("down"), onclick: () => move(i + 1) }) : null));
+    });
+  } else if (row.kind === "bool") {
+    const box2 = el("input", { type: "checkbox", class: "value", "aria-label": textOf(row.label) });
+    box2.checked = !!v;
+    box2.addEventListener("change", () => change({ [row.key]: box2.checked }));
+    box.append(box2);
+  } else {
+    const shown = Array.isArray(v) ? v.join(",") : v === null || v === undefined ? "" : String(v);
+    const input = el("input", { class: "value", type: row.kind === "number" ? "number" : "text", value: shown,
+      placeholder: row.default, "aria-label": textOf(row.label) });
+    box.append(input, el("button", { type: "button", class: "save", text: t("save"), onclick: () => {
+      const raw = input.value.trim();
+      const value = row.kind === "number" ? Number(raw) : row.kind === "list" ? raw.split(/[,、\s]+/).filter((x) => x).map(Number) : raw;
+      change({ [row.key]: value });
+    } }));
+  }
+  if (row.set) box.append(el("button", { type: "button", class: "reset", text: t("reset"), onclick: () => change({ [row.key]: null }) }));
+  return box;
+}
+
+function presetsCard() {
+  const name = el("input", { id: "preset-name", type: "text", placeholder: t("preset_name"), "aria-label": t("preset_name") });
+  const box = el("div", { class: "card", id: "presets" }, el("h2", { text: t("presets") }),
+    el("div", { class: "seat preset", "data-name": "" }, el("span", { text: t("recommended") }),
+      el("button", { type: "button", class: "pick", text: t("pick"), onclick: () => send("/api/settings/preset", { pick: "" }) })));
+  for (const p of view.presets) {
+    box.append(el("div", { class: "seat preset", "data-name": p }, el("span", { text: p }),
+      el("button", { type: "button", class: "pick", text: t("pick"), onclick: () => send("/api/settings/preset", { pick: p }) })));
+  }
+  box.append(name, el("button", { type: "button", id: "save-preset", text: t("save_preset"),
+    onclick: () => send("/api/settings/preset", { save: name.value }) }));
+  return box;
+}
+
+boot();
