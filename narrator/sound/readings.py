@@ -24,6 +24,8 @@ SAMPLES: dict[str, Any] = {
     "address": "192.168.1.20:8080", "answer": "はい", "word": "はい", "key": "y", "text": "x",
     "choices": "はい", "numbered": "1=アキ", "time": "1:00", "code": "4821", "seat": 2,
     "roles": [["card.citizen", 4], ["card.werewolf", 1]], "cards": [["card.seer", 1], ["card.medium", 2]],
+    "order": [["label.seer", 0], ["label.peddler", 0]], "special": [["countdown_of.seer", 20]],
+    "what": [["appliance.setting.night_order", 0]], "countdown": 10, "discussion": 180,
 }
 """The value each placeholder is analysed with."""
 
