@@ -1,0 +1,135 @@
+"""The host screen's settings page (issue 23): who may change the table, what a refusal says,
+and a player's phone typing its own name. Each protection is shown twice: the attack fails
+with it, and succeeds with it monkeypatched off."""
+
+import asyncio
+import tomllib
+from types import SimpleNamespace
+
+import aiohttp
+from aiohttp.test_utils import TestServer
+
+from narrator.appliance import setup_menu
+from narrator.appliance.table import DEFAULT_TABLE, load_table, update_table
+from narrator.phones import settings_page
+from narrator.phones.settings_page import SettingsPage
+from narrator.phones.table import page_packs
+
+
+def table_with_names(tmp_path):
+    path = tmp_path / "table.toml"
+    path.write_text(DEFAULT_TABLE, encoding="utf-8")
+    update_table(path, {"names": ["Aki", "Ben", "Chika", "Dai", "Emi"]})
+    return path
+
+
+def run(tmp_path, test, monkeypatch=None):
+    path = table_with_names(tmp_path)
+    app = SimpleNamespace(path=path, table=load_table(path))
+    said = []
+    host = setup_menu.PageHost(app)
+    host.announce = lambda line, params: said.append((line, params))
+    page = SettingsPage(host.table, host.apply, host.announce, host.play, page_packs(), "ja")
+
+    async def main():
+        server = TestServer(page.app(), host="127.0.0.1")
+        await server.start_server()
+        base = f"http://127.0.0.1:{server.port}"
+        phones = [aiohttp.ClientSession(base, cookie_jar=aiohttp.CookieJar(unsafe=True),
+                                        headers={"Origin": base}) for _ in range(3)]
+        try:
+            await test(page, phones, said)
+        finally:
+            for phone in phones:
+                await phone.close()
+            await server.close()
+
+    asyncio.run(main())
+    return path
+
+
+async def post(phone, path, body):
+    async with phone.post(path, json=body) as r:
+        return r.status, await r.json()
+
+
+def test_only_the_host_screen_changes_the_table_and_a_refusal_is_the_tables_own_line(tmp_path, monkeypatch):
+    monkeypatch.setattr(settings_page, "WRONG_CODE_DELAY", 0)
+
+    async def check(page, phones, said):
+        host, stranger, _ = phones
+        assert await post(stranger, "/api/settings/change", {"changes": {"discussion": 120}}) == (
+            403, {"error": "only the host screen changes the settings"})
+        assert await post(stranger, "/api/settings/join", {"code": "00000000"}) == (
+            403, {"error": "wrong code: the narrator says the table code"})
+        assert (await post(host, "/api/settings/join", {"code": page.table_code}))[0] == 200
+        assert await post(stranger, "/api/settings/join", {"code": page.table_code}) == (
+            409, {"error": "the table already has a host screen"})
+        status, reply = await post(host, "/api/settings/change", {"changes": {"discussion": 99999}})
+        assert status == 400 and reply["error"].startswith(f"table file {tmp_path / 'table.toml'}: ")
+        assert await post(host, "/api/settings/change", {"changes": {"discussion": 120}}) == (200, {"ok": True})
+        assert said == [("appliance.changed", {"what": [["appliance.setting.discussion", 0]]})]
+        async with host.get("/api/settings") as r:
+            view = await r.json()
+        assert view["host"] is True
+        [row] = [s for s in view["settings"] if s["key"] == "discussion"]
+        assert row["value"] == 120 and row["label"]["ja"] == "話し合いの時間"
+        assert view["labels"]["peddler"]["ja"] == "香具師"
+
+    path = run(tmp_path, check)
+    assert tomllib.loads(path.read_text(encoding="utf-8"))["discussion"] == 120
+
+
+def test_without_the_host_check_a_stranger_would_change_the_table(tmp_path, monkeypatch):
+    monkeypatch.setattr(SettingsPage, "is_host", lambda self, request: True)
+
+    async def attack(page, phones, said):
+        assert await post(phones[1], "/api/settings/change", {"changes": {"discussion": 30}}) == (200, {"ok": True})
+
+    path = run(tmp_path, attack)
+    assert tomllib.loads(path.read_text(encoding="utf-8"))["discussion"] == 30
+
+
+def test_a_page_elsewhere_cannot_post_and_could_without_the_origin_check(tmp_path, monkeypatch):
+    async def attack(page, phones, said):
+        assert (await post(phones[0], "/api/settings/join", {"code": page.table_code}))[0] == 200
+        async with phones[0].post("/api/settings/change", json={"changes": {"discussion": 30}},
+                                  headers={"Origin": "http://evil.example"}) as r:
+            return r.status
+
+    statuses = []
+
+    async def checked(page, phones, said):
+        statuses.append(await attack(page, phones, said))
+
+    (tmp_path / "on").mkdir()
+    run(tmp_path / "on", checked)
+
+    @aiohttp.web.middleware
+    async def no_check(self, request, handler):
+        return await handler(request)
+
+    monkeypatch.setattr(SettingsPage, "_same_origin", no_check)
+    (tmp_path / "off").mkdir()
+    path = run(tmp_path / "off", checked)
+    assert statuses == [403, 200]
+    assert tomllib.loads(path.read_text(encoding="utf-8"))["discussion"] == 30
+
+
+def test_a_players_phone_types_its_own_seats_name_and_reading_only(tmp_path):
+    async def check(page, phones, said):
+        host, ben, other = phones
+        assert await post(ben, "/api/settings/seat", {"seat": 2, "name": "健一", "reading": "けんいち"}) == (
+            200, {"ok": True, "seat": 2})
+        assert await post(ben, "/api/settings/seat", {"seat": 3, "name": "x", "reading": ""}) == (
+            403, {"error": "this phone holds another seat; ask the host screen"})
+        assert await post(other, "/api/settings/seat", {"seat": 2, "name": "y", "reading": ""}) == (
+            409, {"error": "another phone holds that seat; ask the host screen"})
+        status, reply = await post(other, "/api/settings/seat", {"seat": 3, "name": "はい", "reading": ""})
+        assert status == 400 and "is an answer or command word" in reply["error"]
+        async with host.get("/api/settings") as r:
+            view = await r.json()
+        assert view["names"][1] == {"name": "健一", "reading": "けんいち"}
+
+    path = run(tmp_path, check)
+    assert tomllib.loads(path.read_text(encoding="utf-8"))["names"] == ["Aki", "健一:けんいち", "Chika", "Dai", "Emi"]
