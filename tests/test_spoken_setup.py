@@ -3,8 +3,11 @@ number of players → a preset by number → the settings read back in one breat
 
 import tomllib
 
+import pytest
+
 from narrator.appliance.serve import ServeOptions, serve
 from narrator.appliance.table import DEFAULT_TABLE, update_table
+from narrator.errors import NoMoreAnswers
 from narrator.table.store import saved_games
 from narrator.table.transcript import read_transcript
 
@@ -70,3 +73,19 @@ def test_without_saved_presets_the_count_goes_straight_to_the_read_back(narrator
     at = lines.index("appliance.players_option")
     assert lines[at + 1:at + 5] == ["setup.readback_cards", "setup.readback_order", "setup.readback_discussion",
                                     "appliance.confirm"]
+
+
+def test_mou_ikkai_after_a_game_plays_the_same_settings_again_dealt_anew(narrator_home, tmp_path):
+    """「もう一回」 (the pack's `replay` words) answers "play again?"; the next game reshuffles."""
+    narrator_home.mkdir(parents=True)
+    (narrator_home / "table.toml").write_text(DEFAULT_TABLE, encoding="utf-8")
+    script = tmp_path / "answers.txt"
+    script.write_text("\n".join(["yes", "done", "yes", "もう一回", "yes", "done", "yes"]) + "\n", encoding="utf-8")
+    messages = []
+    overrides = {"voice": "text", "time_scale": "0", "answers": str(script), "history": "false"}
+    with pytest.raises(NoMoreAnswers):  # no --once: after the second game it asks again, and the script is spent
+        serve(ServeOptions(keyboard=False, buttons=False, overrides=overrides), log=messages.append)
+    assert "appliance.again: replay (script)" in messages
+    first, second = saved_games(narrator_home)
+    assert first.meta["config"]["seed"] != second.meta["config"]["seed"]
+    assert first.meta["config"]["cards"] == second.meta["config"]["cards"]

@@ -16,13 +16,16 @@ from narrator.cues import Ask
 from narrator.table.history import records
 from narrator.table.standings import evening_winners
 
+AGAIN = ("done", "replay")
+"""A press of the button, 「次」, or 「もう一回」 (the pack's `replay` words): play again."""
+
 
 async def again(appliance: Any) -> None:
     """'Play again?' after a game; with the history on, `no` first says tonight's winners."""
     if not appliance.run_options.history:
-        await appliance.ask(Ask("appliance.again", ("done",)))
+        await appliance.ask(Ask("appliance.again", AGAIN))
         return
     await appliance.say("appliance.winners_offer")
-    while await appliance.ask(Ask("appliance.again", ("done", "no"))) == "no":
+    while await appliance.ask(Ask("appliance.again", (*AGAIN, "no"))) == "no":
         names = evening_winners(records(home.app_home(), appliance.log), time.strftime("%Y-%m-%d"))
         await appliance.say("appliance.winners" if names else "appliance.no_winners", names=names)
