@@ -133,3 +133,31 @@ def test_a_players_phone_types_its_own_seats_name_and_reading_only(tmp_path):
 
     path = run(tmp_path, check)
     assert tomllib.loads(path.read_text(encoding="utf-8"))["names"] == ["Aki", "健一:けんいち", "Chika", "Dai", "Emi"]
+
+
+def test_a_rebound_name_gets_nothing_and_would_without_the_host_check(tmp_path):
+    """DNS rebinding: a page at evil.example points its name at the table's address; its
+    requests carry its own Host (and a matching Origin). The page answers only its own names."""
+    path = table_with_names(tmp_path)
+    app = SimpleNamespace(path=path, table=load_table(path))
+    host = setup_menu.PageHost(app)
+    page = SettingsPage(host.table, host.apply, lambda line, params: None, host.play, page_packs(), "ja")
+
+    async def seat_by_rebinding(check=True):
+        port = await page.start("127.0.0.1", 0)
+        if not check:
+            page.allowed_hosts = None  # the protection off
+        evil = f"evil.example:{port}"
+        try:
+            async with aiohttp.ClientSession() as session:
+                async with session.post(f"http://127.0.0.1:{port}/api/settings/seat",
+                                        json={"seat": 1, "name": "Mallory", "reading": ""},
+                                        headers={"Host": evil, "Origin": f"http://{evil}"}) as r:
+                    return r.status
+        finally:
+            await page.stop()
+
+    assert asyncio.run(seat_by_rebinding()) == 421
+    assert load_table(path)["names"][0] == "Aki"
+    assert asyncio.run(seat_by_rebinding(check=False)) == 200
+    assert load_table(path)["names"][0] == "Mallory"

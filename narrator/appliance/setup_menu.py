@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from typing import Any
+from urllib.parse import urlsplit
 
 from narrator.appliance import presets
 from narrator.appliance.table import update_table
@@ -124,6 +125,7 @@ class PageHost:
             app.log(f"no settings page: {err}")
             return
         url = join_url(host, port)
+        self.page.allowed_hosts.add(urlsplit(url).netloc.lower())
         app.log(f"settings page: {url} table code {self.page.table_code}")
         if first:
             await app.say("appliance.settings_page", address=spoken_address(url), code=" ".join(self.page.table_code))

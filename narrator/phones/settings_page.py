@@ -26,6 +26,7 @@ from aiohttp import web
 from narrator.errors import NarratorError
 from narrator.phones import settings_view, wire
 from narrator.phones.seats import new_table_code, normal_code
+from narrator.phones.server import _own_names
 
 STATIC = Path(__file__).with_name("static")
 FILES = {"settings.js": "text/javascript", "style.css": "text/css", "strings.json": "application/json"}
@@ -51,6 +52,8 @@ class SettingsPage:
         self.code_lock = asyncio.Lock()
         self._runner: web.AppRunner | None = None
         self.port: int | None = None
+        self.allowed_hosts: set[str] | None = None
+        """Host headers the page answers to, set by `start` (its own addresses); None: any (tests' own server)."""
 
     # --- serving ----------------------------------------------------------------------------
 
@@ -78,7 +81,8 @@ class SettingsPage:
 
             raise SetupError(f"the settings page cannot listen on {host}:{port} ({err.strerror}); "
                              "choose another port with `narrator config set port N`") from None
-        self.port = site._server.sockets[0].getsockname()[1]
+        self.port = self._runner.addresses[0][1]
+        self.allowed_hosts = {f"{name}:{self.port}" for name in _own_names(host)}
         return self.port
 
     async def stop(self) -> None:
@@ -92,7 +96,11 @@ class SettingsPage:
 
     @web.middleware
     async def _same_origin(self, request: web.Request, handler: Any) -> web.StreamResponse:
-        """A POST must come from this page (its Origin): a page elsewhere cannot change the table."""
+        """A POST must come from this page (its Origin): a page elsewhere cannot change the table;
+        and every request must name this machine (its Host): a page elsewhere that points a name
+        of its own at this address (DNS rebinding) would otherwise pass the Origin check."""
+        if self.allowed_hosts is not None and request.host.lower() not in self.allowed_hosts:
+            return wire.error(421, "unknown host: open the address the narrator announced")
         if request.method == "POST" and request.headers.get("Origin", "").lower() != f"http://{request.host.lower()}":
             return wire.error(403, "this request did not come from the narrator's page")
         return await handler(request)
