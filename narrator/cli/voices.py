@@ -163,12 +163,15 @@ def doctor() -> None:
 @click.argument("pack", required=False)
 @click.option("--table", "table_file", type=click.Path(path_type=Path), help="Also render this table's lines (names, timers).")
 @click.option("--engine", default=None, help="Render for this engine instead of the pack's first working one.")
-def render(pack: str | None, table_file: Path | None, engine: str | None) -> None:
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Worker processes (default: one per core; an engine that uses every core itself gets one).")
+def render(pack: str | None, table_file: Path | None, engine: str | None, jobs: int | None) -> None:
     """Render every fixed line and countdown number of PACK (default: all packs) into its cache.
 
     Without PACK, packs that inherit another (ja-natural) are left out: they say the same
     lines with another engine, which may take tens of minutes; render them by name.
     """
+    from narrator.sound.progress import Progress
     from narrator.sound.voicepack import list_packs, load_pack
 
     names = [pack] if pack else list_packs()
@@ -180,20 +183,25 @@ def render(pack: str | None, table_file: Path | None, engine: str | None) -> Non
     for name in names:
         voice = _engine_voice(name, engine)
         requests = render_requests(voice.pack, table_file)
-        with click.progressbar(length=len(requests), label=f"{name} ({voice.engine_name})", file=sys.stderr) as bar:
-            new = voice.prepare(requests, progress=bar.update)
-        new += _render_pieces(voice, name)
-        click.echo(f"{name}: {len(requests)} lines ready, {new} rendered now, in {voice.cache_dir}")
+        lines_now = sum(1 for r in requests if not all(voice.is_cached(s) for s in voice.wordings(*r)))
+        with Progress(len(requests), f"{name} ({voice.engine_name})") as bar:
+            voice.prepare(requests, progress=bar.update, jobs=jobs)
+        pieces = _render_pieces(voice, name)
+        words = f"; {pieces} words said around names rendered too" if pieces else ""
+        click.echo(f"{name}: {len(requests)} lines ready, {lines_now} of them rendered now{words}, in {voice.cache_dir}")
 
 
 def _render_pieces(voice: Any, name: str) -> int:
     """A slow engine says names apart: the words of every line around the names, ahead too."""
     from narrator.sound.name_clips import fixed_pieces, piece_wav
+    from narrator.sound.progress import Progress
 
     if not getattr(voice.engine, "names_apart", False):
         return 0
     pieces = [p for p in fixed_pieces(voice) if not piece_wav(voice, p).is_file()]
-    with click.progressbar(length=len(pieces), label=f"{name}: words around names", file=sys.stderr) as bar:
+    if not pieces:
+        return 0
+    with Progress(len(pieces), f"{name}: words around names", unit="words") as bar:
         return voice.prepare_pieces(pieces, progress=bar.update)
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from narrator import home
-from narrator.sound import name_clips
+from narrator.sound import name_clips, parallel
 from narrator.sound.clips import RATE, WIDTH, process, read_pcm
 from narrator.sound.engines import EngineUnavailable, TextToSpeech
 from narrator.sound.voicepack import Spoken, VoicePack
@@ -109,22 +109,62 @@ class EngineVoice:
 
     # --- rendering ahead -------------------------------------------------------------------
 
-    def prepare(self, requests: Iterable[tuple[str, Mapping[str, Any]]], progress: Any = None) -> int:
+    def prepare(self, requests: Iterable[tuple[str, Mapping[str, Any]]], progress: Any = None,
+                jobs: int | None = None) -> int:
         """Render (if needed) and load every wording of every request; returns how many were new.
 
-        `progress`, if given, is called once per request (a click progress bar's `update(1)`).
+        The clips not in the cache are rendered first by `jobs` worker processes (default one
+        per core, `narrator.sound.parallel`); `progress`, if given, is called once per request
+        made ready (a progress bar's `update(1)`).
         """
+        requests = list(requests)
         before = self.synthesized
+        self.render_missing(requests, progress, jobs)
         for line, params in requests:
-            wordings = len(self.pack.lines[line].wordings()) if line in self.pack.lines else 1
-            for variant in range(wordings):
-                self.clip_for(self.pack.speak(line, params, variant))
-            other_modes = self.pack.mode_wordings(line)  # the other inputs' (or private channel's) wordings too
-            for modes in [(), *other_modes] if other_modes else ():
-                self.clip_for(self.pack.in_modes(modes).speak(line, params))
-            if progress is not None:
-                progress(1)
+            for spoken in self.wordings(line, params):
+                self.clip_for(spoken)
         return self.synthesized - before
+
+    def wordings(self, line: str, params: Mapping[str, Any]) -> list[Spoken]:
+        """Every way `line` may be said: each variant, and the other inputs' (or private channel's) wording."""
+        wordings = len(self.pack.lines[line].wordings()) if line in self.pack.lines else 1
+        out = [self.pack.speak(line, params, variant) for variant in range(wordings)]
+        other_modes = self.pack.mode_wordings(line)
+        for modes in [(), *other_modes] if other_modes else ():
+            out.append(self.pack.in_modes(modes).speak(line, params))
+        return out
+
+    def missing_jobs(self, requests: Iterable[tuple[str, Mapping[str, Any]]]) -> list[tuple[int, parallel.Job]]:
+        """The whole-line clips the requests lack, each with the index of the request it is for."""
+        out: dict[Path, tuple[int, parallel.Job]] = {}
+        for index, (line, params) in enumerate(requests):
+            for spoken in self.wordings(line, params):
+                if self.pack.recording(spoken) is not None or name_clips.pieces(self, spoken) is not None:
+                    continue  # recordings are only processed; names-apart lines are pieces
+                wav = self._cached(spoken)
+                if wav not in out and not wav.is_file():
+                    out[wav] = (index, parallel.Job(self._words(spoken), wav, _on_second(spoken)))
+        return list(out.values())
+
+    def render_missing(self, requests: list[tuple[str, Mapping[str, Any]]], progress: Any = None,
+                       jobs: int | None = None) -> int:
+        """Render the clips the requests lack with the pool; `progress(1)` per request made ready."""
+        todo = self.missing_jobs(requests)
+        left: dict[int, int] = {}
+        for index, _ in todo:
+            left[index] = left.get(index, 0) + 1
+        if progress is not None and len(requests) > len(left):
+            progress(len(requests) - len(left))  # already ready
+        index_of = {job.wav: index for index, job in todo}
+
+        def done(job: parallel.Job) -> None:
+            self.synthesized += 1
+            index = index_of[job.wav]
+            left[index] -= 1
+            if not left[index] and progress is not None:
+                progress(1)
+
+        return parallel.render_all(self.engine, [job for _, job in todo], self.settings, jobs, done)
 
     def ensure(self, spoken: Spoken) -> tuple[Path, str]:
         """The processed WAV for `spoken`: recorded, cached, or synthesized now."""
@@ -142,11 +182,8 @@ class EngineVoice:
         words = self._words(spoken)
         if wav.is_file():
             return wav, "cache"
-        raw = wav.with_suffix(".raw.wav")
-        self.engine.render(words, raw, self.settings)
+        parallel.render_clip(self.engine, parallel.Job(words, wav, _on_second(spoken)), self.settings)
         self.synthesized += 1
-        self._process(raw, wav, onset=_on_second(spoken))
-        raw.unlink(missing_ok=True)
         return wav, "synthesized"
 
     def is_cached(self, spoken: Spoken) -> bool:

@@ -35,6 +35,9 @@ class KokoroEngine:
 
     name = "kokoro"
     reads_kanji = True
+    uses_threads = True
+    """onnxruntime spreads one render over every core: the narrator renders one line at a time
+    in one process (`narrator.sound.parallel`), so the machine is never oversubscribed."""
     names_apart = True
     """Player names are rendered apart and spliced into lines (see `narrator.sound.name_clips`)."""
 
