@@ -196,15 +196,22 @@ def _notice_player(run: RunOptions) -> tuple[Callable[[Any], None], Callable[[],
     return play, close
 
 
-def prepare_voice(voice: Any, game: Any, config: Any, notice: Callable[[Any], None] | None = None) -> int:
+def prepare_voice(voice: Any, game: Any, config: Any, notice: Callable[[Any], None] | None = None,
+                  clock: Callable[[], float] | None = None) -> int:
     """Render ahead every line `game` can say with `config`; a progress bar if it takes a while.
 
     A slow engine says player names apart (`narrator.sound.name_clips`): the table's names
     (and any words not rendered yet) are rendered first, after a pack line that says how
-    long that will take, printed and handed to `notice` to be heard.
+    long that will take, printed and handed to `notice` to be heard. Any other render says
+    its estimate the same way once it knows its rate, if it takes more than a few seconds
+    (`narrator.sound.wait_notice`; `clock` is a test's stand-in for the monotonic clock).
     """
+    import time
+
     from narrator.sound import name_clips
+    from narrator.sound.progress import Progress
     from narrator.sound.render_ahead import game_requests
+    from narrator.sound.wait_notice import WaitNotice
 
     if not hasattr(voice, "is_cached"):  # text: nothing to render
         return 0
@@ -218,14 +225,22 @@ def prepare_voice(voice: Any, game: Any, config: Any, notice: Callable[[Any], No
         click.echo(clip.spoken.text, err=True)
         if notice is not None:
             notice(clip)
-        with click.progressbar(length=len(pieces), label=f"rendering {len(pieces)} names and words",
-                               file=sys.stderr) as bar:
+        with Progress(len(pieces), f"rendering {len(pieces)} names and words", unit="words") as bar:
             voice.prepare_pieces(pieces, progress=bar.update)
         todo = [r for r in todo if not voice.is_cached(voice.pack.speak(r[0], r[1]))]
     if not todo:
         return voice.prepare(requests)
     import click
 
-    with click.progressbar(length=len(todo), label=f"rendering {len(todo)} lines ahead", file=sys.stderr) as bar:
-        voice.prepare(todo, progress=bar.update)
+    def say(line: str, seconds: float) -> None:
+        if pieces:  # the table was told how long already
+            return
+        clip = voice.clip(line)
+        click.echo(f"\n{clip.spoken.text}", err=True)
+        if notice is not None:
+            notice(clip)
+
+    with Progress(len(todo), f"rendering {len(todo)} lines ahead") as bar:
+        waiting = WaitNotice(len(todo), say, clock or time.monotonic, bar.update)
+        voice.prepare(todo, progress=waiting.update)
     return voice.prepare(requests)
