@@ -29,7 +29,7 @@ from narrator.table.runner import play as play_loop
 from narrator.table.runner import resume_position, start_position
 from narrator.table.session import RunOptions, open_sitting
 from narrator.settings import COMMON_KEYS, TableSettings, build_settings
-from narrator.appliance import evening, setup_menu, trouble
+from narrator.appliance import evening, natural_fill, setup_menu, trouble
 from narrator.appliance.table import (
     DEFAULT_TABLE, ApplianceConfig, UnreadableTable, check_table, ensure_table, load_table,
     table_path, update_table,
@@ -81,7 +81,8 @@ def serve(options: ServeOptions, log: Callable[[str], None] | None = None) -> in
         settings, _, appliance = check_table(table, "default table", options.overrides)
     keyboard = sys.stdin.isatty() if options.keyboard is None else options.keyboard
     run = run_options(settings, keyboard)
-    sitting = open_sitting(run, warn=lambda message: log(f"warning: {message}"), names=settings.names)
+    sitting = open_sitting(run, warn=lambda message: log(f"warning: {message}"), names=settings.names, fill_in=True)
+    background = natural_fill.for_voice(sitting.scheduler.voice, log)  # the natural voice, between games
     buttons = _open_buttons(appliance, log) if options.buttons else None
     if buttons is not None:
         sitting.starters.append(lambda loop: buttons.start(sitting.hub, loop))
@@ -92,6 +93,7 @@ def serve(options: ServeOptions, log: Callable[[str], None] | None = None) -> in
         sitting.starters.append(lambda loop, listener=listener: listener.start(sitting.hub, loop))
     app = Appliance(sitting, run, path, table, options, appliance, log)
     app.table_error = table_error
+    app.background = background
     app.table_line = table_line if table_error or table_line != "appliance.table_error" else None
     try:
         return asyncio.run(app.run())
@@ -99,6 +101,8 @@ def serve(options: ServeOptions, log: Callable[[str], None] | None = None) -> in
         sitting.hush()
         raise
     finally:
+        if background is not None:
+            background.pause()
         if buttons is not None:
             buttons.close()
         sitting.close()
@@ -159,6 +163,8 @@ class Appliance:
         self.page = setup_menu.PageHost(self)
         """The host screen's settings page, served while the menu waits (phones on)."""
         self.choosing = False
+        self.background: Any = None
+        """The natural voice's render (`natural_fill`): running between games, stopped for one."""
 
     async def run(self) -> int:
         try:
@@ -168,6 +174,8 @@ class Appliance:
 
     async def _run(self) -> int:
         self.sitting.start_listeners(asyncio.get_running_loop())
+        if self.background is not None:
+            self.background.resume()
         if not self.hub.sources:
             self.log("no button, microphone, phone or keyboard can answer; waiting anyway "
                      "(set a button with `narrator config set appliance.button_pin 17`)")
@@ -391,6 +399,8 @@ class Appliance:
 
     async def _play(self, rules: Any, config: Any, store: GameStore, position: Any, recap: bool) -> Any:
         """The game loop, with the phone page beside it when the table turned it on."""
+        if self.background is not None:
+            self.background.pause()  # the game has every core; it never waits for the natural voice
         server = None
         if self.run_options.phones:
             from narrator.phones.table import check_game, make_server, open_phones
@@ -409,6 +419,8 @@ class Appliance:
         finally:
             if server is not None:
                 await server.stop()
+            if self.background is not None:
+                self.background.resume()
 
     def _restart_clock(self, start_at: float) -> None:
         """A game keeps its own clock (continued across a resume), as `narrator resume` does."""

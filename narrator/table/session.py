@@ -89,15 +89,22 @@ class Sitting:
 
 def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
                  warn: Callable[[str], None] | None = None, names: Sequence[str] = (),
-                 game: Any = None, config: Any = None, clock: Clock | None = None) -> Sitting:
+                 game: Any = None, config: Any = None, clock: Clock | None = None,
+                 fill_in: bool = False) -> Sitting:
     """Build the scheduler and listeners for `run`; `answers_used` skips scripted answers.
 
     With `game` and `config`, every line the game can say is rendered before the clock
     starts (`narrator.sound.render_ahead`), so nothing is synthesized while the table waits.
     `clock` replaces the one `run.time_scale` makes (a test's `ManualClock`; it keeps its own time).
+    With `fill_in` (the appliance), a slow natural voice says only what is rendered and its
+    fallback engine the rest (`narrator.sound.fill_in`), so nothing waits for it.
     """
     warn = warn or (lambda message: print(f"warning: {message}", file=sys.stderr, flush=True))
     voice = _voice(run, warn)
+    if fill_in:
+        from narrator.sound.fill_in import filled_in
+
+        voice = filled_in(voice)
     voice.pack = with_readings(voice.pack, names, run.listening.get("name_readings"))
     if game is not None and game.lines is not None:  # a game file's own lines, under the pack's
         voice.pack = merged_under(voice.pack, game.lines(voice.pack.lang))

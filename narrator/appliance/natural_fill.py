@@ -1,0 +1,142 @@
+"""The natural voice fills in by itself: the appliance renders it while no game is running.
+
+A Raspberry Pi renders the natural voice (Kokoro) for hours, so with `voice = "ja-natural"`
+the service starts `narrator voices render ja-natural` as a child at the lowest priority
+(`chrt --idle`, `nice 19`, `ionice -c 3`: it only gets what nothing else wants) whenever the
+table is between games, and stops it (SIGTERM to its process group, SIGKILL after a second)
+the moment a game starts; it goes on after the game. A clip is written to a temporary file
+and moved into place, so stopping mid-line loses that line only. Meanwhile the game speaks
+through `narrator.sound.fill_in.FillInVoice`: each line natural when rendered, else Open
+JTalk, so a game never waits for it. `narrator voices status` reads `STATE_FILE` to say
+whether it runs. The table is told nothing: it is the log's and the status command's.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from narrator import home
+
+STATE_FILE = "natural-render.json"
+"""In the narrator's home: the background render's state, pid and when it last changed."""
+LOG_FILE = "natural-render.log"
+STOP_WITHIN = 1.0
+"""Seconds a stopped render has to end before it is killed."""
+
+
+def lowest_priority(command: list[str]) -> list[str]:
+    """`command` run at idle CPU and I/O priority, with the tools that are installed."""
+    prefix: list[str] = []
+    if shutil.which("chrt"):
+        prefix += ["chrt", "--idle", "0"]
+    if shutil.which("ionice"):
+        prefix += ["ionice", "-c", "3"]
+    if shutil.which("nice"):
+        prefix += ["nice", "-n", "19"]
+    return prefix + command
+
+
+def render_command(pack: str, engine: str) -> list[str]:
+    return lowest_priority([sys.executable, "-m", "narrator", "voices", "render", pack, "--engine", engine])
+
+
+def _spawn(command: list[str], log_path: Path) -> Any:
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    with open(log_path, "ab") as log:
+        return subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                                process_group=0)
+
+
+class BackgroundRender:
+    """`resume()` between games, `pause()` before one; the child renders, this only starts and stops it."""
+
+    def __init__(self, command: list[str], log: Callable[[str], None], spawn: Callable[..., Any] = _spawn,
+                 folder: Path | None = None, clock: Callable[[], float] = time.time):
+        self.command, self.log, self.spawn, self.clock = command, log, spawn, clock
+        self.folder = folder or home.app_home()
+        self.process: Any = None
+        self.finished = False
+        """The child ended with success: every line is rendered, nothing more to start."""
+        self.failures = 0
+
+    def resume(self) -> None:
+        """Start (or go on) rendering, unless it is running, finished, or failed twice in a row."""
+        self._reap()
+        if self.process is not None or self.finished or self.failures >= 2:
+            return
+        self.process = self.spawn(self.command, self.folder / LOG_FILE)
+        self._record("rendering")
+        self.log(f"rendering the natural voice in the background (pid {self.process.pid}, lowest priority)")
+
+    def pause(self) -> float:
+        """Stop the child now (a game starts); returns how many seconds stopping took."""
+        self._reap()
+        if self.process is None:
+            return 0.0
+        started = time.monotonic()
+        process, self.process = self.process, None
+        try:
+            os.killpg(process.pid, signal.SIGTERM)
+        except (ProcessLookupError, PermissionError):
+            process.terminate()
+        try:
+            process.wait(timeout=STOP_WITHIN)
+        except subprocess.TimeoutExpired:
+            try:
+                os.killpg(process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                process.kill()
+            process.wait()
+        took = time.monotonic() - started
+        self._record("paused")
+        self.log(f"natural voice render paused for the game ({took * 1000:.0f} ms to stop)")
+        return took
+
+    def _reap(self) -> None:
+        """Notice a child that ended by itself: done, or failed (see the log file)."""
+        if self.process is None or self.process.poll() is None:
+            return
+        code, self.process = self.process.returncode, None
+        if code == 0:
+            self.finished = True
+            self._record("done")
+            self.log("the natural voice is rendered")
+        else:
+            self.failures += 1
+            self._record("failed")
+            self.log(f"the natural voice render stopped (exit {code}); see {self.folder / LOG_FILE}")
+
+    def _record(self, state: str) -> None:
+        pid = self.process.pid if self.process is not None else None
+        data = {"state": state, "pid": pid, "since": self.clock(), "log": str(self.folder / LOG_FILE)}
+        try:
+            home.write_atomic(self.folder / STATE_FILE, json.dumps(data), mode=0o644)
+        except OSError:  # a full card: the status command knows less
+            pass
+
+
+def read_state(folder: Path | None = None) -> dict[str, Any] | None:
+    """What the service's background render last recorded, or None."""
+    try:
+        data = home.read_json((folder or home.app_home()) / STATE_FILE)
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def for_voice(voice: Any, log: Callable[[str], None]) -> BackgroundRender | None:
+    """The background render of a natural voice being filled in (`FillInVoice`); None for any other."""
+    from narrator.sound.fill_in import FillInVoice
+
+    if not isinstance(voice, FillInVoice):
+        return None
+    log(f"lines not yet rendered in {voice.pack.name} are said with {voice.fallback.engine_name} meanwhile")
+    return BackgroundRender(render_command(str(voice.pack.path), voice.natural.engine_name), log)

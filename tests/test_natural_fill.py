@@ -1,0 +1,173 @@
+"""The natural voice fills in by itself: each line natural once rendered, else Open JTalk, whole
+(`narrator.sound.fill_in`); the appliance renders it between games at the lowest priority and
+stops it within a second when a game starts (`narrator.appliance.natural_fill`)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from narrator.appliance import natural_fill
+from narrator.appliance.natural_fill import BackgroundRender, lowest_priority, read_state
+from narrator.sound import name_clips
+from narrator.sound.fill_in import FillInVoice, filled_in
+from narrator.sound.voice import EngineVoice
+from narrator.sound.voicepack import load_pack
+from tests.audio_helpers import tone, write_wav
+
+
+class Fake:
+    def __init__(self, name, names_apart=False):
+        self.name, self.names_apart, self.reads_kanji, self.loaded = name, names_apart, True, True
+        self.rendered = []
+
+    def render(self, text, out, voice):
+        self.rendered.append(text)
+        write_wav(out, tone(0.1, 300 if self.names_apart else 600))
+
+
+def voices(tmp_path):
+    pack = load_pack("ja-natural")
+    natural = EngineVoice(pack, Fake("slownat", names_apart=True), cache_dir=tmp_path / "natural")
+    fallback = EngineVoice(pack, Fake("jtalkish"), cache_dir=tmp_path / "jtalk")
+    return natural, fallback, FillInVoice(natural, fallback)
+
+
+def test_each_line_is_natural_once_rendered_and_the_fallback_until_then(tmp_path):
+    natural, fallback, voice = voices(tmp_path)
+    natural.prepare([("seer.wake", {})])  # the background render got this far
+    heard = voice.clip("seer.wake")
+    assert heard.wav.parent == tmp_path / "natural" and heard.source == "cache"
+    other = voice.clip("seer.act")
+    assert other.wav.parent == tmp_path / "jtalk" and natural.engine.rendered == [
+        natural._words(natural.pack.speak("seer.wake", {}))]  # the natural voice rendered nothing in the game
+
+
+def test_a_line_that_names_a_player_is_never_half_in_one_voice(tmp_path):
+    natural, fallback, voice = voices(tmp_path)
+    spoken = natural.pack.speak("private.call", {"name": "太郎"})
+    parts = name_clips.pieces(natural, spoken)
+    natural.prepare_pieces([p for p in parts if not p.name])  # the line's own words, not the name
+    first = voice.clip_for(spoken)
+    assert first.wav.parent == tmp_path / "jtalk"  # the whole line in the fallback voice
+    assert [t for t in natural.engine.rendered if "太郎" in t] == []
+    natural.prepare_pieces([p for p in parts if p.name])
+    assert voice.clip_for(spoken).wav.parent == tmp_path / "natural"
+
+
+def test_the_table_readings_reach_both_voices(tmp_path):
+    from dataclasses import replace
+
+    natural, fallback, voice = voices(tmp_path)
+    voice.pack = replace(voice.pack, pass_device=True)
+    assert natural.pack.pass_device and fallback.pack.pass_device
+
+
+def test_a_voice_that_is_not_slow_is_left_as_it_is(tmp_path):
+    plain = EngineVoice(load_pack("ja"), Fake("jtalkish"), cache_dir=tmp_path)
+    assert filled_in(plain) is plain
+
+
+class FakeProcess:
+    def __init__(self, pid):
+        self.pid, self.returncode, self.signals = pid, None, []
+
+    def poll(self):
+        return self.returncode
+
+    def terminate(self):
+        self.signals.append("term")
+        self.returncode = -15
+
+    def wait(self, timeout=None):
+        return self.returncode
+
+    kill = terminate
+
+
+def fake_render(tmp_path, log):
+    spawned = []
+
+    def spawn(command, log_path):
+        spawned.append(FakeProcess(10_000_000 + len(spawned)))  # no such pid: killpg fails, terminate runs
+        return spawned[-1]
+
+    return BackgroundRender(["render"], log.append, spawn, folder=tmp_path, clock=lambda: 5.0), spawned
+
+
+def test_it_renders_between_games_and_stops_for_one(tmp_path):
+    log = []
+    render, spawned = fake_render(tmp_path, log)
+    render.resume()
+    render.resume()  # already running: not a second child
+    assert len(spawned) == 1 and read_state(tmp_path)["state"] == "rendering"
+    assert render.pause() < natural_fill.STOP_WITHIN and spawned[0].signals == ["term"]
+    assert read_state(tmp_path) == {"state": "paused", "pid": None, "since": 5.0,
+                                    "log": str(tmp_path / natural_fill.LOG_FILE)}
+    render.resume()  # after the game it goes on
+    assert len(spawned) == 2
+
+
+def test_a_finished_render_is_not_started_again_and_a_failing_one_not_forever(tmp_path):
+    log = []
+    render, spawned = fake_render(tmp_path, log)
+    render.resume()
+    spawned[0].returncode = 0
+    render.resume()
+    assert render.finished and len(spawned) == 1 and read_state(tmp_path)["state"] == "done"
+    failing, tries = fake_render(tmp_path, log)
+    for _ in range(4):
+        failing.resume()
+        tries[-1].returncode = 1
+    failing.resume()
+    assert len(tries) == 2 and read_state(tmp_path)["state"] == "failed"
+    assert any("see" in line and natural_fill.LOG_FILE in line for line in log)
+
+
+@pytest.mark.slow
+def test_a_real_child_runs_at_the_lowest_priority_and_stops_within_a_second(tmp_path):
+    """A real process (standing in for `voices render`): it says when it runs; pause ends it."""
+    child = [sys.executable, "-c", "import sys, time; print('up', flush=True); time.sleep(600)"]
+    pipes = []
+
+    def spawn(command, log_path):
+        pipes.append(subprocess.Popen(command, stdout=subprocess.PIPE, process_group=0))
+        return pipes[-1]
+
+    render = BackgroundRender(lowest_priority(child), lambda m: None, spawn, folder=tmp_path)
+    render.resume()
+    process = pipes[0]
+    assert process.stdout.readline() == b"up\n"  # the child runs (no sleeping here to reach it)
+    assert os.sched_getscheduler(process.pid) == os.SCHED_IDLE
+    assert int(open(f"/proc/{process.pid}/stat").read().rsplit(")", 1)[1].split()[16]) == 19  # its nice
+    took = render.pause()
+    assert process.poll() is not None and took < natural_fill.STOP_WITHIN
+
+
+def test_the_command_renders_the_pack_with_its_natural_engine():
+    command = natural_fill.render_command("/p/ja-natural", "kokoro")
+    assert command[-8:] == [sys.executable, "-m", "narrator", "voices", "render", "/p/ja-natural", "--engine", "kokoro"]
+    assert command[:-8] == lowest_priority([])  # chrt --idle, ionice -c 3, nice -n 19 where installed
+
+
+def test_the_appliance_stops_the_render_for_a_game_and_goes_on_after(narrator_home, tmp_path, monkeypatch):
+    from tests.test_appliance_serve import lines_of, run_serve
+
+    calls = []
+
+    class Recorder:
+        def resume(self):
+            calls.append("resume")
+
+        def pause(self):
+            calls.append("pause")
+            return 0.0
+
+    monkeypatch.setattr(natural_fill, "for_voice", lambda voice, log: Recorder())
+    played, transcript = run_serve(tmp_path, "yes", "done", "yes")
+    assert played == 1 and lines_of(transcript)
+    assert calls == ["resume", "pause", "resume", "pause"]  # idle, the game, idle, the service stops
