@@ -171,3 +171,47 @@ def test_the_appliance_stops_the_render_for_a_game_and_goes_on_after(narrator_ho
     played, transcript = run_serve(tmp_path, "yes", "done", "yes")
     assert played == 1 and lines_of(transcript)
     assert calls == ["resume", "pause", "resume", "pause"]  # idle, the game, idle, the service stops
+
+
+def test_voices_status_says_how_far_a_pack_is_and_whether_the_service_renders_it(narrator_home, tmp_path):
+    import re
+    import shutil
+
+    from click.testing import CliRunner
+
+    from narrator.cli import main
+    from narrator.sound.voicepack import REPO_VOICES
+
+    folder = tmp_path / "en2"
+    shutil.copytree(REPO_VOICES / "en", folder, ignore=shutil.ignore_patterns("cache"))
+    result = CliRunner().invoke(main, ["voices", "status", str(folder)])
+    assert result.exit_code == 0, result.output
+    assert re.search(r"^en \(pyttsx3\): 0 of \d{3,} lines rendered \(0 %\)$", result.output, re.M), result.output
+    assert "background render" not in result.output
+    from narrator import home
+
+    home.app_home().mkdir(parents=True, exist_ok=True)
+    render, spawned = fake_render(home.app_home(), [])
+    render.resume()
+    result = CliRunner().invoke(main, ["voices", "status", str(folder)])
+    assert f"background render: rendering (pid {spawned[0].pid})" in result.output
+
+
+def test_a_missing_natural_engine_names_setup_natural_voice(monkeypatch):
+    from narrator.cli.voices import check_packs
+    from narrator.sound import engines
+
+    with pytest.raises(engines.EngineUnavailable, match=r"install it with `scripts/setup --natural-voice`"):
+        monkeypatch.setattr(engines, "entry_points", lambda group: [])
+        engines.load_tts("kokoro")
+    monkeypatch.undo()
+    real = engines.load_tts
+
+    def without_kokoro(name):
+        if name == "kokoro":
+            raise engines.EngineUnavailable("the natural voice (Kokoro) is not installed")
+        return real(name)
+
+    monkeypatch.setattr(engines, "load_tts", without_kokoro)
+    natural = [f for f in check_packs() if f.what.startswith("ja-natural")]
+    assert natural and all(f.fix == "scripts/setup --natural-voice" for f in natural if not f.ok), natural

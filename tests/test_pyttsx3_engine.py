@@ -61,5 +61,5 @@ def test_rendered_lines_are_cached_and_a_changed_line_renders_anew(tmp_path, eng
 def test_a_missing_engine_is_one_line_naming_the_fix():
     from narrator.sound.engines import EngineUnavailable
 
-    with pytest.raises(EngineUnavailable, match="pip install -e engines/nosuch"):
+    with pytest.raises(EngineUnavailable, match=r"scripts/setup.*pip install -e engines/nosuch"):
         load_tts("nosuch")

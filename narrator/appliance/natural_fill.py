@@ -118,6 +118,7 @@ class BackgroundRender:
         pid = self.process.pid if self.process is not None else None
         data = {"state": state, "pid": pid, "since": self.clock(), "log": str(self.folder / LOG_FILE)}
         try:
+            self.folder.mkdir(parents=True, exist_ok=True)
             home.write_atomic(self.folder / STATE_FILE, json.dumps(data), mode=0o644)
         except OSError:  # a full card: the status command knows less
             pass

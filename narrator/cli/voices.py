@@ -29,6 +29,7 @@ def register(main: click.Group) -> None:
     main.add_command(_with_friendly_errors(doctor))
     voices.add_command(_with_friendly_errors(render))
     voices.add_command(_with_friendly_errors(check))
+    voices.add_command(_with_friendly_errors(status))
     main.add_command(voices)
 
 
@@ -65,7 +66,7 @@ def render_requests(pack: Any, table_file: Path | None = None) -> list[Any]:
 def check_packs() -> list[Any]:
     """The doctor's pack check: is every line of `render_requests` rendered for the working engine?"""
     from narrator.sound.doctor import Finding
-    from narrator.sound.engines import EngineUnavailable
+    from narrator.sound.engines import EngineUnavailable, install_hint
     from narrator.sound.voice import EngineVoice, open_engine
     from narrator.sound.voicepack import list_packs, load_pack
 
@@ -84,7 +85,10 @@ def check_packs() -> list[Any]:
         requests = render_requests(pack)
         missing = sum(1 for line, params in requests if not voice.is_cached(pack.speak(line, params)))
         preferred = "" if engine.name == pack.engine else f" (its preferred engine {pack.engine} is missing)"
-        if missing:
+        if missing and preferred:  # rendering now would render with the fallback: install the engine first
+            findings.append(Finding("voice pack", False, f"{name}: {missing} of {len(requests)} lines not rendered for {engine.name}{preferred}",
+                                    install_hint(pack.engine), optional=True))
+        elif missing:
             findings.append(Finding("voice pack", False, f"{name}: {missing} of {len(requests)} lines not rendered for {engine.name}{preferred}",
                                     f"{command_name()} voices render {name}", optional=True))
         else:
@@ -256,3 +260,38 @@ def check(pack: str, against: str | None) -> None:
         click.echo(f"no engine     {err}")
         lacking += 1
     click.echo(f"{target.name}: {'nothing lacking' if not lacking else f'{lacking} thing(s) lacking'}", err=True)
+
+
+@click.command("status")
+@click.argument("pack", required=False)
+def status(pack: str | None) -> None:
+    """How far PACK is rendered for its preferred engine (default: ja-natural), and the time left.
+
+    On the appliance the natural voice is rendered in the background between games; this
+    says whether that render runs, and how many lines are still said with Open JTalk.
+    """
+    from narrator.appliance.natural_fill import read_state
+    from narrator.sound import name_clips
+
+    voice = _engine_voice(pack or "ja-natural")
+    requests = render_requests(voice.pack)
+    ready = sum(1 for r in requests if all(voice.is_cached(s) for s in voice.wordings(*r)))
+    words = ""
+    if getattr(voice.engine, "names_apart", False):
+        pieces = name_clips.fixed_pieces(voice)
+        todo = [p for p in pieces if not name_clips.piece_wav(voice, p).is_file()]
+        words = f"; {len(pieces) - len(todo)} of {len(pieces)} words said around names"
+        lacking = [voice.pack.speak(*r) for r in requests if not voice.is_cached(voice.pack.speak(*r))]
+        chars = sum(len(voice._words(s)) for s in lacking if name_clips.pieces(voice, s) is None)
+        left = name_clips.estimate_seconds(voice, todo + [name_clips.Piece("x" * chars, 0.0)] if chars else todo)
+        words += f"; about {_hours(left)} of rendering left at the speed measured here" if left else ""
+    share = 100 * ready // max(len(requests), 1)
+    click.echo(f"{voice.pack.name} ({voice.engine_name}): {ready} of {len(requests)} lines rendered ({share} %){words}")
+    state = read_state()
+    if state and state.get("state"):
+        click.echo(f"background render: {state['state']}" + (f" (pid {state['pid']})" if state.get("pid") else "")
+                   + (f", log {state['log']}" if state.get("log") else ""))
+
+
+def _hours(seconds: float) -> str:
+    return f"{seconds / 60:.0f} min" if seconds < 3600 else f"{seconds / 3600:.1f} h"

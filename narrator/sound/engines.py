@@ -54,14 +54,24 @@ def tts_engine_names() -> list[str]:
     return sorted(ep.name for ep in entry_points(group=TTS_GROUP))
 
 
+SETUP_FLAGS = {"kokoro": "--natural-voice"}
+"""The `scripts/setup` option that installs an engine setup leaves out by default."""
+
+
+def install_hint(name: str) -> str:
+    """The command that installs engine `name`: setup (a fresh Debian has no `pip` on its PATH)."""
+    flag = SETUP_FLAGS.get(name)
+    return f"scripts/setup {flag}" if flag else "scripts/setup"
+
+
 def load_tts(name: str) -> TextToSpeech:
     """Instantiate the engine registered as `name`; its own checks run in its constructor."""
     matches = [ep for ep in entry_points(group=TTS_GROUP) if ep.name == name]
     if not matches:
         known = ", ".join(tts_engine_names()) or "none installed"
         raise EngineUnavailable(
-            f"no speech engine '{name}' (installed: {known}); install it with "
-            f"`pip install -e engines/{name}` or run scripts/setup"
+            f"no speech engine '{name}' (installed: {known}); install it with `{install_hint(name)}` "
+            f"(or by hand: `.venv/bin/pip install -e engines/{name}`)"
         )
     return matches[0].load()()
 
