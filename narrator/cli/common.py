@@ -18,7 +18,7 @@ from narrator.sound.doctor import command_name
 
 def friendly_errors(func: Callable[..., Any]) -> Callable[..., Any]:
     """Turn a NarratorError into `error: …` and its exit status, an unexpected disk failure into
-    one line and exit 2; Ctrl-C into a resume hint."""
+    one line and exit 2; Ctrl-C into a resume hint when a game was playing."""
 
     @wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -33,7 +33,12 @@ def friendly_errors(func: Callable[..., Any]) -> Callable[..., Any]:
                        "the path and its permissions (what was saved is kept)", err=True)
             sys.exit(SaveError.exit_code)
         except KeyboardInterrupt:
-            click.echo(f"\nstopped: the game is saved; continue it with `{command_name()} resume`", err=True)
+            from narrator.table.lock import game_held_here
+
+            if game_held_here():
+                click.echo(f"\nstopped: the game is saved; continue it with `{command_name()} resume`", err=True)
+            else:
+                click.echo("\nstopped", err=True)
             sys.exit(130)
 
     return wrapper

@@ -18,6 +18,15 @@ from narrator.errors import GameBusy, SaveError
 LOCK_FILE = "lock"
 
 
+_game_held = False
+
+
+def game_held_here() -> bool:
+    """True once this process has taken a game's lock: a Ctrl-C then stopped a saved game (only then
+    is `narrator resume` the hint; `voices render` or `doctor` never hold one)."""
+    return _game_held
+
+
 class GameLock:
     """The lock of one game folder; `acquire` refuses when another process holds it."""
 
@@ -53,6 +62,8 @@ class GameLock:
         except OSError:
             pass  # the lock holds without its label; only the refusal line is poorer
         self._fd = fd
+        global _game_held
+        _game_held = True
 
     def release(self) -> None:
         if self._fd is not None:
