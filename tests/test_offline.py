@@ -1,6 +1,7 @@
 """Set up once, play offline: a set-up copy of this checkout plays a game with the network cut.
 
-The copy is set up by its own `scripts/setup --test` (with the network), then `scripts/play`
+The copy is set up by its own `scripts/setup --test` (from what this checkout's setup installed,
+`seed_venv`: offline too), then `scripts/play`
 and `scripts/test` run inside `unshare -n` (a network namespace with nothing in it) and
 without this machine's pip settings (`PIP_*`, pip config files), as on a user's Pi at a
 table without Wi-Fi. Before the set-up record existed, `scripts/play` reran
@@ -16,6 +17,8 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -54,6 +57,17 @@ def copy_checkout(target: Path) -> None:
         shutil.copytree(cache, target / cache.relative_to(REPO), dirs_exist_ok=True)
 
 
+def seed_venv(clone: Path) -> None:
+    """The copy's .venv sees what this checkout's setup installed (a .pth to this venv's
+    site-packages), so its own `scripts/setup --test` fetches nothing: a test never needs the
+    network (`scripts/test` passes offline once set up). Made without pip: the setuptools 65 that
+    ensurepip puts in a new venv would shadow the installed setuptools setup builds with."""
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(clone / ".venv")], check=True)
+    site = subprocess.run([str(clone / ".venv/bin/python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    Path(site, "narrator-seed.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+
+
 def run(cmd: list[str], env: dict[str, str], timeout: float, offline: bool = False) -> subprocess.CompletedProcess:
     if offline:
         cmd = ["unshare", "-n", *cmd]
@@ -74,6 +88,7 @@ def set_up_copy(tmp_path_factory):
     copy_checkout(clone)
     env = {**os.environ, "NARRATOR_BIN": str(root / "bin"), "NARRATOR_HOME": str(root / "home")}
     env.pop("VIRTUAL_ENV", None)
+    seed_venv(clone)
     setup = run([str(clone / "scripts/setup"), "--test"], env, timeout=1800)
     assert setup.returncode == 0, setup.stderr[-3000:]
     return clone, root, env
@@ -118,3 +133,11 @@ def test_setup_says_when_voice_answers_cannot_load(set_up_copy, tmp_path):
     assert "voice answers cannot load: OSError: libatomic.so.1" in setup.stderr
     assert "fix: sudo apt-get install libatomic1" in setup.stderr
     assert setup.stderr.strip().splitlines()[-1].startswith("setup: ready, without voice answers")
+
+
+def test_setup_model_fails_loudly_when_the_download_fails(set_up_copy):
+    """`--model` asked for a model the machine cannot fetch: its last line says so and it exits 1."""
+    clone, root, env = set_up_copy
+    setup = run([str(clone / "scripts/setup"), "--model"], offline_env(env), timeout=600, offline=True)
+    assert setup.returncode == 1, setup.stderr[-3000:]
+    assert setup.stderr.strip().splitlines()[-1].startswith("setup: not ready: the speech model (--model) is not installed")

@@ -89,6 +89,15 @@ def test_voices_list_names_the_engines():
     assert "ja  lang=ja  engine=openjtalk" in result.output and "en  lang=en  engine=pyttsx3" in result.output
 
 
+def test_voices_list_credits_the_voices_whose_licence_asks_for_it():
+    """The HTS voice Open JTalk speaks with is CC BY 3.0: credited under every pack that uses it."""
+    output = CliRunner().invoke(main, ["voices", "list"]).output
+    blocks = dict(re.findall(r"(?m)^(\S+)  lang=.*\n((?:    .*\n)*)", output))
+    credit = "voice of openjtalk: HTS voice NIT ATR503 M001"
+    assert credit in blocks["ja"] and credit in blocks["ja-natural"] and "CC BY 3.0" in blocks["ja"]
+    assert blocks["en"] == ""
+
+
 def test_say_writes_the_clip_to_a_wav(tmp_path):
     result = CliRunner().invoke(main, ["say", "Seer, open your eyes.", "--lang", "en", "--audio", "null",
                                        "--audio-out", str(tmp_path / "say.wav")])

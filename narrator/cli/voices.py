@@ -51,6 +51,10 @@ def voices_list() -> None:
     for name in list_packs():
         pack = load_pack(name)
         click.echo(f"{name}  lang={pack.lang}  engine={pack.engine}  lines={len(render_requests(pack))}  ({pack.path})")
+        for engine in pack.engines:  # a voice whose licence asks for attribution (the HTS voice: CC BY)
+            credit = pack.engine_options.get(engine, {}).get("credit")
+            if credit:
+                click.echo(f"    voice of {engine}: {credit}")
 
 
 def render_requests(pack: Any, table_file: Path | None = None) -> list[Any]:

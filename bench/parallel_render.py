@@ -1,0 +1,114 @@
+"""Rendering on every core, and the natural voice filling in between games: what they cost.
+
+1. `packs`: the `ja` (Open JTalk) and `en` (pyttsx3) packs rendered whole (everything `narrator
+   voices render` renders) from an empty temporary cache, with 1 worker and with the default
+   (one per core), one after the other in this run; prints wall seconds, the ratio, and the
+   load average before and after (the machine may be shared).
+2. `natural`: the background render of ja-natural as the appliance runs it (`narrator voices
+   render` as a child at the lowest priority, into a temporary copy of the pack) for
+   `--seconds`; counts the clips it finished, so lines per idle hour = count / seconds × 3600
+   (the model's load included), and the whole pack's hours from it. While it renders, it is
+   stopped and started again `--stops` times at spread-out moments (`pause()`, what a game
+   start does): the longest stop is the delay it adds to a game's first line.
+
+Run: `.venv/bin/python bench/parallel_render.py packs [--packs ja,en] [--jobs N]`
+     `.venv/bin/python bench/parallel_render.py natural [--seconds 300] [--stops 5]`
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import _common  # noqa: F401  (puts the repository on sys.path)
+
+from narrator.sound.parallel import default_jobs
+from narrator.sound.voice import EngineVoice, open_engine
+from narrator.sound.voicepack import REPO_VOICES, load_pack
+
+
+def render_requests(pack):
+    from narrator.cli.voices import render_requests as requests
+
+    return requests(pack)
+
+
+def pack_render(name: str, jobs: int) -> tuple[float, int]:
+    """Seconds to render the whole pack `name` from an empty cache with `jobs` workers; clips made."""
+    pack = load_pack(name)
+    with tempfile.TemporaryDirectory() as tmp:
+        voice = EngineVoice(pack, open_engine(pack), cache_dir=Path(tmp))
+        requests = render_requests(pack)
+        started = time.monotonic()
+        voice.prepare(requests, jobs=jobs)
+        return time.monotonic() - started, len(list(Path(tmp).glob("*.wav")))
+
+
+def packs(args) -> dict:
+    out = {"cores": default_jobs(), "load_before": os.getloadavg()}
+    for name in args.packs.split(","):
+        one, clips = pack_render(name, 1)
+        many, clips_many = pack_render(name, args.jobs or default_jobs())
+        out[name] = {"lines": len(render_requests(load_pack(name))), "clips": clips, "one_worker_s": round(one, 1),
+                     "default_s": round(many, 1), "workers": args.jobs or default_jobs(),
+                     "speedup": round(one / many, 2), "clips_equal": clips == clips_many}
+        print(name, out[name], "load", os.getloadavg(), flush=True)
+    out["load_after"] = os.getloadavg()
+    return out
+
+
+def natural(args) -> dict:
+    from narrator.appliance.natural_fill import BackgroundRender, render_command
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "ja-natural"
+        shutil.copytree(REPO_VOICES / "ja-natural", folder, ignore=shutil.ignore_patterns("cache"), symlinks=False)
+        (folder / "cache").mkdir()
+        log = []
+        render = BackgroundRender(render_command(str(folder), "kokoro"), log.append, folder=Path(tmp) / "home")
+        stops: list[float] = []
+        started = time.monotonic()
+        render.resume()
+        spread = args.seconds / (args.stops + 1)
+        for _ in range(args.stops):
+            time.sleep(spread)
+            stops.append(render.pause())
+            render.resume()
+        time.sleep(max(0.0, args.seconds - (time.monotonic() - started)))
+        render.pause()
+        elapsed = time.monotonic() - started
+        clips = len([p for p in (folder / "cache").glob("*.wav") if not p.name.endswith((".raw.wav", ".part.wav"))])
+        pack = load_pack(str(folder))
+        lines = len(render_requests(pack))
+        per_hour = clips / elapsed * 3600
+        return {"seconds": round(elapsed), "clips": clips, "clips_per_idle_hour": round(per_hour),
+                "pack_lines": lines, "whole_pack_hours_at_this_rate": round(lines / per_hour, 2) if per_hour else None,
+                "stop_ms": [round(s * 1000, 1) for s in stops], "longest_stop_ms": round(max(stops) * 1000, 1) if stops else None,
+                "median_stop_ms": round(statistics.median(stops) * 1000, 1) if stops else None,
+                "load_after": os.getloadavg(), "log_tail": (Path(tmp) / "home" / "natural-render.log").read_text()[-600:]}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("what", choices=["packs", "natural"])
+    parser.add_argument("--packs", default="ja,en")
+    parser.add_argument("--jobs", type=int, default=None)
+    parser.add_argument("--seconds", type=float, default=300.0)
+    parser.add_argument("--stops", type=int, default=5)
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args()
+    result = packs(args) if args.what == "packs" else natural(args)
+    print(json.dumps(result, indent=2, ensure_ascii=False))
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=2, ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
