@@ -66,6 +66,15 @@ def seed_venv(clone: Path) -> None:
     site = subprocess.run([str(clone / ".venv/bin/python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                           capture_output=True, text=True, check=True).stdout.strip()
     Path(site, "narrator-seed.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    bin_dir, own = Path(sys.prefix) / "bin", clone / ".venv/bin"
+    for script in bin_dir.iterdir():  # their commands too (lint-imports …), run by the copy's python
+        target = own / script.name
+        if target.exists() or not script.is_file() or script.is_symlink():
+            continue
+        text = script.read_bytes()
+        if text.startswith(b"#!") and bytes(str(bin_dir), "utf-8") in text.split(b"\n", 1)[0]:
+            target.write_bytes(b"#!" + bytes(str(own / "python"), "utf-8") + b"\n" + text.split(b"\n", 1)[1])
+            target.chmod(0o755)
 
 
 def run(cmd: list[str], env: dict[str, str], timeout: float, offline: bool = False) -> subprocess.CompletedProcess:

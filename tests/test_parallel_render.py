@@ -102,6 +102,6 @@ def test_progress_in_a_log_prints_a_line_now_and_then_not_a_bar():
             now[0] += 1.0
             bar.update(1)
     lines = out.getvalue().splitlines()
-    assert lines[0] == "ja (openjtalk): 100 lines to render"
+    assert lines[0] == "ja (openjtalk): 100 lines"
     assert "ja (openjtalk): 15/100 lines, 1.0 lines/s, about 1 min left" in lines
     assert len(lines) == 1 + 50 // 15 + 1 and lines[-1] == "ja (openjtalk): 50/100 lines in 50 s"

@@ -6,5 +6,5 @@ the service and `narrator play` read (`narrator config …`; `table_text` change
 the layout kept), `serve` is the service's start command
 (`narrator serve`: greet, resume or start a game, chosen by button or voice), `unit`
 writes and manages the systemd unit (`narrator service …`), `evening` says tonight's winners
-when the table asks after a game.
+when the table asks after a game, `natural_fill` renders the natural voice between games.
 """

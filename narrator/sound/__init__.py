@@ -8,6 +8,9 @@
 - `engines`: the TTS/STT engine contract and the entry-point registry of engines;
 - `voice`: clips from an engine, a recording or text, and the render cache;
 - `render_ahead`: which (line, params) a game can say, so they are rendered before play;
+- `parallel`: rendering on every core (a pool of worker processes); `progress`: its rate and time
+  left at the terminal; `wait_notice`: the one spoken estimate when a game start waits;
+- `fill_in`: a slow natural voice as far as it is rendered, its fallback engine for the rest;
 - `clips`: trim, loudness-normalize, resample;
 - `mixer`: one timeline, every clip on its sample, ambience ducked under speech;
 - `outputs`: the speaker (sounddevice), the clocked null sink, the WAV recorder;

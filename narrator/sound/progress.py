@@ -52,7 +52,7 @@ class Progress:
                                           item_show_func=lambda _: self.rate())
             self._bar.__enter__()
         else:
-            print(f"{label}: {total} {unit} to render", file=self.out, flush=True)
+            print(f"{label}: {total} {unit}", file=self.out, flush=True)
 
     def rate(self) -> str:
         return rate_text(self.done, self.clock() - self.started, self.total, self.unit)
