@@ -105,3 +105,17 @@ def test_progress_in_a_log_prints_a_line_now_and_then_not_a_bar():
     assert lines[0] == "ja (openjtalk): 100 lines"
     assert "ja (openjtalk): 15/100 lines, 1.0 lines/s, about 1 min left" in lines
     assert len(lines) == 1 + 50 // 15 + 1 and lines[-1] == "ja (openjtalk): 50/100 lines in 50 s"
+
+
+def test_python_m_narrator_does_not_run_the_command_again_in_a_worker(monkeypatch):
+    """A spawned worker imports the main module as `__mp_main__`: `python -m narrator` must not
+    run the command line then (the service and the background render are `python -m narrator`)."""
+    import runpy
+
+    import narrator.cli
+
+    def ran_again(*args, **kwargs):
+        raise AssertionError("the command line ran in a worker")
+
+    monkeypatch.setattr(narrator.cli, "main", ran_again)
+    runpy.run_module("narrator.__main__", run_name="__mp_main__")
