@@ -119,3 +119,16 @@ def test_python_m_narrator_does_not_run_the_command_again_in_a_worker(monkeypatc
 
     monkeypatch.setattr(narrator.cli, "main", ran_again)
     runpy.run_module("narrator.__main__", run_name="__mp_main__")
+
+
+def test_progress_counts_each_request_once_when_some_lines_are_said_in_pieces(tmp_path):
+    """A slow engine's lines that name players are rendered piece by piece after the pool: each
+    request is still reported once, and only when it is ready."""
+    from tests.test_kokoro_names import SlowFake
+
+    voice = EngineVoice(load_pack("ja-natural"), SlowFake(), cache_dir=tmp_path)
+    requests = [("seer.wake", {}), ("private.call", {"name": "太郎"}), ("tick", {"n": 3})]
+    seen = []
+    voice.prepare(requests, progress=lambda n: seen.append((n, len(voice.engine.rendered))))
+    assert sum(n for n, _ in seen) == 3
+    assert seen[-1][1] == len(voice.engine.rendered)  # the named line was reported after its pieces

@@ -119,11 +119,25 @@ class EngineVoice:
         """
         requests = list(requests)
         before = self.synthesized
-        self.render_missing(requests, progress, jobs)
-        for line, params in requests:
+        here = self._said_in_pieces(requests)  # rendered below, piece by piece, not by the pool
+        self.render_missing(requests, progress, jobs, reported=here)
+        for index, (line, params) in enumerate(requests):
             for spoken in self.wordings(line, params):
                 self.clip_for(spoken)
+            if index in here and progress is not None:
+                progress(1)
         return self.synthesized - before
+
+    def _said_in_pieces(self, requests: list[tuple[str, Mapping[str, Any]]]) -> set[int]:
+        """The requests with a names-apart wording whose pieces are not all rendered yet."""
+        out = set()
+        for index, (line, params) in enumerate(requests):
+            for spoken in self.wordings(line, params):
+                parts = name_clips.pieces(self, spoken)
+                if parts is not None and not name_clips.is_cached(self, parts):
+                    out.add(index)
+                    break
+        return out
 
     def wordings(self, line: str, params: Mapping[str, Any]) -> list[Spoken]:
         """Every way `line` may be said: each variant, and the other inputs' (or private channel's) wording."""
@@ -147,21 +161,23 @@ class EngineVoice:
         return list(out.values())
 
     def render_missing(self, requests: list[tuple[str, Mapping[str, Any]]], progress: Any = None,
-                       jobs: int | None = None) -> int:
-        """Render the clips the requests lack with the pool; `progress(1)` per request made ready."""
+                       jobs: int | None = None, reported: set[int] = frozenset()) -> int:
+        """Render the clips the requests lack with the pool; `progress(1)` per request made ready
+        (except those in `reported`, which the caller reports)."""
         todo = self.missing_jobs(requests)
         left: dict[int, int] = {}
         for index, _ in todo:
             left[index] = left.get(index, 0) + 1
-        if progress is not None and len(requests) > len(left):
-            progress(len(requests) - len(left))  # already ready
+        ready = len(requests) - len(set(left) | set(reported))
+        if progress is not None and ready:
+            progress(ready)  # already ready
         index_of = {job.wav: index for index, job in todo}
 
         def done(job: parallel.Job) -> None:
             self.synthesized += 1
             index = index_of[job.wav]
             left[index] -= 1
-            if not left[index] and progress is not None:
+            if not left[index] and progress is not None and index not in reported:
                 progress(1)
 
         return parallel.render_all(self.engine, [job for _, job in todo], self.settings, jobs, done)
