@@ -6,12 +6,13 @@
    load average before and after (the machine may be shared).
 2. `natural`: the background render of ja-natural as the appliance runs it (`narrator voices
    render` as a child at the lowest priority, into a temporary copy of the pack) for
-   `--seconds`; counts the clips it finished, so lines per idle hour = count / seconds × 3600
+   `--seconds` (`--priority normal` drops chrt/ionice/nice: on a machine others keep busy the
+   lowest priority gets next to nothing, which is the point, but measures nothing); counts the clips it finished, so lines per idle hour = count / seconds × 3600
    (the model's load included), and the whole pack's hours from it. While it renders, it is
    stopped and started again `--stops` times at spread-out moments (`pause()`, what a game
    start does): the longest stop is the delay it adds to a game's first line.
 
-Run: `.venv/bin/python bench/parallel_render.py packs [--packs ja,en] [--jobs N]`
+Run: `.venv/bin/python bench/parallel_render.py packs [--packs ja,en] [--jobs N] [--limit N] [--rounds R]`
      `.venv/bin/python bench/parallel_render.py natural [--seconds 300] [--stops 5]`
 """
 
@@ -40,12 +41,12 @@ def render_requests(pack):
     return requests(pack)
 
 
-def pack_render(name: str, jobs: int) -> tuple[float, int]:
-    """Seconds to render the whole pack `name` from an empty cache with `jobs` workers; clips made."""
+def pack_render(name: str, jobs: int, limit: int | None = None) -> tuple[float, int]:
+    """Seconds to render pack `name` (its first `limit` lines) from an empty cache with `jobs` workers; clips made."""
     pack = load_pack(name)
     with tempfile.TemporaryDirectory() as tmp:
         voice = EngineVoice(pack, open_engine(pack), cache_dir=Path(tmp))
-        requests = render_requests(pack)
+        requests = render_requests(pack)[:limit]
         started = time.monotonic()
         voice.prepare(requests, jobs=jobs)
         return time.monotonic() - started, len(list(Path(tmp).glob("*.wav")))
@@ -53,13 +54,24 @@ def pack_render(name: str, jobs: int) -> tuple[float, int]:
 
 def packs(args) -> dict:
     out = {"cores": default_jobs(), "load_before": os.getloadavg()}
+    workers = args.jobs or default_jobs()
     for name in args.packs.split(","):
-        one, clips = pack_render(name, 1)
-        many, clips_many = pack_render(name, args.jobs or default_jobs())
-        out[name] = {"lines": len(render_requests(load_pack(name))), "clips": clips, "one_worker_s": round(one, 1),
-                     "default_s": round(many, 1), "workers": args.jobs or default_jobs(),
-                     "speedup": round(one / many, 2), "clips_equal": clips == clips_many}
-        print(name, out[name], "load", os.getloadavg(), flush=True)
+        ones, manys, clips = [], [], set()
+        for _ in range(args.rounds):  # alternated, so a change in the machine's load hits both
+            one, made = pack_render(name, 1, args.limit)
+            many, made_many = pack_render(name, workers, args.limit)
+            ones.append(one)
+            manys.append(many)
+            clips |= {made, made_many}
+            print(name, "1 worker", round(one, 1), "s;", workers, "workers", round(many, 1), "s; load",
+                  os.getloadavg(), flush=True)
+        lines = len(render_requests(load_pack(name)))
+        one, many = statistics.median(ones), statistics.median(manys)
+        out[name] = {"pack_lines": lines, "lines_rendered": min(lines, args.limit or lines), "clips": sorted(clips),
+                     "one_worker_s": [round(x, 1) for x in ones], "default_s": [round(x, 1) for x in manys],
+                     "workers": workers, "speedup_of_medians": round(one / many, 2),
+                     "whole_pack_one_worker_s_extrapolated": round(one * lines / min(lines, args.limit or lines)),
+                     "whole_pack_default_s_extrapolated": round(many * lines / min(lines, args.limit or lines))}
     out["load_after"] = os.getloadavg()
     return out
 
@@ -72,7 +84,10 @@ def natural(args) -> dict:
         shutil.copytree(REPO_VOICES / "ja-natural", folder, ignore=shutil.ignore_patterns("cache"), symlinks=False)
         (folder / "cache").mkdir()
         log = []
-        render = BackgroundRender(render_command(str(folder), "kokoro"), log.append, folder=Path(tmp) / "home")
+        command = render_command(str(folder), "kokoro")
+        if args.priority == "normal":  # what an idle machine gives the lowest priority anyway
+            command = command[command.index(sys.executable):]
+        render = BackgroundRender(command, log.append, folder=Path(tmp) / "home")
         stops: list[float] = []
         started = time.monotonic()
         render.resume()
@@ -88,7 +103,7 @@ def natural(args) -> dict:
         pack = load_pack(str(folder))
         lines = len(render_requests(pack))
         per_hour = clips / elapsed * 3600
-        return {"seconds": round(elapsed), "clips": clips, "clips_per_idle_hour": round(per_hour),
+        return {"priority": args.priority, "seconds": round(elapsed), "clips": clips, "clips_per_idle_hour": round(per_hour),
                 "pack_lines": lines, "whole_pack_hours_at_this_rate": round(lines / per_hour, 2) if per_hour else None,
                 "stop_ms": [round(s * 1000, 1) for s in stops], "longest_stop_ms": round(max(stops) * 1000, 1) if stops else None,
                 "median_stop_ms": round(statistics.median(stops) * 1000, 1) if stops else None,
@@ -100,8 +115,12 @@ def main() -> None:
     parser.add_argument("what", choices=["packs", "natural"])
     parser.add_argument("--packs", default="ja,en")
     parser.add_argument("--jobs", type=int, default=None)
+    parser.add_argument("--limit", type=int, default=None, help="render only the first N lines of each pack")
+    parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--seconds", type=float, default=300.0)
     parser.add_argument("--stops", type=int, default=5)
+    parser.add_argument("--priority", choices=["lowest", "normal"], default="lowest",
+                        help="normal: the child without chrt/ionice/nice (on a shared machine the lowest gets ~nothing)")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
     result = packs(args) if args.what == "packs" else natural(args)
