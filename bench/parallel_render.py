@@ -5,15 +5,16 @@
    (one per core), one after the other in this run; prints wall seconds, the ratio, and the
    load average before and after (the machine may be shared).
 2. `natural`: the background render of ja-natural as the appliance runs it (`narrator voices
-   render` as a child at the lowest priority, into a temporary copy of the pack) for
-   `--seconds` (`--priority normal` drops chrt/ionice/nice: on a machine others keep busy the
-   lowest priority gets next to nothing, which is the point, but measures nothing); counts the clips it finished, so lines per idle hour = count / seconds × 3600
-   (the model's load included), and the whole pack's hours from it. While it renders, it is
-   stopped and started again `--stops` times at spread-out moments (`pause()`, what a game
-   start does): the longest stop is the delay it adds to a game's first line.
+   render` as a child, into a temporary copy of the pack): `--seconds` uninterrupted, counting
+   the clips it finished (lines per idle hour = clips / seconds x 3600, its start-up and the
+   model's load included), then stopped and started `--stops` times `--stop-every` apart as
+   game starts do: `pause()`'s time is the delay it adds to a game's first line, and the
+   time until the child is gone is printed beside it. `--priority normal` drops chrt/ionice/
+   nice: on a machine others keep busy the lowest priority gets next to nothing (the point),
+   which measures nothing.
 
 Run: `.venv/bin/python bench/parallel_render.py packs [--packs ja,en] [--jobs N] [--limit N] [--rounds R]`
-     `.venv/bin/python bench/parallel_render.py natural [--seconds 300] [--stops 5]`
+     `.venv/bin/python bench/parallel_render.py natural [--seconds 300] [--stops 5] [--priority normal]`
 """
 
 from __future__ import annotations
@@ -89,17 +90,21 @@ def natural(args) -> dict:
             command = command[command.index(sys.executable):]
         render = BackgroundRender(command, log.append, folder=Path(tmp) / "home")
         stops: list[float] = []
+        gone: list[float] = []
         started = time.monotonic()
         render.resume()
-        spread = args.seconds / (args.stops + 1)
-        for _ in range(args.stops):
-            time.sleep(spread)
-            stops.append(render.pause())
-            render.resume()
-        time.sleep(max(0.0, args.seconds - (time.monotonic() - started)))
-        render.pause()
+        time.sleep(args.seconds)  # the rate: one uninterrupted stretch
         elapsed = time.monotonic() - started
         clips = len([p for p in (folder / "cache").glob("*.wav") if not p.name.endswith((".raw.wav", ".part.wav"))])
+        for _ in range(args.stops):  # then game starts: stop (what the game waits for), then start again
+            process = render.process
+            at = time.monotonic()
+            stops.append(render.pause())
+            process.wait()
+            gone.append(time.monotonic() - at)  # until the child is gone (beside the game)
+            render.resume()
+            time.sleep(args.stop_every)
+        render.pause()
         pack = load_pack(str(folder))
         lines = len(render_requests(pack))
         per_hour = clips / elapsed * 3600
@@ -107,6 +112,7 @@ def natural(args) -> dict:
                 "pack_lines": lines, "whole_pack_hours_at_this_rate": round(lines / per_hour, 2) if per_hour else None,
                 "stop_ms": [round(s * 1000, 1) for s in stops], "longest_stop_ms": round(max(stops) * 1000, 1) if stops else None,
                 "median_stop_ms": round(statistics.median(stops) * 1000, 1) if stops else None,
+                "child_gone_ms": [round(g * 1000, 1) for g in gone],
                 "load_after": os.getloadavg(), "log_tail": (Path(tmp) / "home" / "natural-render.log").read_text()[-600:]}
 
 
@@ -119,6 +125,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--seconds", type=float, default=300.0)
     parser.add_argument("--stops", type=int, default=5)
+    parser.add_argument("--stop-every", type=float, default=25.0)
     parser.add_argument("--priority", choices=["lowest", "normal"], default="lowest",
                         help="normal: the child without chrt/ionice/nice (on a shared machine the lowest gets ~nothing)")
     parser.add_argument("--json", type=Path, default=None)
