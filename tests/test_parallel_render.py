@@ -132,3 +132,15 @@ def test_progress_counts_each_request_once_when_some_lines_are_said_in_pieces(tm
     voice.prepare(requests, progress=lambda n: seen.append((n, len(voice.engine.rendered))))
     assert sum(n for n, _ in seen) == 3
     assert seen[-1][1] == len(voice.engine.rendered)  # the named line was reported after its pieces
+
+
+def test_a_clip_two_requests_share_is_rendered_once_and_reported_with_both(tmp_path):
+    from tests.test_wait_notice import Ticking
+
+    now = [0.0]
+    voice = EngineVoice(load_pack("ja"), Ticking(now, 1.0), cache_dir=tmp_path)
+    seen = []
+    requests = [("seer.wake", {}), ("seer.act", {}), ("seer.wake", {"unused": 1})]  # the same words twice
+    voice.prepare(requests, progress=lambda n: seen.append((n, len(voice.engine.rendered))))
+    assert sum(n for n, _ in seen) == 3 and seen[0][1] >= 1  # nothing reported before it was rendered
+    assert len(voice.engine.rendered) == len(set(voice.engine.rendered))

@@ -149,15 +149,16 @@ class EngineVoice:
         return out
 
     def missing_jobs(self, requests: Iterable[tuple[str, Mapping[str, Any]]]) -> list[tuple[int, parallel.Job]]:
-        """The whole-line clips the requests lack, each with the index of the request it is for."""
-        out: dict[Path, tuple[int, parallel.Job]] = {}
+        """The whole-line clips the requests lack, each with the index of a request it is for
+        (a clip two requests share is listed once per request, rendered once)."""
+        out: dict[tuple[Path, int], tuple[int, parallel.Job]] = {}
         for index, (line, params) in enumerate(requests):
             for spoken in self.wordings(line, params):
                 if self.pack.recording(spoken) is not None or name_clips.pieces(self, spoken) is not None:
                     continue  # recordings are only processed; names-apart lines are pieces
                 wav = self._cached(spoken)
-                if wav not in out and not wav.is_file():
-                    out[wav] = (index, parallel.Job(self._words(spoken), wav, _on_second(spoken)))
+                if (wav, index) not in out and not wav.is_file():
+                    out[(wav, index)] = (index, parallel.Job(self._words(spoken), wav, _on_second(spoken)))
         return list(out.values())
 
     def render_missing(self, requests: list[tuple[str, Mapping[str, Any]]], progress: Any = None,
@@ -171,16 +172,20 @@ class EngineVoice:
         ready = len(requests) - len(set(left) | set(reported))
         if progress is not None and ready:
             progress(ready)  # already ready
-        index_of = {job.wav: index for index, job in todo}
+        indices: dict[Path, list[int]] = {}
+        jobs_once: dict[Path, parallel.Job] = {}
+        for index, job in todo:
+            indices.setdefault(job.wav, []).append(index)
+            jobs_once.setdefault(job.wav, job)
 
         def done(job: parallel.Job) -> None:
             self.synthesized += 1
-            index = index_of[job.wav]
-            left[index] -= 1
-            if not left[index] and progress is not None and index not in reported:
-                progress(1)
+            for index in indices[job.wav]:
+                left[index] -= 1
+                if not left[index] and progress is not None and index not in reported:
+                    progress(1)
 
-        return parallel.render_all(self.engine, [job for _, job in todo], self.settings, jobs, done)
+        return parallel.render_all(self.engine, list(jobs_once.values()), self.settings, jobs, done)
 
     def ensure(self, spoken: Spoken) -> tuple[Path, str]:
         """The processed WAV for `spoken`: recorded, cached, or synthesized now."""
