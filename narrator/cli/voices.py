@@ -193,7 +193,7 @@ def render(pack: str | None, table_file: Path | None, engine: str | None, jobs: 
         requests = render_requests(voice.pack, table_file)
         lines_now = sum(1 for r in requests if not all(voice.is_cached(s) for s in voice.wordings(*r)))
         with Progress(len(requests), f"{name} ({voice.engine_name})") as bar:
-            voice.prepare(requests, progress=bar.update, jobs=jobs)
+            voice.prepare(requests, progress=bar.update, jobs=jobs, load=False)
         pieces = _render_pieces(voice, name)
         words = f"; {pieces} words said around names rendered too" if pieces else ""
         click.echo(f"{name}: {len(requests)} lines ready, {lines_now} of them rendered now{words}, in {voice.cache_dir}")

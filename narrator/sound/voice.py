@@ -110,18 +110,21 @@ class EngineVoice:
     # --- rendering ahead -------------------------------------------------------------------
 
     def prepare(self, requests: Iterable[tuple[str, Mapping[str, Any]]], progress: Any = None,
-                jobs: int | None = None) -> int:
+                jobs: int | None = None, load: bool = True) -> int:
         """Render (if needed) and load every wording of every request; returns how many were new.
 
         The clips not in the cache are rendered first by `jobs` worker processes (default one
         per core, `narrator.sound.parallel`); `progress`, if given, is called once per request
-        made ready (a progress bar's `update(1)`).
+        made ready (a progress bar's `update(1)`). Without `load` (`voices render`: files only)
+        the clips are not read into memory, which a game start needs and a render does not.
         """
         requests = list(requests)
         before = self.synthesized
         here = self._said_in_pieces(requests)  # rendered below, piece by piece, not by the pool
         self.render_missing(requests, progress, jobs, reported=here)
         for index, (line, params) in enumerate(requests):
+            if not load and index not in here:
+                continue  # its clips are in the cache now
             for spoken in self.wordings(line, params):
                 self.clip_for(spoken)
             if index in here and progress is not None:
