@@ -144,3 +144,14 @@ def test_a_clip_two_requests_share_is_rendered_once_and_reported_with_both(tmp_p
     voice.prepare(requests, progress=lambda n: seen.append((n, len(voice.engine.rendered))))
     assert sum(n for n, _ in seen) == 3 and seen[0][1] >= 1  # nothing reported before it was rendered
     assert len(voice.engine.rendered) == len(set(voice.engine.rendered))
+
+
+def test_a_render_without_load_writes_the_clips_and_keeps_none_in_memory(tmp_path):
+    from tests.test_wait_notice import Ticking
+
+    voice = EngineVoice(load_pack("ja"), Ticking([0.0], 0.0), cache_dir=tmp_path)
+    requests = [("seer.wake", {}), ("seer.act", {})]
+    voice.prepare(requests, load=False)
+    assert voice._memory == {} and voice.missing_jobs(requests) == []
+    voice.prepare(requests)
+    assert len(voice._memory) >= 2 and len(voice.engine.rendered) == 2
