@@ -9,7 +9,13 @@
 #   bench/mutation.sh contract [FILES] the game contract: the typed events (cues.py), the
 #                                      registry, contract.py, seating.py and phones/views.py
 #                                      under the contract, phone-view and rules tests
+#   bench/mutation.sh rules [FILES]    every game's rules: Additional Werewolf's rules and cards,
+#                                      Bestia Magica's night, vote and rules, Pagan's rules (paths
+#                                      under narrator/games) under the rules, rulings, scenario,
+#                                      table-guide and saved-game tests that call them in-process
 #   e.g. bench/mutation.sh phones "seats.py views.py"
+#        bench/mutation.sh rules "pagan/rules.py"
+#   MUTATION_TESTS (test module names, space-separated) narrows the tests of a run.
 #
 # mutmut 3 (PyPI; installed into .venv on first use) mutates the files in a scratch copy of the
 # working tree (MUTATION_DIR, default /tmp/narrator-mutation-TARGET), so the checkout is never
@@ -22,7 +28,7 @@
 # diff (mutation-survivors.txt in MUTATION_DIR) and killed/total per module.
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-TARGET=${1:?"which part: phones, store or contract"}
+TARGET=${1:?"which part: phones, store, contract or rules"}
 case "$TARGET" in
 phones)
     PACKAGE=narrator/phones
@@ -36,13 +42,18 @@ store)
     PACKAGE=narrator/table
     DEFAULT="store.py event_log.py runner.py lock.py"
     TESTS="test_store test_store_edges test_runner_loop test_cli test_bad_input_cli test_process test_saved_game_cli" ;;
+rules)
+    PACKAGE=narrator/games
+    DEFAULT="additional_werewolf/rules.py additional_werewolf/cards.py bestia_magica/night.py bestia_magica/vote.py bestia_magica/rules.py pagan/rules.py"
+    TESTS="test_additional_werewolf_rules test_aw_rulings test_aw_digital_cards test_aw_table_guide test_saved_game_cli test_bestia_magica_rules test_bm_rulings test_bestia_magica_games test_bestia_magica_review test_bestia_magica_balance test_bestia_magica_cli test_pagan_rules test_pagan_rulings test_pagan_cli" ;;
 *)
-    echo "unknown part '$TARGET': use phones, store or contract" >&2; exit 2 ;;
+    echo "unknown part '$TARGET': use phones, store, contract or rules" >&2; exit 2 ;;
 esac
 FILES=${2:-$DEFAULT}
+TESTS=${MUTATION_TESTS:-$TESTS}
 WORK=${MUTATION_DIR:-/tmp/narrator-mutation-$TARGET}
-MUTMUT=$ROOT/.venv/bin/mutmut
-[ -x "$MUTMUT" ] || "$ROOT/.venv/bin/pip" install -q "mutmut==3.8.1" || {
+MUTMUT=${MUTMUT:-$ROOT/.venv/bin/mutmut}  # a worktree without its own .venv: MUTMUT=/path/to/.venv/bin/mutmut
+[ -x "$MUTMUT" ] || "$(dirname "$MUTMUT")/pip" install -q "mutmut==3.8.1" || {
     echo "cannot install mutmut: run scripts/setup --test first, or $ROOT/.venv/bin/pip install mutmut" >&2; exit 2; }
 
 rm -rf "$WORK" && mkdir -p "$WORK"
