@@ -51,12 +51,14 @@ class Table:
             self.rules.advance(self.config, self.state, {"type": "answer", "value": value})
 
     def to(self, line: str, answers=()):
-        """Answer `answers` in turn, then `done` until the question `line` is asked."""
+        """Answer `answers` in turn, then `done` (a private question: its holder's first
+        allowed choice) until the question `line` is asked."""
         answers = list(answers)
         for _ in range(200):
             if self.ask.line == line:
                 return self
-            self.answer(answers.pop(0) if answers else "done")
+            default = self.may_pick(self.ask.player)[0] if self.ask.player else "done"
+            self.answer(answers.pop(0) if answers else default)
         raise AssertionError(f"never asked {line}")
 
     # what one phone shows (digital cards)
@@ -289,3 +291,212 @@ def test_resume_after_the_last_call_of_a_night_without_a_swap_lowers_heads():
     state, _ = rules.advance(config, state, {"type": "continue"})  # night begins
     state, _ = rules.advance(config, state, {"type": "continue"})  # the seer: the last call
     assert rules.recap(config, state) == [Say("resume.recap_night", {"night": 1})]
+
+
+# --- digital cards: the phones hold the cards, the narrator performs each ability ------------
+
+def digital(predicate=lambda t: True, names=NAMES5, **options):
+    """The first seeded deal for which `predicate(table)` holds (deterministic)."""
+    for seed in range(300):
+        t = Table(names=names, digital_cards="true", seed=seed, **options)
+        if predicate(t):
+            return t
+    raise AssertionError("no seed dealt that")
+
+
+def roles(t):
+    return {n: t.role(n) for n in t.config.names}
+
+
+def test_the_seer_looks_at_another_players_card_on_the_phone_and_never_at_his_own():
+    t = digital()
+    t.answer("done")
+    seer = t.holders("seer")[0]
+    assert t.ask == Ask("seer.act_phone", tuple(t.config.names), player=seer)
+    assert t.may_pick(seer) == tuple(n for n in t.config.names if n != seer)
+    t.refused(seer, f"the card does not let {seer} choose '{seer}'")
+    t.refused("Zed", "unknown player 'Zed'")
+    target = next(n for n in t.config.names if n != seer)
+    before = roles(t)
+    cues = t.answer([target])
+    assert cues[0] == Say("night.sleep")
+    assert t.view(seer)["memos"] == [{"kind": "seer", "night": 1, "target": target, "role": before[target]}]
+    assert roles(t) == before
+
+
+def test_the_peddler_swaps_his_own_card_with_one_other_and_may_not_name_himself():
+    t = digital()
+    t.answer("done")
+    t.answer(t.may_pick(t.ask.player)[0])  # the seer
+    peddler = t.holders("peddler")[0]
+    assert t.ask == Ask("peddler.act_phone", tuple(t.config.names), player=peddler)
+    assert peddler not in t.may_pick(peddler)
+    t.refused(peddler, "does not let")
+    target = next(n for n in t.config.names if n != peddler)
+    before = roles(t)
+    cues = t.answer(target)
+    assert cues[:4] == [Say("night.sleep"), Say("night.check_phone"), Countdown(5), Say("night.sleep")]
+    assert roles(t) == before | {peddler: before[target], target: before[peddler]}
+
+
+def test_the_phantom_mage_swaps_two_players_himself_allowed_but_not_one_player_twice():
+    t = digital()
+    t.answer("done")
+    t.answer(t.may_pick(t.ask.player)[0])
+    t.answer(t.may_pick(t.ask.player)[0])
+    mage = t.holders("phantom_mage")[0]
+    assert t.ask == Ask("phantom_mage.act_phone", tuple(t.config.names), player=mage)
+    assert mage in t.may_pick(mage)  # 「誰かと誰か(自分含んでもいいです)」
+    before = roles(t)
+    other = next(n for n in t.config.names if n != mage)
+    assert t.answer(mage) == [Ask("phantom_mage.act_phone_second", tuple(t.config.names), player=mage)]
+    assert t.may_pick(mage) == tuple(n for n in t.config.names if n != mage)
+    t.refused(mage, "does not let")
+    assert roles(t) == before  # nothing moves until both are chosen
+    t.answer(other)
+    assert roles(t) == before | {mage: before[other], other: before[mage]}
+
+
+def test_the_medium_looks_only_at_one_of_yesterdays_nominees():
+    t = digital(names="Aki,Ben,Chika,Dai,Emi,Fumi",
+                predicate=lambda t: not {"Ben", "Emi"} & {n for n in t.config.names if t.role(n) == "werewolf"})
+    t.to("nomination.who")
+    t.answer(["Ben", "Emi"])
+    t.to("medium.act_phone")
+    medium = t.holders("medium")[0]
+    assert t.ask == Ask("medium.act_phone", ("Ben", "Emi"), player=medium)
+    outsider = next(n for n in t.config.names if n not in ("Ben", "Emi") and n != medium)
+    t.refused(outsider, f"the medium looks at one of yesterday's nominees, not '{outsider}'")
+    before = roles(t)
+    t.answer("Emi")
+    assert t.view(medium)["memos"][-1] == {"kind": "medium", "night": 2, "target": "Emi", "role": before["Emi"]}
+
+
+def test_the_lovers_see_each_other_and_each_pair_is_kept_apart():
+    names = "Aki,Ben,Chika,Dai,Emi,Fumi,Gen,Hana"
+    t = digital(names=names, roles="citizen=4,traitor=2,werewolf=2", cards="seer=2,medium=1,lovers=4,on_break=1",
+                countdowns="lovers=6")
+    cues = t.answer("done")
+    while not any(isinstance(c, Say) and c.line == "night.end" for c in cues):
+        cues = t.answer(t.may_pick(t.ask.player)[0])
+    lovers = t.holders("lovers")
+    first, second = tuple(lovers[:2]), tuple(lovers[2:])
+    k = cues.index(Say("lovers.wake_numbered", {"n": 1}))
+    assert cues[k:k + 4] == [Say("lovers.wake_numbered", {"n": 1}), Say("lovers.act_phone"), Countdown(6),
+                             Say("night.sleep")]
+    assert Say("lovers.wake_numbered", {"n": 2}) in cues
+    for a, b in (first, second):
+        assert t.view(a)["memos"][-1] == {"kind": "lovers", "night": 1, "partner": b}
+        assert t.view(b)["memos"][-1] == {"kind": "lovers", "night": 1, "partner": a}
+
+
+def _wolf(t):
+    return next(n for n in t.config.names if t.role(n) == "werewolf")
+
+
+def test_a_nominated_werewolf_is_found_by_the_narrator_and_the_citizens_win():
+    t = digital(cards="seer=1,medium=1,strategist=1,on_break=2")
+    t.to("nomination.who")
+    wolf = _wolf(t)
+    innocent = next(n for n in t.config.names if t.role(n) == "citizen")
+    cues = t.answer([innocent, wolf])
+    assert cues == [Say("nomination.found_digital", {"names": [wolf]}),
+                    End("end.citizens_win", "citizens", outcome={"lovers_lose": False})]
+    assert t.view(wolf)["won"] is False and t.view(innocent)["won"] is True
+    traitor = next(n for n in t.config.names if t.role(n) == "traitor")
+    assert t.view(traitor)["won"] is False
+
+
+def test_a_werewolf_strategist_loses_at_once_and_cannot_use_the_card():
+    t = digital(cards="seer=1,medium=1,strategist=1,on_break=2",
+                predicate=lambda t: t.view(_wolf(t))["card"] == "strategist")
+    t.to("nomination.who")
+    cues = t.answer([_wolf(t)])
+    assert lines(cues) == ["nomination.found_digital", "end.citizens_win"]
+
+
+def test_nobody_found_the_additional_cards_are_redealt_and_after_the_last_day_the_werewolves_win():
+    t = digital(cards="seer=1,medium=1,on_break=3", days=2, look=7)
+    t.to("nomination.who")
+    innocent = [n for n in t.config.names if t.role(n) == "citizen"][:2]
+    cues = t.answer(innocent)
+    assert cues[:3] == [Say("nomination.none_digital", {"names": innocent}), Say("redeal.digital"), Countdown(7)]
+    t.to("nomination.who")
+    innocent = [n for n in t.config.names if t.role(n) == "citizen"][:1]
+    cues = t.answer(innocent)
+    assert cues == [Say("nomination.none_digital", {"names": innocent}), Say("end.no_werewolf", {"days": 2}),
+                    End("end.werewolves_win", "werewolves", outcome={"lovers_lose": False})]
+    wolf = _wolf(t)
+    assert t.view(wolf)["won"] is True and t.view(innocent[0])["won"] is False
+
+
+def test_a_werewolf_lover_found_makes_his_pair_lose_and_the_other_pair_win_by_their_cards():
+    names = "Aki,Ben,Chika,Dai,Emi,Fumi,Gen,Hana"
+
+    def wolf_lover_and_citizen_pair(t):
+        pairs = [t.holders("lovers")[:2], t.holders("lovers")[2:]]
+        return (any(t.role(n) == "werewolf" for n in pairs[0]) and all(t.role(n) == "citizen" for n in pairs[1])
+                and [t.role(n) for n in pairs[0]].count("werewolf") == 1
+                and any(t.role(n) == "citizen" for n in pairs[0]))
+
+    t = digital(wolf_lover_and_citizen_pair, names=names, roles="citizen=4,traitor=2,werewolf=2",
+                cards="seer=2,medium=1,lovers=4,on_break=1")
+    pairs = [t.holders("lovers")[:2], t.holders("lovers")[2:]]
+    wolf = next(n for n in pairs[0] if t.role(n) == "werewolf")
+    citizen_lover = next(n for n in pairs[0] if t.role(n) == "citizen")
+    t.to("nomination.who")
+    cues = t.answer([wolf])
+    assert cues == [Say("nomination.found_digital", {"names": [wolf]}),
+                    End("end.citizens_win_lovers_lose", "citizens", outcome={"lovers_lose": True})]
+    assert t.view(citizen_lover)["won"] is False  # 「恋人プレイヤーは役職に関わらず負け」
+    assert all(t.view(n)["won"] is True for n in pairs[1])  # the other pair: citizens, they win
+
+
+def test_the_strategist_takes_two_other_cards_looks_and_hands_one_back_to_each():
+    t = digital(cards="seer=1,medium=1,strategist=1,on_break=2", check_role=6,
+                predicate=lambda t: t.role(t.holders("strategist")[0]) == "citizen")
+    t.to("nomination.who")
+    me = t.holders("strategist")[0]
+    others = tuple(n for n in t.config.names if n != me)
+    cues = t.answer([me])
+    assert cues == [Say("nomination.none_digital", {"names": [me]}), Say("strategist.reveal_name", {"name": me}),
+                    Ask("strategist.pick_phone", others, player=me)]
+    t.refused(me, f"the strategist takes the cards of two other players, not '{me}'")
+    a, b = others[0], others[2]
+    assert t.answer(a) == [Ask("strategist.pick_second", others, player=me)]
+    assert t.may_pick(me) == tuple(n for n in others if n != a)
+    t.refused(a, f"not '{a}'")
+    before = roles(t)
+    types = tuple(t.config.roles)
+    assert t.answer(b) == [Ask("strategist.give_phone", types, {"name": a}, player=me)]
+    assert t.view(me)["memos"][-1] == {"kind": "strategist", "day": 1,
+                                       "cards": {me: before[me], a: before[a], b: before[b]}}
+    hand = sorted([before[me], before[a], before[b]])
+    assert sorted(t.view(me)["hand"]) == hand and "hand" not in t.view(a)
+    assert t.may_pick(me) == tuple(r for r in types if r in hand)
+    missing = next((r for r in types if r not in hand), None)
+    if missing:
+        t.refused(missing, f"'{missing}' is not among the strategist's three cards")
+    give_a = hand[-1]
+    assert t.answer(give_a) == [Ask("strategist.give_phone", types, {"name": b}, player=me)]
+    rest = list(hand)
+    rest.remove(give_a)
+    assert sorted(t.view(me)["hand"]) == sorted(rest)
+    cues = t.answer(rest[0])
+    assert cues[:4] == [Say("strategist.check_phone"), Countdown(6), Say("strategist.done"), Say("redeal.digital")]
+    assert (t.role(a), t.role(b), t.role(me)) == (give_a, rest[0], rest[1])
+    assert "hand" not in t.view(me)
+
+
+def test_two_nominated_strategists_exchange_in_seat_order():
+    t = digital(cards="seer=1,strategist=2,on_break=2",
+                predicate=lambda t: all(t.role(n) != "werewolf" for n in t.holders("strategist")))
+    t.to("nomination.who")
+    first, second = t.holders("strategist")
+    cues = t.answer([second, first])
+    assert cues[-2:] == [Say("strategist.reveal_name", {"name": first}),
+                         Ask("strategist.pick_phone", tuple(n for n in t.config.names if n != first), player=first)]
+    for _ in range(4):
+        cues = t.answer(t.may_pick(first)[0])
+    assert cues[-2:] == [Say("strategist.reveal_name", {"name": second}),
+                         Ask("strategist.pick_phone", tuple(n for n in t.config.names if n != second), player=second)]
