@@ -146,8 +146,9 @@ def _revotes(config: BMConfig, state: BMState, event: GameEvent) -> tuple[BMStat
     state = _remember(state, "revote", votes)
     if len(leaders) == 1:
         return _execute(config, state, leaders[0], "revote", [])
-    state = replace(state, tie=tuple(leaders) or state.tie)  # no revotes at all: the tie stands
-    return _random_execution(config, state, [Say("bm.revote.still_tied", {"names": leaders})])
+    state = replace(state, tie=tuple(leaders) or state.tie)  # no revotes at all: the tie stands,
+    # and is named as it stands (「決選投票でも、{names}が同数でした」 with no names said nothing)
+    return _random_execution(config, state, [Say("bm.revote.still_tied", {"names": list(state.tie)})])
 
 
 def _random_execution(config: BMConfig, state: BMState, cues: list[Cue]) -> tuple[BMState, list[Cue]]:
