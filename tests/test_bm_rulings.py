@@ -140,3 +140,212 @@ def test_mese_double_vote_house_rule_doubles_the_mese_holders_votes():
     plain = Table(deal, mese_effect="double_vote")
     plain.night(Aki="Fumi")
     assert said(plain.vote(**votes), "bm.vote.tie") == [Say("bm.vote.tie", {"names": ["Dai", "Emi"]})]
+
+
+# --- the end: 「魔獣が全滅」「町民チームの数 ≤ 魔獣の数」, and the demon team's override ----------------
+
+def test_the_town_wins_and_every_town_player_dead_or_alive_is_named_a_winner():
+    t = Table(SMALL)
+    t.night(Aki="Ben")
+    cues = t.vote(Chika="Aki", Dai="Aki", Emi="Aki", Aki="Chika")
+    k = cues.index(Say("bm.end.over"))
+    assert cues[k:k + 4] == [Say("bm.end.over"), End("bm.end.town", "town", outcome={"winners": ["Ben", "Chika", "Dai", "Emi"]}),
+                             Say("bm.end.winners", {"names": ["Ben", "Chika", "Dai", "Emi"]}), Say("bm.reveal.begin")]
+    assert t.state.winner == "town" and t.state.finished
+
+
+def test_the_beasts_win_when_the_town_is_no_more_than_the_beasts():
+    t = Table("Aki=beast:S,Ben=beast:M,Chika=townsperson:S,Dai=townsperson:N,Emi=townsperson:S,Fumi=townsperson:M")
+    cues = t.night(Aki="Chika", Ben="Chika")
+    assert deaths(cues) == {"Chika": "attack"} and not t.state.finished  # town 3 against 2 beasts
+    cues = t.execute("Dai")  # town 2 against 2 beasts: 「町民チームの数 ≤ 魔獣の数」
+    assert t.state.winner == "beasts"
+    assert End("bm.end.beasts", "beasts", outcome={"winners": ["Aki", "Ben"]}) in cues
+
+
+def test_the_murderer_counts_for_nobody_by_default_and_for_the_beasts_under_evil_count():
+    deal = "Aki=beast:S,Ben=murderer:N,Chika=townsperson:S,Dai=townsperson:M,Emi=townsperson:S,Fumi=townsperson:M"
+    plain = Table(deal)
+    plain.night(Aki="Chika", Ben="Dai")
+    assert not plain.state.finished  # town 2 against 1 beast
+    evil = Table(deal, evil_count="beasts")
+    cues = evil.night(Aki="Chika", Ben="Dai")
+    assert evil.state.winner == "beasts"  # town 2 against beast + murderer
+    assert End("bm.end.beasts", "beasts", outcome={"winners": ["Aki", "Ben"]}) in cues
+
+
+@pytest.mark.parametrize("deal, kill, ending", [
+    ("Aki=demon:A,Ben=sleep_demon:M,Chika=beast:S,Dai=townsperson:S,Emi=townsperson:M,Fumi=townsperson:S",
+     None, "bm.end.demons.both.absent"),
+    ("Aki=demon:A,Ben=angel:A,Chika=beast:S,Dai=townsperson:S,Emi=townsperson:M,Fumi=townsperson:S",
+     "Ben", "bm.end.demons.demon.dead"),
+    ("Aki=sleep_demon:M,Ben=angel:A,Chika=beast:S,Dai=townsperson:S,Emi=townsperson:M,Fumi=townsperson:S",
+     "Ben", "bm.end.demons.sleep_demon.dead"),
+])
+def test_the_demon_team_wins_over_the_town_when_no_angel_lives(deal, kill, ending):
+    t = Table(deal)
+    t.night(Chika=kill or "Dai", Aki="Emi", Ben="Emi")
+    cues = t.execute("Chika")
+    demons = [n for n in ("Aki", "Ben") if t.state.player(n).role in ("demon", "sleep_demon")]
+    k = cues.index(Say("bm.end.over"))
+    assert cues[k:k + 4] == [Say("bm.end.over"), Say("bm.end.reason.town"),
+                             End(ending, "demons", outcome={"winners": demons}),
+                             Say("bm.end.winners", {"names": demons})]
+
+
+def test_the_demon_team_wins_over_the_beasts_and_says_how_the_game_ended():
+    deal = "Aki=demon:A,Chika=beast:S,Dai=townsperson:S,Emi=townsperson:M"
+    t = Table(deal)
+    cues = t.night(Chika="Dai", Aki="Emi")
+    assert Say("bm.end.reason.beasts") in cues
+    assert End("bm.end.demons.demon.absent", "demons", outcome={"winners": ["Aki"]}) in cues
+
+
+def test_a_living_angel_stops_the_demon_team_and_the_town_wins():
+    deal = "Aki=demon:A,Ben=angel:A,Chika=beast:S,Dai=townsperson:S,Emi=townsperson:M,Fumi=townsperson:S"
+    t = Table(deal)
+    t.night(Chika="Dai", Aki="Emi", Ben="Emi")
+    cues = t.execute("Chika")
+    assert End("bm.end.town", "town", outcome={"winners": ["Ben", "Dai", "Emi", "Fumi"]}) in cues
+    assert not said(cues, "bm.end.reason.town")
+
+
+def test_a_dead_demon_wins_nothing_the_override_needs_a_living_demon():
+    deal = "Aki=demon:A,Chika=beast:S,Dai=townsperson:S,Emi=townsperson:M,Fumi=townsperson:S"
+    t = Table(deal)
+    t.night(Chika="Aki", Aki="Emi")
+    cues = t.execute("Chika")
+    assert End("bm.end.town", "town", outcome={"winners": ["Dai", "Emi", "Fumi"]}) in cues
+
+
+# --- the night, role by role and house rule by house rule ------------------------------------
+
+NIGHT = ("Aki=beast:S,Ben=guard:M,Chika=murderer:N,Dai=townsperson:S,Emi=townsperson:M,Fumi=prophet:S,"
+         "Gen=undertaker:M,Hana=townsperson:S,Ivo=townsperson:M")
+
+
+def test_the_guard_blocks_the_beasts_attack_and_the_protected_lives():
+    t = Table(NIGHT)
+    cues = t.night(Aki="Dai", Ben="Dai", Chika="Hana")
+    assert deaths(cues) == {"Hana": "kill"} and t.alive("Dai")
+    assert [(e.player, e.cause) for e in events(cues, "protect")] == [("Dai", "guard"), ("Dai", "blocked")]
+
+
+def test_the_guard_may_protect_himself_only_under_guard_self():
+    assert "Ben" not in Table(NIGHT).request("Ben").choices
+    t = Table(NIGHT, guard_self=True)
+    assert "Ben" in t.request("Ben").choices
+    cues = t.night(Aki="Ben", Ben="Ben", Chika="Hana")
+    assert deaths(cues) == {"Hana": "kill"} and t.alive("Ben")
+
+
+def test_the_murderer_who_targets_the_guard_kills_him_and_the_guards_ward_still_stands():
+    t = Table(NIGHT)
+    cues = t.night(Aki="Dai", Ben="Dai", Chika="Ben")
+    assert deaths(cues) == {"Ben": "kill"} and t.alive("Dai")
+
+
+def test_a_night_order_with_the_murder_before_the_guard_lets_the_murderer_kill_the_ward():
+    order = "sleep,murder,guard,reform,curse,attack,curse_deaths,anima,results"
+    t = Table(NIGHT, night_order=order)
+    cues = t.night(Aki="Emi", Ben="Dai", Chika="Dai")
+    assert deaths(cues) == {"Dai": "kill", "Emi": "attack"}
+
+
+def test_the_prophet_reads_the_role_the_target_began_the_night_with():
+    t = Table(NIGHT)
+    cues = t.night(Aki="Hana", Ben="Dai", Chika="Emi", Fumi="Aki")
+    assert [(p.line, p.params) for p in privates(cues, "Fumi")] == [("bm.private.prophet.B", {"target": ["Aki"]})]
+    t.execute("Ivo")
+    cues = t.night(Aki="Dai", Ben="Gen", Chika="Fumi", Fumi="Chika")  # the prophet killed tonight
+    assert not t.alive("Fumi") and privates(cues, "Fumi") == []
+
+
+def test_the_undertaker_reads_every_death_since_last_time_once_and_nobody_new_says_so():
+    t = Table(NIGHT)
+    cues = t.night(Aki="Hana", Ben="Dai", Chika="Emi", Gen="Dai")
+    assert [(p.line, p.params) for p in privates(cues, "Gen")] == [
+        ("bm.private.undertaker.H", {"target": ["Emi"]}), ("bm.private.undertaker.H", {"target": ["Hana"]})]
+
+
+def test_the_undertaker_with_nobody_new_dead_hears_none_and_reads_the_executed_next_night():
+    t = Table("Aki=beast:S,Ben=guard:M,Gen=undertaker:M,Dai=townsperson:S,Emi=townsperson:M,Fumi=townsperson:S")
+    cues = t.night(Aki="Dai", Ben="Dai")
+    assert [p.line for p in privates(cues, "Gen")] == ["bm.private.undertaker.none"]
+    t.execute("Emi")
+    cues = t.night(Aki="Fumi", Ben="Dai")
+    assert [(p.line, p.params) for p in privates(cues, "Gen")] == [
+        ("bm.private.undertaker.H", {"target": ["Emi"]}), ("bm.private.undertaker.H", {"target": ["Fumi"]})]
+
+
+def test_the_murderer_reads_as_set_by_murderer_reads_to_the_undertaker_too():
+    deal = "Aki=beast:S,Ben=murderer:N,Gen=undertaker:M,Dai=townsperson:S,Emi=townsperson:M,Fumi=townsperson:S,Hana=townsperson:S"
+    for reads in ("H", "U"):
+        t = Table(deal, murderer_reads=reads)
+        t.night(Aki="Dai", Ben="Emi")
+        t.execute("Ben")
+        cues = t.night(Aki="Fumi")
+        assert (f"bm.private.undertaker.{reads}", {"target": ["Ben"]}) in [(p.line, p.params) for p in privates(cues, "Gen")]
+
+
+def test_the_saint_reforms_only_a_murderer_or_a_curse_caster():
+    deal = "Aki=beast:S,Ben=saint:M,Chika=curse_caster:M,Dai=townsperson:S,Emi=townsperson:M,Fumi=townsperson:S"
+    t = Table(deal)
+    cues = t.night(Ben="Dai", Aki="Emi", Chika="Fumi")
+    assert events(cues, "reform") == [] and [p.line for p in privates(cues, "Dai")] == ["bm.private.nothing"]
+    t2 = Table(deal)
+    cues = t2.night(Ben="Chika", Aki="Emi", Chika="Fumi")
+    assert [e.player for e in events(cues, "reform")] == ["Chika"]
+    assert [p.line for p in privates(cues, "Chika")] == ["bm.private.reformed"]
+    assert [(e.player, e.cause) for e in events(cues, "curse")] == [("Fumi", "void")]
+
+
+def test_a_reformed_player_is_a_townsperson_on_the_next_nights_memo():
+    deal = "Aki=beast:S,Ben=saint:M,Chika=curse_caster:M,Dai=townsperson:S,Emi=townsperson:M,Fumi=townsperson:S,Gen=townsperson:N"
+    t = Table(deal)
+    assert t.request("Chika").line == "bm.memo.curse"
+    t.night(Ben="Chika", Aki="Emi", Chika="Fumi")
+    t.execute("Gen")
+    assert t.request("Chika").line == "bm.memo.suspect"
+
+
+def test_curse_void_on_reform_off_keeps_the_curse_of_a_caster_reformed_the_same_night():
+    deal = "Aki=beast:S,Ben=saint:M,Chika=curse_caster:M,Dai=townsperson:S,Emi=townsperson:M,Fumi=townsperson:S,Gen=townsperson:N"
+    t = Table(deal, curse_void_on_reform=False)
+    cues = t.night(Ben="Chika", Aki="Emi", Chika="Fumi")
+    assert [(e.player, e.cause) for e in events(cues, "curse")] == [("Fumi", "curse_caster")]
+    t.execute("Gen")
+    cues = t.night(Ben="Dai", Aki="Dai")
+    assert deaths(cues) == {"Dai": "attack", "Fumi": "curse"}
+
+
+CURSED = "Aki=beast:S,Ben=guard:M,Chika=curse_caster:M,Dai=townsperson:S,Emi=townsperson:M,Fumi=townsperson:S,Gen=townsperson:N,Hana=townsperson:S"
+
+
+def test_curse_delay_sets_the_dawn_the_cursed_dies():
+    t = Table(CURSED, curse_delay=2)
+    t.night(Chika="Dai", Aki="Emi", Ben="Emi")
+    t.execute("Gen")
+    assert "Dai" not in deaths(t.night(Aki="Hana", Ben="Hana"))
+    t.execute("Fumi")
+    assert deaths(t.night(Aki="Emi", Ben="Emi")) == {"Dai": "curse"}
+
+
+def test_the_casters_death_voids_the_curse_only_under_curse_void_on_caster_death():
+    for void, dies in ((False, True), (True, False)):
+        t = Table(CURSED, curse_void_on_caster_death=void)
+        t.night(Chika="Dai", Aki="Emi", Ben="Emi")
+        t.execute("Chika")
+        cues = t.night(Aki="Hana", Ben="Hana")
+        assert ("Dai" in deaths(cues)) is dies
+        assert (("Dai", "void") in [(e.player, e.cause) for e in events(cues, "curse")]) is void
+
+
+def test_the_guard_stops_a_curse_only_under_guard_blocks_curse():
+    for blocks in (False, True):
+        t = Table(CURSED, guard_blocks_curse=blocks)
+        t.night(Chika="Dai", Aki="Emi", Ben="Emi")
+        t.execute("Gen")
+        cues = t.night(Aki="Hana", Ben="Dai")
+        assert t.alive("Dai") is blocks
+        assert (("Dai", "blocked") in [(e.player, e.cause) for e in events(cues, "protect")]) is blocks
