@@ -349,3 +349,134 @@ def test_the_guard_stops_a_curse_only_under_guard_blocks_curse():
         cues = t.night(Aki="Hana", Ben="Dai")
         assert t.alive("Dai") is blocks
         assert (("Dai", "blocked") in [(e.player, e.cause) for e in events(cues, "protect")]) is blocks
+
+
+SLEEP = ("Aki=beast:S,Ben=sleep_demon:M,Chika=murderer:N,Dai=saint:S,Emi=prophet:M,Fumi=guard:S,"
+         "Gen=townsperson:M,Hana=townsperson:S,Ivo=angel:A,Jun=curse_caster:S")
+
+
+def test_whoever_the_sleep_demon_puts_to_sleep_does_nothing_that_night():
+    t = Table(SLEEP, curse_delay=1)
+    cues = t.night(Ben="Chika", Chika="Gen", Aki="Hana", Fumi="Emi")  # the murderer asleep
+    assert deaths(cues) == {"Hana": "attack"} and [e.player for e in events(cues, "sleep")] == ["Chika"]
+    t = Table(SLEEP)
+    cues = t.night(Ben="Dai", Dai="Chika", Aki="Hana", Chika="Gen", Fumi="Emi")  # the saint asleep
+    assert events(cues, "reform") == [] and not t.state.player("Chika").reform_pending
+    t = Table(SLEEP)
+    cues = t.night(Ben="Jun", Jun="Gen", Aki="Hana", Chika="Emi", Fumi="Emi")  # the curse caster asleep
+    assert events(cues, "curse") == []
+    t = Table(SLEEP)
+    cues = t.night(Ben="Emi", Emi="Aki", Aki="Hana", Chika="Gen", Fumi="Gen")  # the prophet asleep
+    assert [p.line for p in privates(cues, "Emi")] == ["bm.private.no_result"]
+    assert [p.line for p in privates(cues, "Gen")] == ["bm.private.nothing"]
+
+
+def test_two_sleep_demons_each_put_one_player_to_sleep():
+    deal = "Aki=beast:S,Ben=sleep_demon:M,Chika=sleep_demon:S,Dai=guard:S,Emi=prophet:M,Fumi=townsperson:S,Gen=townsperson:M,Hana=angel:A"
+    t = Table(deal)
+    cues = t.night(Ben="Chika", Chika="Dai", Aki="Fumi", Dai="Fumi")
+    assert [e.player for e in events(cues, "sleep")] == ["Chika", "Dai"]  # one asleep does not stop the other
+    assert deaths(cues) == {"Fumi": "attack"}
+
+
+def test_a_sleeping_beast_stops_only_its_own_pick_unless_sleep_blocks_all_beasts():
+    deal = "Aki=beast:S,Jun=beast:M,Ben=sleep_demon:M,Dai=townsperson:S,Emi=townsperson:M,Fumi=townsperson:S,Gen=townsperson:M,Hana=angel:A,Ivo=townsperson:S"
+    t = Table(deal)
+    assert deaths(t.night(Ben="Aki", Aki="Dai", Jun="Emi")) == {"Emi": "attack"}
+    t = Table(deal, sleep_blocks_all_beasts=True)
+    assert deaths(t.night(Ben="Aki", Aki="Dai", Jun="Emi")) == {}
+    t = Table(deal, sleep_blocks_all_beasts=True)
+    assert deaths(t.night(Ben="Dai", Aki="Emi", Jun="Emi")) == {"Emi": "attack"}
+
+
+def test_a_sleeping_player_answers_the_questionnaire_in_vain_only_under_sleep_voids_attribute():
+    deal = "Aki=beast:M,Ben=sleep_demon:M,Chika=townsperson:S,Dai=townsperson:S,Emi=townsperson:M,Fumi=townsperson:S,Gen=angel:A"
+    for voids, attribute in ((False, "S"), (True, "none")):
+        t = Table(deal, sleep_voids_attribute=voids)
+        t.night(ability=("Chika", "Dai"), Ben="Chika", Aki="Emi")
+        assert said(t.cues, f"bm.morning.attribute.{attribute}")
+
+
+def test_sleep_voids_attribute_keeps_a_sleeping_anima_holder_from_reviving():
+    deal = "Aki=beast:S,Ben=sleep_demon:M,Chika=angel:A,Dai=townsperson:S,Emi=townsperson:M,Fumi=townsperson:S,Gen=townsperson:M"
+    for voids, revived in ((False, ["Dai"]), (True, [])):
+        t = Table(deal, sleep_voids_attribute=voids)
+        cues = t.night(ability=("Chika",), Ben="Chika", Aki="Dai")
+        assert [e.player for e in events(cues, "revival")] == revived
+        assert t.state.player("Chika").anima_used is (not voids)
+
+
+def test_anima_revives_a_player_the_undertaker_then_never_reads():
+    deal = "Aki=beast:S,Ben=angel:A,Gen=undertaker:M,Dai=townsperson:S,Emi=townsperson:M,Fumi=townsperson:S,Hana=townsperson:M"
+    t = Table(deal)
+    cues = t.night(ability=("Ben",), Aki="Dai")
+    assert said(cues, "bm.morning.revived") == [Say("bm.morning.revived", {"names": ["Dai"]})]
+    assert said(cues, "bm.morning.deaths") == [Say("bm.morning.deaths", {"names": ["Dai"]})]
+    assert [p.line for p in privates(cues, "Gen")] == ["bm.private.undertaker.none"]
+    assert t.alive("Dai") and [r.player for r in t.collect.requests].count("Dai") == 1
+
+
+def test_anima_pool_tonight_dead_revives_only_one_who_died_tonight():
+    deal = "Aki=beast:S,Ben=angel:A,Chika=guard:M,Dai=townsperson:S,Emi=townsperson:M,Fumi=townsperson:S,Gen=townsperson:M"
+    for pool, revived in (("all_dead", ["Gen"]), ("tonight_dead", [])):
+        t = Table(deal, anima_pool=pool)
+        t.night(Aki="Dai", Chika="Dai")
+        t.execute("Gen")
+        cues = t.night(ability=("Ben",), Aki="Emi", Chika="Emi")
+        assert [e.player for e in events(cues, "revival")] == revived
+        assert t.state.player("Ben").anima_used is bool(revived)
+
+
+def test_a_dead_anima_holder_revives_nobody():
+    deal = "Aki=beast:S,Ben=angel:A,Chika=townsperson:M,Dai=townsperson:S,Emi=townsperson:M,Fumi=townsperson:S"
+    t = Table(deal)
+    t.night(Aki="Chika")
+    t.execute("Ben")
+    assert "Ben" not in [r.player for r in t.collect.requests]
+    cues = t.night(Aki="Dai")
+    assert events(cues, "revival") == []
+
+
+# --- the morning's suspicion and the questionnaire -------------------------------------------
+
+SUSPECT = "Aki=beast:S,Ben=prophet:M,Chika=townsperson:S,Dai=townsperson:M,Emi=townsperson:S,Fumi=guard:M,Gen=townsperson:N"
+
+
+def test_the_most_suspected_are_named_in_seat_order_from_the_suspects_memos_only():
+    t = Table(SUSPECT)
+    cues = t.night(Aki="Gen", Ben="Chika", Fumi="Chika", Chika="Emi", Dai="Aki", Emi="Aki", Gen="Emi")
+    assert suspected(cues) == [["Aki", "Emi"]]  # the prophet's and the guard's picks are no suspicion
+
+
+def test_beasts_suspect_counts_the_beasts_pick_as_a_suspicion():
+    t = Table(SUSPECT, beasts_suspect=True, guard_self=True)
+    cues = t.night(Aki="Gen", Fumi="Gen", Ben="Chika", Chika="Emi", Dai="Aki", Emi="Aki", Gen="Emi")
+    assert suspected(cues) == [["Aki", "Emi"]]
+    t = Table(SUSPECT, beasts_suspect=True)
+    cues = t.night(Aki="Emi", Fumi="Emi", Ben="Chika", Chika="Emi", Dai="Aki", Emi="Aki", Gen="Emi")
+    assert suspected(cues) == [["Emi"]]
+
+
+def test_a_sleeping_players_suspicion_does_not_count():
+    deal = SUSPECT + ",Hana=sleep_demon:M"
+    t = Table(deal)
+    cues = t.night(Hana="Gen", Aki="Chika", Fumi="Chika", Ben="Chika", Chika="Emi", Dai="Aki", Emi="Aki", Gen="Emi")
+    assert suspected(cues) == [["Aki"]]
+
+
+def test_attribute_min_yes_sets_how_many_yes_make_an_attribute():
+    for minimum, attribute in ((2, "S"), (3, "none")):
+        t = Table(SUSPECT, attribute_min_yes=minimum)
+        t.night(ability=("Chika", "Emi"), Aki="Gen", Fumi="Gen")
+        assert said(t.cues, f"bm.morning.attribute.{attribute}") and said(t.cues, f"bm.vote.attribute.{attribute}")
+    t = Table(SUSPECT, attribute_min_yes=1)
+    t.night(ability=("Dai",), Aki="Gen", Fumi="Gen")
+    assert said(t.cues, "bm.morning.attribute.M")
+
+
+def test_a_missing_memo_is_no_action_and_no_yes():
+    t = Table(SUSPECT)
+    answers = {r.player: {"target": r.choices[0], "ability": True} for r in t.collect.requests}
+    del answers["Aki"]  # the beast wrote nothing before the memo's timer ended
+    cues = t.answer(answers)
+    assert deaths(cues) == {}
