@@ -500,3 +500,23 @@ def test_two_nominated_strategists_exchange_in_seat_order():
         cues = t.answer(t.may_pick(first)[0])
     assert cues[-2:] == [Say("strategist.reveal_name", {"name": second}),
                          Ask("strategist.pick_phone", tuple(n for n in t.config.names if n != second), player=second)]
+
+
+@pytest.mark.parametrize("options", [{"players": 5}, {"players": 5, "night_order": "peddler,seer,phantom_mage"}])
+def test_resume_right_after_a_role_check_says_the_check_again_not_lower_your_heads(options):
+    """The last call of the 5-player night is a phantom mage (its check leads to the morning);
+    with the peddler called first, its check is the night's first step after a call."""
+    rules, config = configure(**options)
+    state, _ = rules.advance(config, rules.new_state(), {"type": "start"})
+    state, _ = rules.advance(config, state, {"type": "answer", "value": "done"})
+    state, _ = rules.advance(config, state, {"type": "continue"})  # night 1 begins
+    first_check = None
+    while state.step != "discussion":
+        before = state.step
+        state, cues = rules.advance(config, state, {"type": "continue"})
+        if before == "night_check":
+            first_check = first_check or state
+            assert rules.recap(config, state) == [Say("resume.recap_check", {"night": 1})]
+        elif state.step != "discussion":
+            assert rules.recap(config, state)[0] == Say("resume.recap_night", {"night": 1})
+    assert first_check is not None
