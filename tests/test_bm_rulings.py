@@ -480,3 +480,74 @@ def test_a_missing_memo_is_no_action_and_no_yes():
     del answers["Aki"]  # the beast wrote nothing before the memo's timer ended
     cues = t.answer(answers)
     assert deaths(cues) == {}
+
+
+# --- the vote's weights and ties, exactly --------------------------------------------------
+
+@pytest.mark.parametrize("attribute, options", [("S", {}), ("M", {"mese_effect": "double_vote"})])
+def test_a_doubled_vote_counts_two_not_more(attribute, options):
+    other = "M" if attribute == "S" else "S"
+    deal = (f"Aki=beast:{other},Ben=townsperson:{attribute},Chika=townsperson:{other},Dai=townsperson:N,"
+            f"Emi=townsperson:{attribute},Fumi=townsperson:N")
+    t = Table(deal, **options)
+    t.night(ability=("Ben", "Emi"), Aki="Emi")  # Emi's yes counts: the memos were written before she died
+    assert said(t.cues, f"bm.morning.attribute.{attribute}")
+    # Ben's doubled vote: Dai 2 against Fumi 3 (counted 3, it would be a tie)
+    cues = t.vote(Ben="Dai", Aki="Fumi", Chika="Fumi", Dai="Fumi", Fumi="Ben")
+    assert executed(cues) == [("Fumi", "vote")]
+
+
+def test_a_tie_is_named_in_seat_order_not_in_the_order_of_the_names():
+    deal = "Zen=beast:S,Yui=townsperson:M,Xan=townsperson:S,Wei=townsperson:N,Val=townsperson:S"
+    t = Table(deal)
+    t.night(Zen="Val")
+    cues = t.vote(Zen="Xan", Yui="Wei", Xan="Wei", Wei="Xan")
+    assert cues[0] == Say("bm.vote.tie", {"names": ["Xan", "Wei"]})
+    assert cues[1] == Say("bm.revote.begin", {"names": ["Xan", "Wei"]})
+
+
+def test_the_tie_goes_to_a_revote_by_the_others_and_its_winner_is_executed_with_the_revotes_cause():
+    deal = SMALL + ",Fumi=townsperson:M"
+    t = Table(deal, vote=25)
+    t.night(Aki="Ben")
+    cues = t.vote(Aki="Chika", Chika="Dai", Dai="Chika", Emi="Dai", Fumi="Aki")
+    assert cues == [Say("bm.vote.tie", {"names": ["Chika", "Dai"]}), Say("bm.revote.begin", {"names": ["Chika", "Dai"]}),
+                    Timer("vote", 25), t.collect]
+    assert [(r.player, r.line, r.choices, r.params) for r in t.collect.requests] == [
+        (n, "bm.revote.prompt", ("Chika", "Dai"), {"names": ["Chika", "Dai"]}) for n in ("Aki", "Emi", "Fumi")]
+    cues = t.vote(Aki="Dai", Emi="Dai", Fumi="Chika")
+    assert cues[:2] == [Say("bm.vote.executed", {"name": ["Dai"]}), Event("execution", "Dai", "revote", day=1)]
+    assert t.state.tie == () and cues[2] == Say("bm.night.begin", {"night": 2})
+
+
+def test_a_revote_tied_again_is_drawn_among_the_revotes_leaders():
+    deal = SMALL + ",Fumi=townsperson:M,Gen=townsperson:S"
+    t = Table(deal)
+    t.night(Aki="Ben")
+    t.vote(Aki="Chika", Chika="Dai", Dai="Emi", Emi="Chika", Fumi="Dai", Gen="Emi")  # Chika, Dai, Emi: 2 each
+    cues = t.vote(Aki="Chika", Fumi="Dai", Gen="Emi")  # 1 each again
+    assert cues[:2] == [Say("bm.revote.still_tied", {"names": ["Chika", "Dai", "Emi"]}), Say("bm.revote.random")]
+    name = executed(cues)[0][0]
+    assert executed(cues) == [(name, "random")] and cues[2] == Say("bm.vote.drawn", {"name": [name]})
+    assert cues[3] == Event("execution", name, "random", day=1)
+
+
+def test_the_random_draw_follows_the_seed_and_the_day():
+    drawn = set()
+    for seed in range(8):
+        t = Table(SMALL, seed=seed)
+        t.night(Aki="Ben")
+        cues = t.vote(Aki="Chika", Chika="Dai", Dai="Emi", Emi="Aki")
+        again = Table(SMALL, seed=seed)
+        again.night(Aki="Ben")
+        assert executed(again.vote(Aki="Chika", Chika="Dai", Dai="Emi", Emi="Aki")) == executed(cues)
+        drawn |= {executed(cues)[0][0]}
+    assert len(drawn) > 1
+
+
+def test_the_reveal_reads_each_days_execution():
+    t = Table(SMALL)
+    t.night(Aki="Ben")
+    cues = t.vote(Chika="Aki", Dai="Aki", Emi="Aki", Aki="Chika")
+    k = cues.index(Say("bm.reveal.vote", {"day": 1}))
+    assert cues[k + 1] == Say("bm.reveal.executed", {"name": ["Aki"]})
