@@ -496,7 +496,8 @@ def test_two_nominated_strategists_exchange_in_seat_order():
     cues = t.answer([second, first])
     assert cues[-2:] == [Say("strategist.reveal_name", {"name": first}),
                          Ask("strategist.pick_phone", tuple(n for n in t.config.names if n != first), player=first)]
-    for _ in range(4):
+    for k in range(4):
+        assert ("hand" in t.view(first)) is (k >= 2)  # the first of two queued sees his three cards
         cues = t.answer(t.may_pick(first)[0])
     assert cues[-2:] == [Say("strategist.reveal_name", {"name": second}),
                          Ask("strategist.pick_phone", tuple(n for n in t.config.names if n != second), player=second)]
@@ -520,3 +521,18 @@ def test_resume_right_after_a_role_check_says_the_check_again_not_lower_your_hea
         elif state.step != "discussion":
             assert rules.recap(config, state)[0] == Say("resume.recap_night", {"night": 1})
     assert first_check is not None
+
+
+def test_the_redeal_moves_the_additional_cards_the_same_way_on_every_replay():
+    moved = False
+    for seed in range(6):
+        cards_seen = []
+        for _ in range(2):  # the same seed twice: a resumed game is dealt the same cards
+            t = digital(lambda t, seed=seed: t.config.seed == seed, cards="seer=1,medium=1,on_break=3")
+            t.to("nomination.who")
+            before = [t.view(n)["card"] for n in t.config.names]
+            t.answer([next(n for n in t.config.names if t.role(n) != "werewolf")])
+            cards_seen.append([t.view(n)["card"] for n in t.config.names])
+        assert cards_seen[0] == cards_seen[1] and sorted(cards_seen[0]) == sorted(before)
+        moved |= cards_seen[0] != before
+    assert moved
