@@ -8,7 +8,8 @@ proposals (DIGEST.md 1c), each a named setting of definition.toml's [house_rules
 
 import pytest
 
-from narrator.cues import Collect, Countdown, End, Event, Private, Say, Timer
+from narrator.cues import Countdown, End, Event, Private, Say, Timer
+from narrator.errors import AnswerError
 from tests.bm_driver import RULES
 from tests.bm_table import Table, deaths, events, privates, said
 
@@ -551,3 +552,21 @@ def test_the_reveal_reads_each_days_execution():
     cues = t.vote(Chika="Aki", Dai="Aki", Emi="Aki", Aki="Chika")
     k = cues.index(Say("bm.reveal.vote", {"day": 1}))
     assert cues[k + 1] == Say("bm.reveal.executed", {"name": ["Aki"]})
+
+
+def test_resume_between_an_execution_and_the_next_night_says_the_next_night():
+    t = Table(SMALL)
+    t.night(Aki="Ben")
+    votes = {r.player: {"vote": {"Chika": "Dai"}.get(r.player, "Chika")} for r in t.collect.requests}
+    state, cues = RULES.advance(t.config, t.state, {"type": "answer", "value": votes})
+    assert cues[0] == Say("bm.vote.executed", {"name": ["Chika"]})
+    assert RULES.recap(t.config, state) == [Say("bm.resume.night", {"night": 2})]
+
+
+def test_a_tied_player_may_not_vote_in_the_revote():
+    t = Table(SMALL + ",Fumi=townsperson:M")
+    t.night(Aki="Ben")
+    t.vote(Aki="Chika", Chika="Dai", Dai="Chika", Emi="Dai", Fumi="Aki")
+    answers = {"Aki": {"vote": "Dai"}, "Emi": {"vote": "Dai"}, "Fumi": {"vote": "Chika"}, "Chika": {"vote": "Dai"}}
+    with pytest.raises(AnswerError, match="day 1: Chika may not give a revote now"):
+        t.answer(answers)
