@@ -15,7 +15,9 @@
 #                                      table-guide and saved-game tests that call them in-process
 #   e.g. bench/mutation.sh phones "seats.py views.py"
 #        bench/mutation.sh rules "pagan/rules.py"
-#   MUTATION_TESTS (test module names, space-separated) narrows the tests of a run.
+#   MUTATION_TESTS (test module names, space-separated) narrows the tests of a run; MUTANTS
+#   (mutant names, space-separated, e.g. the survivors of the last run) checks those alone, so
+#   the tests written for a run's survivors are measured in minutes, not another full run.
 #
 # mutmut 3 (PyPI; installed into .venv on first use) mutates the files in a scratch copy of the
 # working tree (MUTATION_DIR, default /tmp/narrator-mutation-TARGET), so the checkout is never
@@ -72,18 +74,21 @@ pytest_add_cli_args_test_selection = [$SELECTED]
 pytest_add_cli_args = ["-p", "no:cacheprovider", "-m", "not chroot", "-q", "-x", "-k", "not 1024"]
 TOML
 cd "$WORK"
-"$MUTMUT" run --max-children "${MUTATION_CHILDREN:-2}" >mutmut-run.log 2>&1 || true
+set -f  # MUTANTS may hold mutmut's wildcards: hand them over as they are
+# shellcheck disable=SC2086  # MUTANTS: one word per mutant name
+"$MUTMUT" run --max-children "${MUTATION_CHILDREN:-2}" ${MUTANTS:-} >mutmut-run.log 2>&1 || true
+set +f
 "$MUTMUT" results --all true >mutmut-results.txt 2>&1 || true
 for name in $(grep -E ': (survived|no tests|timeout|suspicious)' mutmut-results.txt | sed 's/^ *//; s/:.*//'); do
     echo "== $name ($(grep -F "$name:" mutmut-results.txt | sed 's/.*: //'))"
     "$MUTMUT" show "$name" 2>/dev/null | grep -E '^[-+] '
 done >mutation-survivors.txt
 python3 - "$WORK/mutmut-results.txt" <<'PY'
-import collections, re, sys
+import collections, os, re, sys
 counts = collections.defaultdict(collections.Counter)
 for line in open(sys.argv[1], encoding="utf-8"):
     m = re.match(r"\s*(narrator[\w.]*?)\.x[_\u01c1]\S*: (\w[\w ]*)", line)  # module.x_func / module.xǁClassǁmethod
-    if m:
+    if m and not (os.environ.get("MUTANTS") and m.group(2).strip() == "not checked"):  # a re-check: those named
         counts[m.group(1)][m.group(2).strip()] += 1
 total = collections.Counter()
 for module, c in sorted(counts.items()):
