@@ -7,6 +7,8 @@ test names the passage it holds the game to. The phone's view is read through th
 contract (`GAME.phones`), as the phone page reads it.
 """
 
+import re
+
 import pytest
 
 from narrator.cues import Ask, Countdown, End, Say, Timer
@@ -315,8 +317,10 @@ def test_the_seer_looks_at_another_players_card_on_the_phone_and_never_at_his_ow
     assert t.ask == Ask("seer.act_phone", tuple(t.config.names), player=seer)
     assert t.may_pick(seer) == tuple(n for n in t.config.names if n != seer)
     t.refused(seer, f"the card does not let {seer} choose '{seer}'")
-    t.refused("Zed", "unknown player 'Zed'")
-    target = next(n for n in t.config.names if n != seer)
+    t.refused("Zed", r"unknown player 'Zed'; players: Aki, Ben, Chika, Dai, Emi$")
+    others = [n for n in t.config.names if n != seer]
+    t.refused(others[:2], "unknown player")  # one card is looked at, not two
+    target = others[0]
     before = roles(t)
     cues = t.answer([target])
     assert cues[0] == Say("night.sleep")
@@ -476,12 +480,14 @@ def test_the_strategist_takes_two_other_cards_looks_and_hands_one_back_to_each()
     assert t.may_pick(me) == tuple(r for r in types if r in hand)
     missing = next((r for r in types if r not in hand), None)
     if missing:
-        t.refused(missing, f"'{missing}' is not among the strategist's three cards")
+        t.refused(missing, re.escape(f"'{missing}' is not among the strategist's three cards: "
+                                     f"{', '.join(t.view(me)['hand'])}") + "$")
     give_a = hand[-1]
     assert t.answer(give_a) == [Ask("strategist.give_phone", types, {"name": b}, player=me)]
     rest = list(hand)
     rest.remove(give_a)
     assert sorted(t.view(me)["hand"]) == sorted(rest)
+    assert t.may_pick(me) == tuple(r for r in types if r in rest)
     cues = t.answer(rest[0])
     assert cues[:4] == [Say("strategist.check_phone"), Countdown(6), Say("strategist.done"), Say("redeal.digital")]
     assert (t.role(a), t.role(b), t.role(me)) == (give_a, rest[0], rest[1])
@@ -536,3 +542,33 @@ def test_the_redeal_moves_the_additional_cards_the_same_way_on_every_replay():
         assert cards_seen[0] == cards_seen[1] and sorted(cards_seen[0]) == sorted(before)
         moved |= cards_seen[0] != before
     assert moved
+
+
+def test_on_the_last_day_another_strategist_question_ends_the_game_on_no():
+    t = Table(names=NAMES5, cards="seer=1,peddler=1,strategist=2,on_break=1", days=1).to("nomination.who")
+    t.answer(["Aki", "Ben"])
+    t.answer("no")
+    t.answer("yes")
+    cues = t.answer("done")
+    assert cues[-1] == Ask("strategist.another", ("yes", "no"), ends_game=("no",))
+
+
+def test_only_last_nights_lovers_lose_with_a_werewolf_found():
+    """P-AW-4: 「恋人」 are the holders of the lovers cards on the night they saw each other, the
+    last night: a werewolf who was a lover on night 1 but not on night 2 loses alone on day 2."""
+    names = "Aki,Ben,Chika,Dai,Emi,Fumi,Gen"
+
+    def wolf_lover_then_not(t):
+        wolf = _wolf(t)
+        if wolf not in t.holders("lovers"):
+            return False
+        t.to("nomination.who")
+        t.answer([next(n for n in t.config.names if t.role(n) == "citizen")])
+        return wolf not in t.holders("lovers")  # the redeal took his lovers card
+
+    t = digital(wolf_lover_then_not, names=names, cards="seer=2,medium=1,lovers=2,on_break=2")
+    first_pair = [m["partner"] for m in t.view(_wolf(t))["memos"] if m["kind"] == "lovers"]
+    t.to("nomination.who")
+    cues = t.answer([_wolf(t)])
+    assert cues[-1] == End("end.citizens_win", "citizens", outcome={"lovers_lose": False})
+    assert all(t.view(n)["won"] is (t.role(n) == "citizen") for n in first_pair)
