@@ -570,3 +570,56 @@ def test_a_tied_player_may_not_vote_in_the_revote():
     answers = {"Aki": {"vote": "Dai"}, "Emi": {"vote": "Dai"}, "Fumi": {"vote": "Chika"}, "Chika": {"vote": "Dai"}}
     with pytest.raises(AnswerError, match="day 1: Chika may not give a revote now"):
         t.answer(answers)
+
+
+def test_the_first_vote_of_the_day_asks_every_living_player_for_a_vote_not_a_revote():
+    t = Table(SMALL)
+    t.night(Aki="Ben")
+    assert t.collect.phase == "vote" and t.collect.number == 1
+    assert [(r.player, r.line, r.params) for r in t.collect.requests] == [
+        (n, "bm.vote.prompt", {}) for n in ("Aki", "Chika", "Dai", "Emi")]
+
+
+def test_the_nights_deaths_are_announced_in_seat_order():
+    deal = "Zen=beast:S,Yui=murderer:N,Xan=townsperson:S,Wei=townsperson:M,Val=townsperson:S,Uma=townsperson:M,Tom=townsperson:S"
+    t = Table(deal)
+    cues = t.night(Zen="Val", Yui="Xan")
+    assert said(cues, "bm.morning.deaths") == [Say("bm.morning.deaths", {"names": ["Xan", "Val"]})]
+
+
+def test_the_evil_humans_count_one_each_for_the_beasts_under_evil_count():
+    deal = ("Aki=beast:S,Ben=murderer:N,Chika=townsperson:S,Dai=townsperson:M,Emi=townsperson:S,"
+            "Fumi=townsperson:M,Gen=townsperson:S")
+    t = Table(deal, evil_count="beasts")
+    t.night(Aki="Chika", Ben="Dai")
+    assert not t.state.finished  # town 3 against beast + murderer 2
+    t.execute("Ben")
+    t.night(Aki="Emi")
+    assert not t.state.finished  # town 2 against the beast alone
+    t.execute("Fumi")
+    assert t.state.winner == "beasts"  # town 1 against 1
+
+
+def test_the_transcript_records_each_nights_acts_with_their_cause():
+    t = Table(SLEEP)
+    cues = t.night(Ben="Emi", Dai="Chika", Fumi="Gen", Aki="Hana", Chika="Hana", Jun="Ivo")
+    assert Event("sleep", "Emi", "sleep_demon", night=1) in cues
+    assert Event("reform", "Chika", "saint", night=1) in cues
+    assert Event("protect", "Gen", "guard", night=1) in cues
+    assert Event("death", "Hana", "kill", night=1) in cues
+
+
+def test_a_second_saint_still_reforms_when_the_first_names_someone_who_cannot_be_reformed():
+    deal = "Aki=beast:S,Ben=saint:M,Chika=saint:S,Dai=murderer:N,Emi=townsperson:M,Fumi=townsperson:S,Gen=townsperson:M"
+    t = Table(deal)
+    cues = t.night(Ben="Emi", Chika="Dai", Aki="Fumi", Dai="Gen")
+    assert [e.player for e in events(cues, "reform")] == ["Dai"]
+
+
+def test_the_reveal_reads_every_night_and_its_deaths_then_each_days_execution():
+    t = Table(SMALL)
+    t.night(Aki="Ben")
+    cues = t.vote(Chika="Aki", Dai="Aki", Emi="Aki", Aki="Chika")
+    k = cues.index(Say("bm.reveal.night", {"night": 1}))
+    assert cues[k + 1:k + 4] == [Say("bm.reveal.act.attack", {"name": ["Aki"], "target": ["Ben"]}),
+                                 Say("bm.reveal.death.attack", {"name": ["Ben"]}), Say("bm.reveal.vote", {"day": 1})]
