@@ -32,13 +32,14 @@ class Table:
 
     def _run(self, event):
         out = []
-        while True:
+        for _ in range(500):  # a game that never asks again fails here instead of hanging
             self.state, cues = self.rules.advance(self.config, self.state, event)
             out += cues
             if self.state.finished or (cues and isinstance(cues[-1], Ask)):
                 self.cues += out
                 return out
             event = {"type": "continue"}
+        raise AssertionError(f"no question asked in 500 steps (at {self.state.step})")
 
     @property
     def ask(self) -> Ask:
