@@ -573,3 +573,16 @@ def test_only_last_nights_lovers_lose_with_a_werewolf_found():
     cues = t.answer([_wolf(t)])
     assert cues[-1] == End("end.citizens_win", "citizens", outcome={"lovers_lose": False})
     assert all(t.view(n)["won"] is (t.role(n) == "citizen") for n in first_pair)
+
+
+def test_each_day_counts_its_own_strategists():
+    """Two strategist cards: the question 「もう1人の策士は？」 comes again on day 2, even when
+    day 1 had one exchange."""
+    t = Table(players=5, cards="seer=1,peddler=1,strategist=2,on_break=1").to("nomination.werewolf_found")
+    t.answer("no")
+    t.answer("yes")
+    assert t.answer("done")[-1].line == "strategist.another"
+    t.answer("no")
+    t.to("nomination.werewolf_found").answer("no")
+    t.answer("yes")
+    assert t.answer("done")[-1] == Ask("strategist.another", ("yes", "no"), ends_game=())
