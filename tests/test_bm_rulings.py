@@ -623,3 +623,31 @@ def test_the_reveal_reads_every_night_and_its_deaths_then_each_days_execution():
     k = cues.index(Say("bm.reveal.night", {"night": 1}))
     assert cues[k + 1:k + 4] == [Say("bm.reveal.act.attack", {"name": ["Aki"], "target": ["Ben"]}),
                                  Say("bm.reveal.death.attack", {"name": ["Ben"]}), Say("bm.reveal.vote", {"day": 1})]
+
+
+def test_anima_pool_tonight_dead_revives_one_who_died_tonight():
+    deal = "Aki=beast:S,Ben=angel:A,Chika=townsperson:M,Dai=townsperson:S,Emi=townsperson:M,Fumi=townsperson:S"
+    t = Table(deal, anima_pool="tonight_dead")
+    cues = t.night(ability=("Ben",), Aki="Dai")
+    assert Event("revival", "Dai", "anima", night=1) in cues and t.alive("Dai")
+
+
+UNDERTAKER = "Aki=beast:S,Ben=sleep_demon:M,Gen=undertaker:M,Dai=townsperson:S,Emi=townsperson:M,Fumi=townsperson:S,Hana=angel:A"
+
+
+def test_the_undertaker_reads_the_dead_without_writing_a_memo_and_hears_nothing_asleep():
+    t = Table(UNDERTAKER)
+    answers = {r.player: {"target": {"Aki": "Dai", "Ben": "Emi"}.get(r.player, r.choices[0]), "ability": False}
+               for r in t.collect.requests if r.player != "Gen"}
+    cues = t.answer(answers)
+    assert [(p.line, p.params) for p in privates(cues, "Gen")] == [("bm.private.undertaker.H", {"target": ["Dai"]})]
+    t = Table(UNDERTAKER)
+    cues = t.night(Aki="Dai", Ben="Gen")
+    assert [p.line for p in privates(cues, "Gen")] == ["bm.private.no_result"]
+    assert [p.line for p in privates(cues, "Emi")] == ["bm.private.nothing"]
+
+
+def test_a_warning_as_long_as_the_timer_is_not_said():
+    t = Table(SMALL, discussion=60, warnings="60,10")
+    cues = t.night(Aki="Ben")
+    assert Timer("discussion", 60, (10,)) in cues
