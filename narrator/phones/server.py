@@ -27,7 +27,7 @@ from aiohttp import web
 from narrator.cues import Ask, Collect, End, Timer
 from narrator.games.contract import Game
 from narrator.inputs.hub import ListenerHub
-from narrator.phones import answers, guard, host, table_controls, wire
+from narrator.phones import answers, gate, guard, host, table_controls, wire
 from narrator.phones.private import PrivateLines, request_view
 from narrator.phones.seats import HOST, Seats
 from narrator.phones.views import build_view
@@ -36,6 +36,9 @@ STATIC = Path(__file__).with_name("static")
 STATIC_FILES = {"app.js": "text/javascript", "style.css": "text/css", "strings.json": "application/json"}
 MAX_STREAMS_PER_SEAT = 4
 """Open pages one seat may keep (a phone and a reload or two); more is someone hogging the Pi."""
+HANDLER_CANCELLATION = True
+"""A handler whose client hung up is cancelled (aiohttp's default since 3.8.6 lets it run on,
+so a gone sender's join could still take a seat, and its body read raise a traceback)."""
 KEEPALIVE = 15.0
 CHECK_EVERY = 0.5
 """Seconds between checks that a quiet stream's page is still there."""
@@ -97,7 +100,7 @@ class PhoneServer:
         self._runner: web.AppRunner | None = None
         self._listener: Any = None
         self._sweeper: asyncio.Task | None = None
-        self.code_lock = asyncio.Lock()
+        self.gate = gate.JoinGate(delay=host.WRONG_CODE_DELAY)
         hub.watch(self._changed)
         hub.subscribe_private(self._private_line)
         self._follows_cues = hasattr(hub, "cue_watchers")
@@ -254,7 +257,8 @@ class PhoneServer:
     async def start(self, host_: str, port: int) -> int:
         """Listen on `host_:port` (port 0: any free port); returns the port."""
         self._runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=2.0,
-                                     keepalive_timeout=guard.REQUEST_TIMEOUT)
+                                     keepalive_timeout=guard.REQUEST_TIMEOUT,
+                                     handler_cancellation=HANDLER_CANCELLATION)
         await self._runner.setup()
         loop = asyncio.get_running_loop()
         try:
@@ -300,6 +304,9 @@ class PhoneServer:
     async def _check_request(self, request: web.Request, handler: Any) -> web.StreamResponse:
         self.guard.started(request.transport)
         try:
+            held = self.seats.holder(self.token(request)) or self.seats.holder(self.token(request, host_cookie=True))
+            if held is not None:  # a seated phone's connection: room is kept for it (guard.py)
+                self.guard.seated(request.transport, held)
             if request.host.lower() not in self.allowed_hosts:
                 return wire.error(421, "unknown host: open the address the narrator announced")
             if request.method == "POST" and self.check_origin and not self._same_origin(request):

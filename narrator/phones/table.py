@@ -52,6 +52,18 @@ def page_packs(voice: str = "auto") -> dict[str, Any]:
     return packs
 
 
+def print_table_code(code: str, url: str, stream: Any = None) -> None:
+    """The table code on the table's own terminal, never in a log: on the appliance stderr is
+    the journal, which any user in the `adm` group reads, so there it is only "announced"."""
+    stream = stream or sys.stderr
+    if stream.isatty():
+        print(f"phones: table code {code}", file=stream, flush=True)
+        show_qr(f"{url}#code={code}", stream)
+    else:
+        print("phones: table code announced (not logged)", file=stream, flush=True)
+        show_qr(url, stream)
+
+
 def spoken_code(code: str) -> str:
     """The table code as the narrator says it: digit by digit."""
     return " ".join(code)
@@ -70,8 +82,7 @@ async def open_phones(server: PhoneServer, scheduler: Any, host: str | None, por
         print(f"phones: open {url} (the host screen is taken; `release host` frees it)", file=sys.stderr)
     else:
         code = server.seats.table_code
-        print(f"phones: table code {code}", file=sys.stderr, flush=True)
-        show_qr(f"{url}#code={code}")
+        print_table_code(code, url)
         await scheduler.play([Say("phones.join", {"address": spoken_address(url), "code": spoken_code(code)})], {})
     if wait:
         await server.wait_for_phones()
