@@ -1,0 +1,173 @@
+"""The join gate and the connection guard's rules, on stand-in transports and a manual clock.
+
+Fast unit tests beside the real-HTTP attacks in test_phones_jam.py: each rule is pinned at
+its edge (the second a shut-out ends, the cap reached, the seat's room full), so a changed
+comparison or count shows.
+"""
+
+from __future__ import annotations
+
+import io
+
+from narrator.phones import gate as gate_module
+from narrator.phones import guard as guard_module
+from narrator.phones.gate import JoinGate
+from narrator.phones.guard import ConnectionGuard
+from narrator.phones.table import print_table_code
+from narrator.table.clock import ManualClock
+
+
+def test_a_wrong_code_shuts_out_its_own_address_for_the_delay_only():
+    clock = ManualClock(100.0)
+    gate = JoinGate(delay=1.0, now=clock.now)
+    assert gate.wait_left("a") == 0
+    gate.wrong("a")
+    assert gate.wait_left("a") == 1.0 and gate.wait_left("b") == 0
+    clock._now = 100.999
+    assert 0 < gate.wait_left("a") < 0.01
+    clock._now = 101.0
+    assert gate.wait_left("a") == 0
+    gate.wrong("a")
+    assert gate.shut_until == {"a": 102.0}
+
+
+def test_bodies_being_read_are_capped_per_address_and_in_all():
+    gate = JoinGate(reading_per_address=2, reading_total=3)
+    assert gate.begin("a") and gate.begin("a")
+    assert not gate.begin("a")  # a third from one address
+    assert gate.begin("b")
+    assert not gate.begin("c")  # three in all
+    gate.end("a")
+    assert gate.reading == {"a": 1, "b": 1}
+    assert gate.begin("c") and not gate.begin("d")
+    gate.end("a"), gate.end("b"), gate.end("c")
+    assert gate.reading == {}
+    gate.end("z")  # an end without a begin leaves nothing behind
+    assert gate.reading == {}
+
+
+def test_the_gate_remembers_a_bounded_number_of_addresses(monkeypatch):
+    monkeypatch.setattr(gate_module, "KEPT_ADDRESSES", 3)
+    clock = ManualClock(0.0)
+    gate = JoinGate(delay=1.0, now=clock.now)
+    gate.wrong("a")
+    clock._now = 0.5
+    gate.wrong("b"), gate.wrong("c")
+    clock._now = 1.2  # a's shut-out is over: it is dropped first
+    gate.wrong("d")
+    assert set(gate.shut_until) == {"b", "c", "d"}
+    gate.wrong("e")  # all live: the one shut out earliest goes
+    assert len(gate.shut_until) == 3 and "e" in gate.shut_until and "d" in gate.shut_until
+
+
+class _Transport:
+    def __init__(self, address: str):
+        self.address, self.aborted = address, False
+
+    def get_extra_info(self, name):
+        return (self.address, 5000) if name == "peername" else None
+
+    def abort(self):
+        self.aborted = True
+
+
+def _guard(total=4, per_address=2):
+    clock = ManualClock(0.0)
+    return ConnectionGuard(total, per_address, request_timeout=10.0, now=clock.now), clock
+
+
+def test_at_the_cap_a_stranger_makes_room_idle_first_then_busy_oldest_first_never_a_seated_one():
+    g, clock = _guard(total=4, per_address=4)
+    seated, idle_old, busy_old, busy_new = (_Transport(f"10.0.0.{i}") for i in range(4))
+    for t in (seated, idle_old, busy_old, busy_new):
+        assert g.admit(t)
+        clock._now += 1
+    g.seated(seated, "Aki")
+    g.started(busy_old)
+    clock._now += 1
+    g.started(busy_new)
+    first = _Transport("10.0.0.9")
+    assert g.admit(first) and idle_old.aborted and not busy_old.aborted  # the idle one goes first
+    g.seated(first, "Ben")
+    second = _Transport("10.0.0.9")
+    assert g.admit(second) and busy_old.aborted and not busy_new.aborted  # then the oldest busy one
+    g.seated(second, "Chika"), g.seated(busy_new, "Dai")
+    assert not g.admit(_Transport("10.0.0.10"))  # every connection is seated: refused
+    assert g.refused == 1 and g.evicted == 2 and not seated.aborted
+
+
+def test_the_per_address_cap_counts_strangers_only():
+    g, _ = _guard(total=10, per_address=2)
+    a1, a2 = _Transport("a"), _Transport("a")
+    assert g.admit(a1) and g.admit(a2)
+    assert not g.admit(_Transport("a"))
+    g.seated(a1, "Aki")
+    assert g.admit(_Transport("a"))  # a seated phone's connection leaves room for another
+
+
+def test_a_seat_keeps_room_for_so_many_connections_only(monkeypatch):
+    monkeypatch.setattr(guard_module, "SEAT_ROOM", 2)
+    g, _ = _guard(total=10, per_address=10)
+    conns = [_Transport("a") for _ in range(3)]
+    for t in conns:
+        g.admit(t)
+        g.seated(t, "Aki")
+    assert [g.conns[t].seat for t in conns] == ["Aki", "Aki", None]
+    g.seated(conns[0], "Ben")  # a connection keeps the first seat it carried
+    assert g.conns[conns[0]].seat == "Aki"
+    g.seated(_Transport("gone"), "Aki")  # a connection already closed: nothing to mark
+    assert len(g.conns) == 3
+
+
+def test_a_request_that_never_finishes_is_swept_like_an_idle_connection():
+    g, clock = _guard(total=10, per_address=10)
+    idle, busy, stream = _Transport("a"), _Transport("b"), _Transport("c")
+    for t in (idle, busy, stream):
+        g.admit(t)
+    g.started(busy)
+    g.streaming(stream)
+    clock._now = 10.0
+    assert g.sweep() == 0  # not past its time yet
+    clock._now = 10.5
+    assert g.sweep() == 2 and idle.aborted and busy.aborted and not stream.aborted
+    assert list(g.conns) == [stream]
+
+
+class _Stream(io.StringIO):
+    def __init__(self, tty: bool):
+        super().__init__()
+        self.tty = tty
+
+    def isatty(self):
+        return self.tty
+
+
+def test_the_table_code_is_printed_on_a_terminal_and_never_in_a_log():
+    log, terminal = _Stream(False), _Stream(True)
+    print_table_code("48213377", "http://192.168.1.20:8080/", log)
+    print_table_code("48213377", "http://192.168.1.20:8080/", terminal)
+    assert "48213377" not in log.getvalue() and "announced" in log.getvalue()
+    assert "http://192.168.1.20:8080/" in log.getvalue()
+    assert "phones: table code 48213377" in terminal.getvalue()
+
+
+def test_a_body_read_after_its_connection_closed_is_one_line_not_a_traceback():
+    """aiohttp raises RuntimeError("Connection closed.") when a handler starts reading a body
+    whose connection is gone (issue 24 saw 13 tracebacks of 25 lines in one flood)."""
+    import asyncio
+    from unittest import mock
+
+    from aiohttp.streams import StreamReader
+    from aiohttp.test_utils import make_mocked_request
+
+    from narrator.phones import wire
+
+    async def main():
+        protocol = mock.Mock(connected=False)
+        payload = StreamReader(protocol, 2**16, loop=asyncio.get_running_loop())
+        request = make_mocked_request("POST", "/api/join", headers={"Content-Type": "application/json"},
+                                      payload=payload)
+        reply = await wire.json_body(request)
+        assert reply.status == 400 and b"could not be read" in reply.body
+
+    asyncio.run(main())
