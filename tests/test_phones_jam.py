@@ -16,7 +16,7 @@ import aiohttp
 import pytest
 
 from narrator.phones import guard, host, server as server_module, wire
-from narrator.phones.seats import HOST
+from narrator.phones.seats import HOST, Seats, new_seat_code
 from tests.phones_harness import NAMES5, Phone, open_table, wait_for
 
 HELD = 2.0
@@ -199,6 +199,123 @@ def test_a_flood_of_unfinished_requests_from_twelve_addresses_keeps_no_seated_ph
                 writer.close()
             for p in phones.values():
                 await p.close()
+            await table.close()
+
+    asyncio.run(main())
+
+
+# --- the host screen belongs to the table --------------------------------------------------------
+
+async def _becomes_host(phone: Phone) -> bool:
+    async with phone.session.get("/api/seats") as r:
+        return (await r.json())["host"]
+
+
+@pytest.mark.parametrize("protected", [False, True])
+def test_a_script_cannot_take_the_host_screen_back_after_a_release(monkeypatch, protected):
+    """Issue 24: a script took the host screen back 20 ms after `release host` (the code is
+    said aloud and never changed), and the real phone got 409. Now the release makes a new
+    code, and a phone with the code waits for the table's press, announced with its number."""
+    if not protected:  # the old way: the code never changes, and it makes a host screen at once
+        monkeypatch.setattr(host, "TABLE_SOURCES", frozenset())
+        monkeypatch.setattr(Seats, "release", _old_release)
+
+    async def main():
+        table = await open_table(NAMES5, seed=5)
+        hub = table.sitting.hub
+        hub.register("button")  # the appliance's button is at the table
+        real, script = Phone(table.base, "host screen"), Phone(table.base, "laptop")
+        try:
+            heard = table.server.seats.table_code  # said aloud to everyone
+            status = await real.join_code(heard)
+            if protected:
+                assert status == 202 and not await _becomes_host(real)
+                word = table.server.said[-1]
+                assert word[0] == "phones.host_claim"
+                assert hub.offer_text("done", "button") is None  # the table presses the button
+            assert await _becomes_host(real)
+            hub.offer_text("release host", "keyboard")
+            new = table.server.seats.table_code
+            assert (new != heard) == protected
+            stolen = await script.join_code(heard)  # 20 ms later, with the code it heard
+            assert stolen == (403 if protected else 200)
+            if protected:
+                assert table.server.said[-1] == ("phones.host_released", {"code": " ".join(new)})
+                await table.door.advance(1.0)
+                assert await script.join_code(new) == 202  # even with the new code: it waits
+                assert not await _becomes_host(script)
+                assert await real.join_code(new) == 409  # another phone is waiting...
+                await table.door.advance(host.CONFIRM_SECONDS)  # ...the table never confirms it
+                hub.offer_text("done", "button")  # a late press confirms nothing
+                assert not await _becomes_host(script)
+                assert await real.join_code(new) == 202
+                assert hub.offer_text("done", "button") is None
+            assert await _becomes_host(real) == protected
+            assert await _becomes_host(script) == (not protected)
+        finally:
+            await real.close()
+            await script.close()
+            await table.close()
+
+    asyncio.run(main())
+
+
+def _old_release(self, name):
+    """`Seats.release` before issue 24: the table code stays."""
+    self._digests.pop(name, None)
+    if name in self.names:
+        self._codes[name] = new_seat_code()
+    self._save()
+
+
+def test_only_the_table_confirms_and_a_late_press_is_an_ordinary_press():
+    async def main():
+        table = await open_table(NAMES5, seed=5)
+        hub = table.sitting.hub
+        hub.register("voice")
+        phone = Phone(table.base, "host screen")
+        try:
+            table.server.seats.release(HOST)
+            assert await phone.join_code(table.server.seats.table_code) == 202
+            # a phone's or a script's "done" is not the table's
+            hub.offer_text("done", "script")
+            assert not await _becomes_host(phone) and table.server.pending_host is not None
+            await table.door.advance(host.CONFIRM_SECONDS)  # the time is up: the press is ordinary
+            hub.offer_text("done", "voice")
+            assert not await _becomes_host(phone) and table.server.pending_host is None
+            assert await phone.join_code(table.server.seats.table_code) == 202
+            await table.door.advance(host.CONFIRM_SECONDS - 0.5)
+            assert hub.offer_text("yes", "voice") is None and await _becomes_host(phone)
+            assert table.server.said[-1] == ("phones.host_confirmed", {})
+        finally:
+            await phone.close()
+            await table.close()
+
+    asyncio.run(main())
+
+
+def test_every_release_and_move_the_host_screen_makes_is_said_aloud():
+    from narrator.phones.table import speaker
+
+    async def main():
+        table = await open_table(NAMES5, seed=5)
+        table.server.speak = speaker(table.sitting.scheduler)
+        host_screen = await table.host()
+        aki = Phone(table.base, "Aki")
+        try:
+            assert await aki.join() == 200
+            async with host_screen.session.post("/api/host/move", json={"from": "Aki", "to": "Chika"}) as r:
+                assert r.status == 200
+            async with host_screen.session.post("/api/host/release", json={"seat": "Chika"}) as r:
+                assert r.status == 200
+            assert table.server.said[-2:] == [("phones.seat_moved", {"n": 1, "m": 3}),
+                                              ("phones.seat_released", {"n": 3})]
+            narration = table.sitting.scheduler.narration
+            await wait_for(lambda: _true(narration.last is not None and narration.last.spoken.line
+                                         == "phones.seat_released"), timeout=10)
+            assert narration.last.spoken.text == "Seat 3 is free."
+        finally:
+            await aki.close()
             await table.close()
 
     asyncio.run(main())

@@ -12,16 +12,67 @@ has a phone. A wrong code shuts its sender's address out for `WRONG_CODE_DELAY` 
 from __future__ import annotations
 
 import io
+import secrets
+from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import web
 
+from narrator.inputs.hub import TABLE_SOURCES
 from narrator.phones import gate, standings, wire
-from narrator.phones.seats import HOST, SeatTaken
+from narrator.phones.seats import HOST, SeatTaken, new_token
 
 WRONG_CODE_DELAY = gate.WRONG_CODE_DELAY
 """Read when a server is made (`server.gate`); a test may set it first."""
 COOKIE_AGE = 86400
+CONFIRM_SECONDS = 15.0
+"""Seconds the table has to confirm a phone that entered the table code."""
+
+
+@dataclass
+class PendingHost:
+    """A phone that entered the table code, waiting for the table to confirm it (issue 24: a
+    script took the host screen 20 ms after `release host`, since the code is said aloud)."""
+
+    token: str
+    word: str
+    until: float
+
+
+def confirm_host(server: Any) -> bool:
+    """The table confirmed (a button press, "done" said or typed): the waiting phone becomes
+    the host screen. False when no phone is waiting, or its time ran out."""
+    pending, server.pending_host = server.pending_host, None
+    if pending is None or pending.until <= server.gate.now() or server.seats.has_host:
+        return False
+    server.seats.claim(HOST, pending.token)
+    server.announce("phones.host_confirmed", {})
+    server.seats_changed()
+    return True
+
+
+def _claim_host(server: Any, request: web.Request) -> web.Response:
+    """The table code: the phone waits for the table's confirmation, said aloud with a number
+    its screen shows; a table with nothing to confirm by (no keyboard, button or microphone)
+    takes it at once, said aloud all the same."""
+    if server.seats.has_host:
+        return wire.error(409, "the table already has a host screen; release it at the table first")
+    pending, now = server.pending_host, server.gate.now()
+    if pending is not None and pending.until > now:
+        return wire.error(409, "another phone is waiting for the table to confirm it; try again shortly")
+    token = new_token()
+    if not (server.hub.sources & TABLE_SOURCES):
+        server.seats.claim(HOST, token)
+        server.announce("phones.host_confirmed", {})
+        server.seats_changed()
+        response = wire.reply({"host": True})
+    else:
+        word = str(10 + secrets.randbelow(90))
+        server.pending_host = PendingHost(token, word, now + CONFIRM_SECONDS)
+        server.announce("phones.host_claim", {"n": word})
+        response = wire.reply({"host": "pending", "word": word, "seconds": CONFIRM_SECONDS}, 202)
+    _cookie(server, response, server.host_cookie, token)
+    return response
 
 
 def add_routes(server: Any, app: web.Application) -> None:
@@ -92,13 +143,7 @@ async def join(server: Any, request: web.Request) -> web.Response:
         server.seats_changed()
         return response
     if server.seats.is_table_code(typed):
-        if server.seats.has_host:
-            return wire.error(409, "the table already has a host screen; release it at the table first")
-        token = server.seats.claim(HOST)
-        response = wire.reply({"host": True})
-        _cookie(server, response, server.host_cookie, token)
-        server.seats_changed()
-        return response
+        return _claim_host(server, request)
     gate.wrong(address)
     return wire.error(403, "wrong or used code: ask the host screen for your seat's code")
 
@@ -146,6 +191,11 @@ async def _host_body(server: Any, request: web.Request) -> dict[str, Any] | web.
     return await wire.json_body(request)
 
 
+def _number(server: Any, seat: str) -> int:
+    """A seat's number, as every phone shows it (said aloud: a name would say who it is)."""
+    return server.seats.names.index(seat) + 1
+
+
 def _seat(server: Any, value: Any) -> str | None:
     return value if isinstance(value, str) and value in server.seats.names else None
 
@@ -159,6 +209,7 @@ async def release(server: Any, request: web.Request) -> web.Response:
     if seat is None:
         return wire.error(404, "unknown seat")
     server.seats.release(seat)
+    server.announce("phones.seat_released", {"n": _number(server, seat)})
     server.seats_changed()
     return wire.reply({"ok": True, "free": seat})
 
@@ -175,6 +226,7 @@ async def move(server: Any, request: web.Request) -> web.Response:
         server.seats.move(source, target)
     except SeatTaken:
         return wire.error(409, "that seat already has a phone; release it first")
+    server.announce("phones.seat_moved", {"n": _number(server, source), "m": _number(server, target)})
     server.seats_changed()
     return wire.reply({"ok": True})
 

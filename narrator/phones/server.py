@@ -101,6 +101,11 @@ class PhoneServer:
         self._listener: Any = None
         self._sweeper: asyncio.Task | None = None
         self.gate = gate.JoinGate(delay=host.WRONG_CODE_DELAY)
+        self.pending_host: host.PendingHost | None = None
+        self.speak: Any = None
+        """Says a line aloud at any moment (`open_phones` sets it to the scheduler's voice)."""
+        self.said: list[tuple[str, dict[str, Any]]] = []
+        """Every line the server had said (a host screen claimed, a seat released or moved)."""
         hub.watch(self._changed)
         hub.subscribe_private(self._private_line)
         self._follows_cues = hasattr(hub, "cue_watchers")
@@ -110,6 +115,7 @@ class PhoneServer:
         self._rounds_during_timers = hub.rounds_during_timers
         hub.rounds_during_timers = True
         hub.add_table_command("release", self.release)
+        hub.table_claim = self._table_confirms
 
     # --- the game's side --------------------------------------------------------------------
 
@@ -150,11 +156,24 @@ class PhoneServer:
         if self.private_lines.add(to, line, {self.lang: text}, when):
             self._changed()
 
+    def _table_confirms(self) -> bool:
+        """A button press or "done" at the table: it confirms a phone waiting to be the host screen."""
+        return self.pending_host is not None and host.confirm_host(self)
+
+    @safe
+    def announce(self, line: str, params: dict[str, Any]) -> None:
+        """Say `line` aloud now, so nothing done to the seats goes unnoticed at the table."""
+        self.said.append((line, params))
+        if self.speak is not None:
+            self.speak(line, params)
+
     def release(self, name: str) -> str:
         """Free a seat from the table's terminal (a lost phone): its old token stops working."""
         say = self._said_at_the_terminal
         if name.casefold() == "host":
-            self.seats.release(HOST)
+            self.seats.release(HOST)  # a new table code: the old one was said to everyone
+            self.pending_host = None
+            self.announce("phones.host_released", {"code": " ".join(self.seats.table_code)})
             self._changed()
             return say("hint.release_host", {"code": self.seats.table_code})
         match = next((n for n in self.seats.names if n.casefold() == name.casefold()), None)
@@ -284,6 +303,8 @@ class PhoneServer:
         The "phones" source stays registered: it is a name, and the next game's page answers."""
         if hasattr(self.hub, "forget"):  # a test's stand-in hub may have nothing to forget
             self.hub.forget(self)
+        if getattr(self.hub, "table_claim", None) == self._table_confirms:
+            self.hub.table_claim = None
         self.hub.rounds_during_timers = self._rounds_during_timers
         if self._sweeper is not None:
             self._sweeper.cancel()
