@@ -96,6 +96,17 @@ def test_at_the_cap_a_stranger_makes_room_idle_first_then_busy_oldest_first_neve
     assert g.refused == 1 and g.evicted == 2 and not seated.aborted
 
 
+def test_at_the_cap_a_newcomer_pushes_out_its_own_address_first():
+    g, clock = _guard(total=3, per_address=3)
+    other_old, mine, other_new = _Transport("b"), _Transport("a"), _Transport("c")
+    for t in (other_old, mine, other_new):
+        assert g.admit(t)
+        clock._now += 1
+    g.started(mine)  # even busy and younger, its own goes before an idle older stranger
+    assert g.admit(_Transport("a")) and mine.aborted and not other_old.aborted
+    assert g.admit(_Transport("d")) and other_old.aborted  # a new address: the oldest stranger
+
+
 def test_the_per_address_cap_counts_strangers_only():
     g, _ = _guard(total=10, per_address=2)
     a1, a2 = _Transport("a"), _Transport("a")

@@ -10,8 +10,9 @@ a seated phone's live event stream may stay open (and those are capped per seat)
 Room is kept for the table (issue 24: one laptop with 8 addresses filled the cap with
 requests that never finished, and five memos never arrived). A connection that has carried
 a seat's or the host screen's token is *seated* (at most `SEAT_ROOM` per seat). At the cap a
-newcomer takes the place of the oldest connection that is not seated, busy or not, so a flood
-only ever pushes out itself and other strangers; the per-address cap counts strangers only.
+newcomer takes the place of the oldest connection that is not seated, busy or not, and one
+from its own address first, so a flood churns through its own connections and never pushes
+out a seated one; the per-address cap counts strangers only.
 At start the narrator raises its own soft open-file limit as far as the hard limit lets it.
 """
 
@@ -82,7 +83,8 @@ class ConnectionGuard:
     def admit(self, transport: Any) -> bool:
         """Take a new connection, or refuse it. At the total cap the oldest connection that
         is not seated makes room (idle first, then one in a request: a stranger's request may
-        be a flood's, and a phone's costs it one retry); seated ones are never pushed out."""
+        be a flood's, and a phone's costs it one retry), its own address's first, so a flood
+        churns through its own connections; seated ones are never pushed out."""
         peer = transport.get_extra_info("peername")
         address = peer[0] if isinstance(peer, tuple) else str(peer)
         same = sum(1 for c in self.conns.values() if c.address == address and c.seat is None)
@@ -90,11 +92,12 @@ class ConnectionGuard:
             self.refused += 1
             return False
         if len(self.conns) >= self.total:
-            strangers = [(c.busy, c.since, t) for t, c in self.conns.items() if c.seat is None and not c.stream]
+            strangers = [(c.address != address, c.busy, c.since, t) for t, c in self.conns.items()
+                         if c.seat is None and not c.stream]
             if not strangers:
                 self.refused += 1
                 return False
-            oldest = min(strangers, key=lambda item: item[:2])[2]
+            oldest = min(strangers, key=lambda item: item[:3])[3]
             self.conns.pop(oldest, None)
             oldest.abort()
             self.evicted += 1
