@@ -119,6 +119,7 @@ async def memos_under_flood(addresses: int) -> str:
             await asyncio.sleep(0.1)
             if len(g.conns) >= g.total:
                 break
+        await asyncio.sleep(1.5)  # and its requests are under way
         busy, held = sum(c.busy for c in g.conns.values()), len(g.conns)
         sent = await asyncio.gather(*(_status(phones[n], "/api/private", {"serial": serial, "answer": a}, 5)
                                       for n, a in answers.items()))

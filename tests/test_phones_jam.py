@@ -23,7 +23,7 @@ HELD = 2.0
 """Real seconds a test waits for a reply that must come at once (it comes in milliseconds)."""
 
 
-def _old_join(hold: asyncio.Event):
+def _old_join(hold: asyncio.Event, lock: asyncio.Lock):
     """The join before issue 24: one lock for the whole server, the wrong-code delay slept
     under it (the delay here is `hold`, never set: time stands still for the queue)."""
     async def join(server, request):
@@ -31,7 +31,7 @@ def _old_join(hold: asyncio.Event):
         if isinstance(body, aiohttp.web.Response):
             return body
         typed = body.get("code")
-        async with LOCK:
+        async with lock:
             if server.seats.is_table_code(typed) and not server.seats.has_host:
                 token = server.seats.claim(HOST)
                 response = wire.reply({"host": True})
@@ -43,9 +43,6 @@ def _old_join(hold: asyncio.Event):
     return join
 
 
-LOCK = asyncio.Lock()
-
-
 async def _post_join(phone: Phone, code: str) -> int:
     try:
         return await phone.join_code(code)
@@ -55,9 +52,9 @@ async def _post_join(phone: Phone, code: str) -> int:
 
 @pytest.mark.parametrize("protected", [False, True])
 def test_wrong_codes_sent_as_the_code_is_announced_do_not_hold_up_the_host_screen(monkeypatch, protected):
-    hold = asyncio.Event()
+    hold, lock = asyncio.Event(), asyncio.Lock()  # bound to the test's loop at first use
     if not protected:
-        monkeypatch.setattr(host, "join", _old_join(hold))
+        monkeypatch.setattr(host, "join", _old_join(hold, lock))
 
     async def main():
         table = await open_table(NAMES5, seed=5)
@@ -68,7 +65,7 @@ def test_wrong_codes_sent_as_the_code_is_announced_do_not_hold_up_the_host_scree
             code = table.server.seats.table_code
             tries = [asyncio.ensure_future(_post_join(attacker, f"{n:08d}")) for n in range(15)]
             # the flood is in: a wrong code was checked (the old way: one holds the lock)
-            await wait_for(lambda: _true(LOCK.locked() or table.server.gate.shut_until), timeout=10)
+            await wait_for(lambda: _true(lock.locked() or table.server.gate.shut_until), timeout=10)
             joined = asyncio.ensure_future(real.join_code(code))
             done, _ = await asyncio.wait({joined}, timeout=HELD)
             assert bool(done) == protected
