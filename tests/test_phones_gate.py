@@ -62,6 +62,18 @@ def test_the_gate_remembers_a_bounded_number_of_addresses(monkeypatch):
     assert set(gate.shut_until) == {"b", "d", "e"}
 
 
+def test_every_shut_out_that_ends_now_is_forgotten_at_once(monkeypatch):
+    monkeypatch.setattr(gate_module, "KEPT_ADDRESSES", 3)
+    clock = ManualClock(0.0)
+    gate = JoinGate(delay=1.0, now=clock.now)
+    gate.wrong("a"), gate.wrong("z")  # both until 1.0
+    clock._now = 0.6
+    gate.wrong("b")
+    clock._now = 1.0
+    gate.wrong("d")
+    assert set(gate.shut_until) == {"b", "d"}
+
+
 class _Transport:
     def __init__(self, address: str):
         self.address, self.aborted = address, False
