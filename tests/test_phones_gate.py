@@ -196,3 +196,54 @@ def test_a_body_read_after_its_connection_closed_is_one_line_not_a_traceback():
         assert reply.status == 400 and b"could not be read" in reply.body
 
     asyncio.run(main())
+
+
+def test_a_finished_request_leaves_its_connection_idle_and_first_to_go():
+    g, clock = _guard(total=2, per_address=2)
+    old, new = _Transport("a"), _Transport("b")
+    g.admit(old), g.admit(new)
+    g.started(old), g.started(new)
+    clock._now = 5.0
+    g.finished(new)
+    assert (g.conns[new].busy, g.conns[new].since) == (False, 5.0) and g.conns[old].busy
+    g.finished(_Transport("gone"))  # a connection already closed: nothing happens
+    assert g.admit(_Transport("c")) and new.aborted and not old.aborted  # idle goes before busy
+
+
+def test_a_peer_without_an_address_pair_is_counted_by_its_name():
+    class _Unix(_Transport):
+        def get_extra_info(self, name):
+            return "/run/narrator.sock" if name == "peername" else None
+
+    g, _ = _guard(total=10, per_address=1)
+    first = _Unix("x")
+    assert g.admit(first) and g.conns[first].address == "/run/narrator.sock"
+    assert not g.admit(_Unix("x"))  # the same name: over the per-address cap
+
+
+def test_the_guarded_protocol_passes_everything_on_once_admitted_and_nothing_when_refused():
+    class _Inner:
+        def __init__(self):
+            self.calls = []
+
+        def __getattr__(self, name):
+            return lambda *args: self.calls.append(name) or f"{name} done"
+
+    g, _ = _guard(total=1, per_address=1)
+    inner = _Inner()
+    admitted = g.factory(lambda: inner)()
+    seat = _Transport("a")
+    admitted.connection_made(seat)
+    g.seated(seat, "Aki")  # the room is a seated phone's: a newcomer is refused
+    assert admitted.data_received(b"x") is None and admitted.eof_received() == "eof_received done"
+    admitted.pause_writing(), admitted.resume_writing()
+    refused_inner = _Inner()
+    refused = g.factory(lambda: refused_inner)()
+    t = _Transport("b")
+    refused.connection_made(t)
+    assert t.aborted and refused.eof_received() is None
+    refused.data_received(b"y"), refused.connection_lost(None)
+    assert refused_inner.calls == []
+    admitted.connection_lost(None)
+    assert inner.calls == ["connection_made", "data_received", "eof_received", "pause_writing",
+                           "resume_writing", "connection_lost"] and g.conns == {}
