@@ -108,6 +108,7 @@ def test_at_the_cap_a_stranger_makes_room_idle_first_then_busy_oldest_first_neve
     g.seated(second, "Chika"), g.seated(busy_new, "Dai")
     assert not g.admit(_Transport("10.0.0.10"))  # every connection is seated: refused
     assert g.refused == 1 and g.evicted == 2 and not seated.aborted
+    assert not g.admit(_Transport("10.0.0.11")) and g.refused == 2
 
 
 def test_at_the_cap_a_newcomer_pushes_out_its_own_address_first():
@@ -126,6 +127,7 @@ def test_the_per_address_cap_counts_strangers_only():
     a1, a2 = _Transport("a"), _Transport("a")
     assert g.admit(a1) and g.admit(a2)
     assert not g.admit(_Transport("a"))
+    assert not g.admit(_Transport("a")) and g.refused == 2
     g.seated(a1, "Aki")
     assert g.admit(_Transport("a"))  # a seated phone's connection leaves room for another
 
@@ -247,3 +249,10 @@ def test_the_guarded_protocol_passes_everything_on_once_admitted_and_nothing_whe
     admitted.connection_lost(None)
     assert inner.calls == ["connection_made", "data_received", "eof_received", "pause_writing",
                            "resume_writing", "connection_lost"] and g.conns == {}
+
+
+def test_strangers_alike_in_every_way_but_their_transport_make_room_without_an_error():
+    g, _ = _guard(total=2, per_address=5)  # the clock stands still: the same since for all
+    first, second = _Transport("a"), _Transport("a")
+    g.admit(first), g.admit(second)
+    assert g.admit(_Transport("a")) and first.aborted and not second.aborted  # the first of equals
