@@ -226,10 +226,10 @@ def test_a_peer_without_an_address_pair_is_counted_by_its_name():
 def test_the_guarded_protocol_passes_everything_on_once_admitted_and_nothing_when_refused():
     class _Inner:
         def __init__(self):
-            self.calls = []
+            self.calls, self.args = [], []
 
         def __getattr__(self, name):
-            return lambda *args: self.calls.append(name) or f"{name} done"
+            return lambda *args: self.calls.append(name) or self.args.append(args) or f"{name} done"
 
     g, _ = _guard(total=1, per_address=1)
     inner = _Inner()
@@ -246,9 +246,11 @@ def test_the_guarded_protocol_passes_everything_on_once_admitted_and_nothing_whe
     assert t.aborted and refused.eof_received() is None
     refused.data_received(b"y"), refused.connection_lost(None)
     assert refused_inner.calls == []
-    admitted.connection_lost(None)
+    lost = ConnectionResetError("gone")
+    admitted.connection_lost(lost)
     assert inner.calls == ["connection_made", "data_received", "eof_received", "pause_writing",
                            "resume_writing", "connection_lost"] and g.conns == {}
+    assert inner.args[1] == (b"x",) and inner.args[-1] == (lost,)
 
 
 def test_strangers_alike_in_every_way_but_their_transport_make_room_without_an_error():
@@ -256,3 +258,29 @@ def test_strangers_alike_in_every_way_but_their_transport_make_room_without_an_e
     first, second = _Transport("a"), _Transport("a")
     g.admit(first), g.admit(second)
     assert g.admit(_Transport("a")) and first.aborted and not second.aborted  # the first of equals
+
+
+def test_a_sweep_that_fails_says_why_in_one_line_and_the_sweeping_goes_on(monkeypatch, capsys):
+    import asyncio
+
+    monkeypatch.setattr(guard_module, "SWEEP_EVERY", 0)
+    g, _ = _guard()
+    calls = []
+
+    def failing():
+        calls.append(1)
+        if len(calls) == 3:
+            raise asyncio.CancelledError  # the test's end: the third sweep stops the loop
+        raise OSError("no such transport")
+
+    g.sweep = failing
+
+    async def main():
+        try:
+            await asyncio.wait_for(g.sweep_forever(), 10)
+        except asyncio.CancelledError:
+            pass
+
+    asyncio.run(main())
+    assert len(calls) == 3
+    assert capsys.readouterr().err.splitlines() == ["phones: connection sweep failed: no such transport"] * 2
