@@ -284,3 +284,31 @@ def test_a_sweep_that_fails_says_why_in_one_line_and_the_sweeping_goes_on(monkey
     asyncio.run(main())
     assert len(calls) == 3
     assert capsys.readouterr().err.splitlines() == ["phones: connection sweep failed: no such transport"] * 2
+
+
+def test_the_soft_file_limit_is_raised_toward_the_wanted_one_never_past_the_hard_one(monkeypatch):
+    """In process, on a stand-in `resource` (the real limits are tried in a child process by
+    test_phones_limits.py): every branch of `raise_file_limit`."""
+    infinity = guard_module.resource.RLIM_INFINITY
+    calls = []
+
+    def limits(soft, hard, fails=False):
+        monkeypatch.setattr(guard_module.resource, "getrlimit", lambda which: (soft, hard))
+
+        def setrlimit(which, pair):
+            calls.append((which, pair))
+            if fails:
+                raise ValueError("not permitted")
+        monkeypatch.setattr(guard_module.resource, "setrlimit", setrlimit)
+
+    nofile = guard_module.resource.RLIMIT_NOFILE
+    limits(1024, 2048)
+    assert guard_module.raise_file_limit(4096) == 2048 and calls == [(nofile, (2048, 2048))]
+    calls.clear(), limits(1024, infinity)
+    assert guard_module.raise_file_limit(4096) == 4096 and calls == [(nofile, (4096, infinity))]
+    calls.clear(), limits(4096, 8192)
+    assert guard_module.raise_file_limit(4096) == 4096 and calls == []  # already there
+    calls.clear(), limits(infinity, infinity)
+    assert guard_module.raise_file_limit(4096) == infinity and calls == []
+    calls.clear(), limits(1024, 2048, fails=True)
+    assert guard_module.raise_file_limit(4096) == 1024 and len(calls) == 1  # refused: the old limit
