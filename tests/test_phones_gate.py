@@ -312,3 +312,9 @@ def test_the_soft_file_limit_is_raised_toward_the_wanted_one_never_past_the_hard
     assert guard_module.raise_file_limit(4096) == infinity and calls == []
     calls.clear(), limits(1024, 2048, fails=True)
     assert guard_module.raise_file_limit(4096) == 1024 and len(calls) == 1  # refused: the old limit
+
+
+def test_the_caps_are_a_quarter_of_the_file_limit_within_their_bounds():
+    caps = guard_module.caps_for
+    assert [caps(n) for n in (16, 32, 36, 80, 100, 512, 1024, 1028, 10**6)] == [
+        (8, 4), (8, 4), (9, 4), (20, 5), (25, 6), (128, 32), (256, 32), (256, 32), (256, 32)]
