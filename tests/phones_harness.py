@@ -9,8 +9,9 @@ the players would by looking at their own phones.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import aiohttp
@@ -18,6 +19,7 @@ import aiohttp
 from narrator import home
 from narrator.games import get_game
 from narrator.phones.table import make_server
+from narrator.table.clock import ManualClock
 from narrator.table.runner import play as play_loop
 from narrator.table.runner import start_position
 from narrator.table.session import RunOptions, open_sitting
@@ -39,6 +41,9 @@ class Table:
     server: Any
     base: str
     task: asyncio.Task
+    door: ManualClock = field(default_factory=ManualClock)
+    """The clock of the join gate (`server.gate.now`): a phone whose code was wrong tries
+    again once the test has moved it on (`await table.door.advance(1)`)."""
 
     @property
     def state(self) -> Any:
@@ -89,19 +94,26 @@ async def open_table(names: str | None = NAMES5, seed: int = 7, transcript: str 
     task = asyncio.create_task(play_loop(rules, config, store, sitting.scheduler, position,
                                          on_state=server.set_state))
     await asyncio.sleep(0)
-    return Table(rules, config, store, sitting, server, f"http://127.0.0.1:{port}", task)
+    table = Table(rules, config, store, sitting, server, f"http://127.0.0.1:{port}", task)
+    server.gate.now = table.door.now
+    return table
+
+
+_ADDRESSES = (f"127.0.{n // 250}.{n % 250 + 2}" for n in itertools.count())
+"""Each test phone's own loopback address, as each phone at a table has its own."""
 
 
 class Phone:
     """One player's phone: its own cookie jar, so its own token."""
 
     def __init__(self, base: str, name: str):
-        self.base, self.name = base, name
+        self.base, self.name, self.address = base, name, next(_ADDRESSES)
         self.session = self._session(aiohttp.CookieJar(unsafe=True))
 
     def _session(self, jar: Any) -> aiohttp.ClientSession:
         # a browser sends the page's own Origin with every POST
-        return aiohttp.ClientSession(base_url=self.base, cookie_jar=jar, headers={"Origin": self.base})
+        return aiohttp.ClientSession(base_url=self.base, cookie_jar=jar, headers={"Origin": self.base},
+                                     connector=aiohttp.TCPConnector(local_addr=(self.address, 0)))
 
     async def join(self, seat: str | None = None) -> int:
         """Join seat `seat` (default: this phone's name) with its code from the host screen;

@@ -253,6 +253,7 @@ def test_the_host_screen_shows_codes_one_seat_at_a_time_and_releases_and_moves_s
             assert (await aki.view())[1]["seat"] == "Ben"
             assert table.server.seats.code("Aki") not in (None, shown["code"])  # a new code for the freed seat
             assert await ben.join_code(shown["code"]) == 403  # the old code is spent
+            await table.door.advance(1.0)  # a wrong code shuts its phone out for a second
             assert await ben.join("Aki") == 200
             async with host.session.post("/api/host/move", json={"from": "Aki", "to": "Ben"}) as r:
                 assert r.status == 409  # Ben's seat has a phone

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from narrator.games.additional_werewolf import cards
+from narrator.phones.seats import HOST
 from tests.phones_harness import NAMES5, open_table, wait_for
 from tests.phones_policy import choose
 from tests.setup_parts import missing, require_import
@@ -318,3 +319,35 @@ async def _host_ask(host, line):
     view = await view_of(host)
     ask = view["host"]["ask"]
     return ask if ask and ask["line"] == line else None
+
+
+def test_the_host_screen_waits_for_the_tables_press_showing_the_number_the_narrator_says():
+    """Issue 24: the table code alone no longer makes the host screen; the page shows its
+    number, the narrator says it, and the host screen appears once the table presses."""
+    async def main():
+        table = await open_table(NAMES5, seed=5)
+        table.sitting.hub.register("button")  # the appliance's button is at the table
+        table.server.seats.release(HOST)
+        try:
+            async with playwright_api.async_playwright() as p:
+                browser = await p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+                try:
+                    page = await new_phone(browser)
+                    await page.goto(f"{table.base}/#code={table.server.seats.table_code}")
+                    await wait_for(lambda: _true(table.server.pending_host is not None), timeout=30)
+                    word = table.server.pending_host.word
+                    await page.wait_for_selector(f'#msg:has-text("{word}")', timeout=30_000)
+                    assert table.server.said[-1] == ("phones.host_claim", {"n": word})
+                    assert await page.locator("#host").count() == 0
+                    assert table.sitting.hub.offer_text("done", "button") is None  # the table presses
+                    await page.wait_for_selector("#host", timeout=30_000)
+                finally:
+                    await browser.close()
+        finally:
+            await table.close()
+
+    asyncio.run(main())
+
+
+async def _true(value):
+    return value

@@ -209,7 +209,9 @@ def test_join_replies_with_the_seat_or_the_host_and_a_day_long_cookie_for_the_wh
             assert await post(aki, "/api/join", {"code": typed}) == claimed, typed
         wrong = (403, {"error": "wrong or used code: ask the host screen for your seat's code"})
         assert await post(aki, "/api/join", {"code": "A"}) == wrong
+        await table.door.advance(1.0)  # a wrong code shuts its phone out for a second
         assert await post(aki, "/api/join", {"code": code}) == wrong  # spent
+        await table.door.advance(1.0)
         assert await post(aki, "/api/join", {"code": table.server.seats.table_code}) == (
             409, {"error": "the table already has a host screen; release it at the table first"})
 

@@ -185,6 +185,7 @@ def test_seats_cannot_be_stolen_or_invented():
         intruder = Phone(table.base, "Aki")
         try:
             assert await intruder.join("Aki") == 403  # taken by Aki's phone: its code is spent
+            await table.door.advance(1.0)  # a wrong code shuts its phone out for a second
             assert await intruder.post_raw("/api/join", b'{"seat": "Zed"}') == 400  # a name is no code
             assert await intruder.post_raw("/api/join", b'{"seat": ["Aki"]}') == 400
             assert (await intruder.view())[0] == 401
@@ -355,7 +356,9 @@ def test_only_the_tables_terminal_can_free_a_seat_for_a_new_phone():
             assert await new_phone.join("Aki") == 403
             hint = hub.offer_text("release Aki", "script")  # only the keyboard at the table may
             assert hint and "free" not in hint
+            await table.door.advance(1.0)  # a wrong code shuts its phone out for a second
             assert await new_phone.join("Aki") == 403
+            await table.door.advance(1.0)
             assert "no seat 'Zed'" in hub.offer_text("release Zed", "keyboard")
             assert "Aki's seat is free" in hub.offer_text("release aki", "keyboard")
             assert (await phones["Aki"].view())[0] == 401  # the lost phone's token is worth nothing now

@@ -48,6 +48,8 @@ def needs_confirmation(ask: Ask) -> bool:
 
 
 CONFIRM_ENDING = frozenset({"keyboard", "voice"})
+TABLE_SOURCES = frozenset({"keyboard", "button", "voice"})
+"""Inputs at the table itself (not a phone, not a script): only they confirm a host screen."""
 """Sources whose answers that end the game (`Ask.ends_game`) are confirmed: a stray Enter or
 y at the terminal must not end a game that no undo can bring back."""
 
@@ -82,6 +84,9 @@ class ListenerHub:
         self._watchers: list = []
         self.cue_watchers: list = []
         self._table_commands: dict[str, Any] = {}
+        self.table_claim: Callable[[], bool] | None = None
+        """The phones: a press or "done" at the table confirms a phone waiting to be the host
+        screen (True when it did, and the words are spent)."""
         self.last_error: str | None = None
         self.private_sources: set[str] = {"script"}
         """Sources trusted to answer any player's private question (the table's own script)."""
@@ -164,6 +169,9 @@ class ListenerHub:
         With `confirm`, an answer that can change the game is confirmed before it counts.
         """
         meaning = self.vocabulary.meaning(text)
+        if (meaning in ("done", "yes") and source in TABLE_SOURCES and self.table_claim is not None
+                and self.table_claim()):
+            return None
         if self._ask is not None and is_confirmation(self._ask):
             if meaning == "undo":
                 text, meaning = "no", "no"  # undo while confirming takes the answer back

@@ -1,12 +1,13 @@
 """Phones as the table's private channel: a small web page served beside the narration.
 
 `server.PhoneServer` runs an aiohttp app in the narration's own asyncio loop. The first
-phone joins with the table code and becomes the host screen (`host`), which shows each
+phone joins with the table code and, once the table confirms it, becomes the host screen
+(`host`; `gate` keeps wrong codes from holding up anyone else's join), which shows each
 seat's own code; a phone that gives its seat's code gets a random secret token in a cookie
 (`seats`). The page shows that player alone their cards, memos and private questions
 (`views`, `private`) and takes their answers (`answers`; public questions on the host
 screen). `wire` pads every message to one size and reads request bodies safely, `guard`
-caps connections and times them out, `network` finds the address to announce, `standings`
+caps connections, times them out and keeps room for seated phones, `network` finds the address to announce, `standings`
 shows the table's history on the host screen after the game. The page
 itself is plain HTML, CSS and a little JavaScript (static/).
 """

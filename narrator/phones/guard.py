@@ -6,6 +6,13 @@ from one address, both well below the open-file limit; a connection over a cap i
 once (it is refused, the game goes on). A connection that has not finished its request
 after `request_timeout` seconds, or sits idle between requests that long, is closed; only
 a seated phone's live event stream may stay open (and those are capped per seat).
+
+Room is kept for the table (issue 24: one laptop with 8 addresses filled the cap with
+requests that never finished, and five memos never arrived). A connection that has carried
+a seat's or the host screen's token is *seated* (at most `SEAT_ROOM` per seat). At the cap a
+newcomer takes the place of the oldest connection that is not seated, busy or not, and one
+from its own address first, so a flood churns through its own connections and never pushes
+out a seated one; the per-address cap counts strangers only.
 At start the narrator raises its own soft open-file limit as far as the hard limit lets it.
 """
 
@@ -16,13 +23,15 @@ import resource
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 WANTED_FILES = 4096
 """The soft open-file limit the narrator asks for (systemd and shells default to 1024)."""
 REQUEST_TIMEOUT = 10.0
 """Seconds a connection may take to send a whole request, or sit idle between requests."""
 SWEEP_EVERY = 1.0
+SEAT_ROOM = 8
+"""Connections one seat (or the host screen) may have kept for it: four pages and their POSTs."""
 
 
 def raise_file_limit(wanted: int = WANTED_FILES) -> int:
@@ -51,6 +60,7 @@ class _Conn:
     since: float
     busy: bool = False
     stream: bool = False
+    seat: str | None = None
 
 
 @dataclass
@@ -63,42 +73,54 @@ class ConnectionGuard:
     refused: int = 0
     evicted: int = 0
     conns: dict[Any, _Conn] = field(default_factory=dict)
+    now: Callable[[], float] = time.monotonic
+    """The guard's clock (a test's manual one)."""
 
     def factory(self, inner: Any) -> Any:
         """A protocol factory for `loop.create_server`: aiohttp's, behind the caps."""
         return lambda: _Guarded(self, inner())
 
     def admit(self, transport: Any) -> bool:
-        """Take a new connection, or refuse it. At the total cap the longest-idle connection
-        that is neither a live stream nor in a request makes room (idle ones cost nothing to
-        reopen), so a flood of idle connections cannot keep a phone out."""
+        """Take a new connection, or refuse it. At the total cap the oldest connection that
+        is not seated makes room (idle first, then one in a request: a stranger's request may
+        be a flood's, and a phone's costs it one retry), its own address's first, so a flood
+        churns through its own connections; seated ones are never pushed out."""
         peer = transport.get_extra_info("peername")
         address = peer[0] if isinstance(peer, tuple) else str(peer)
-        same = sum(1 for c in self.conns.values() if c.address == address)
+        same = sum(1 for c in self.conns.values() if c.address == address and c.seat is None)
         if same >= self.per_address:
             self.refused += 1
             return False
         if len(self.conns) >= self.total:
-            idle = [(c.since, t) for t, c in self.conns.items() if not c.stream and not c.busy]
-            if not idle:
+            strangers = [(c.address != address, c.busy, c.since, t) for t, c in self.conns.items()
+                         if c.seat is None and not c.stream]
+            if not strangers:
                 self.refused += 1
                 return False
-            oldest = min(idle, key=lambda pair: pair[0])[1]
+            oldest = min(strangers, key=lambda item: item[:3])[3]
             self.conns.pop(oldest, None)
             oldest.abort()
             self.evicted += 1
-        self.conns[transport] = _Conn(address, time.monotonic())
+        self.conns[transport] = _Conn(address, self.now())
         return True
 
     def started(self, transport: Any) -> None:
         conn = self.conns.get(transport)
         if conn is not None:
-            conn.busy, conn.since = True, time.monotonic()
+            conn.busy, conn.since = True, self.now()
 
     def finished(self, transport: Any) -> None:
         conn = self.conns.get(transport)
         if conn is not None:
-            conn.busy, conn.since = False, time.monotonic()
+            conn.busy, conn.since = False, self.now()
+
+    def seated(self, transport: Any, seat: str) -> None:
+        """This connection carried `seat`'s token: keep room for it (up to `SEAT_ROOM`)."""
+        conn = self.conns.get(transport)
+        if conn is None or conn.seat is not None:
+            return
+        if sum(1 for c in self.conns.values() if c.seat == seat) < SEAT_ROOM:
+            conn.seat = seat
 
     def streaming(self, transport: Any) -> None:
         conn = self.conns.get(transport)
@@ -106,8 +128,8 @@ class ConnectionGuard:
             conn.stream = True
 
     def sweep(self) -> int:
-        """Close every connection past its time; returns how many were closed."""
-        now, closed = time.monotonic(), 0
+        """Close every connection past its time, in a request or idle; returns how many."""
+        now, closed = self.now(), 0
         for transport, conn in list(self.conns.items()):
             if not conn.stream and now - conn.since > self.request_timeout:
                 self.conns.pop(transport, None)

@@ -5,23 +5,74 @@ the table code (spoken once by the narrator, printed on its terminal) and then s
 free seat's own code, one seat at a time, as a QR code and as letters, for that player to
 scan or type. It can release a seat (a lost phone: the seat gets a new code) or move a phone
 to another seat, answer the table's public questions, and start the game before every seat
-has a phone. A wrong code costs the sender `WRONG_CODE_DELAY` seconds, one try at a time for
-the whole server, so codes cannot be guessed from the network.
+has a phone. A wrong code shuts its sender's address out for `WRONG_CODE_DELAY` seconds
+(gate.py), so codes cannot be guessed from the network and nobody's tries hold up another's.
 """
 
 from __future__ import annotations
 
-import asyncio
 import io
+import secrets
+from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import web
 
-from narrator.phones import standings, wire
-from narrator.phones.seats import HOST, SeatTaken
+from narrator.inputs.hub import TABLE_SOURCES
+from narrator.phones import gate, standings, wire
+from narrator.phones.seats import HOST, SeatTaken, new_token
 
-WRONG_CODE_DELAY = 1.0
+WRONG_CODE_DELAY = gate.WRONG_CODE_DELAY
+"""Read when a server is made (`server.gate`); a test may set it first."""
 COOKIE_AGE = 86400
+CONFIRM_SECONDS = 15.0
+"""Seconds the table has to confirm a phone that entered the table code."""
+
+
+@dataclass
+class PendingHost:
+    """A phone that entered the table code, waiting for the table to confirm it (issue 24: a
+    script took the host screen 20 ms after `release host`, since the code is said aloud)."""
+
+    token: str
+    word: str
+    until: float
+
+
+def confirm_host(server: Any) -> bool:
+    """The table confirmed (a button press, "done" said or typed): the waiting phone becomes
+    the host screen. False when no phone is waiting, or its time ran out."""
+    pending, server.pending_host = server.pending_host, None
+    if pending is None or pending.until <= server.gate.now() or server.seats.has_host:
+        return False
+    server.seats.claim(HOST, pending.token)
+    server.announce("phones.host_confirmed", {})
+    server.seats_changed()
+    return True
+
+
+def _claim_host(server: Any, request: web.Request) -> web.Response:
+    """The table code: the phone waits for the table's confirmation, said aloud with a number
+    its screen shows; a table with nothing to confirm by (no keyboard, button or microphone)
+    takes it at once, said aloud all the same."""
+    if server.seats.has_host:
+        return wire.error(409, "the table already has a host screen; release it at the table first")
+    pending, now = server.pending_host, server.gate.now()
+    if pending is not None and pending.until > now:
+        return wire.error(409, "another phone is waiting for the table to confirm it; try again shortly")
+    token = new_token()
+    if not (server.hub.sources & TABLE_SOURCES):
+        server.seats.claim(HOST, token)
+        server.announce("phones.host_confirmed", {})
+        server.seats_changed()
+        response = wire.reply({"host": True})
+    else:
+        word = str(10 + secrets.randbelow(90))
+        server.pending_host = PendingHost(token, word, now + CONFIRM_SECONDS)
+        server.announce("phones.host_claim", {"n": word})
+        response = wire.reply({"host": "pending", "word": word, "seconds": CONFIRM_SECONDS}, 202)
+    _cookie(server, response, server.host_cookie, token)
+    return response
 
 
 def add_routes(server: Any, app: web.Application) -> None:
@@ -57,31 +108,43 @@ def _cookie(server: Any, response: web.Response, name: str, token: str) -> None:
     response.set_cookie(name, token, httponly=True, samesite="Strict", path="/", max_age=COOKIE_AGE)
 
 
+def _gone(request: web.Request) -> bool:
+    """The sender hung up: nothing it is given would reach it (so it is given nothing)."""
+    transport = request.transport
+    return transport is None or transport.is_closing()
+
+
 async def join(server: Any, request: web.Request) -> web.Response:
-    """A phone gives a code: a free seat's own code seats it; the table code makes the host screen."""
-    body = await wire.json_body(request)
+    """A phone gives a code: a free seat's own code seats it; the table code makes the host screen.
+
+    Nothing here waits on anyone else (see gate.py): an address that sent a wrong code is
+    refused unchecked for a second, and a seat is claimed only for a sender still there."""
+    gate, address = server.gate, request.remote or "?"
+    if gate.wait_left(address) > 0 or not gate.begin(address):
+        return wire.error(429, "one code a second from each phone: wait a moment and try again")
+    try:
+        body = await wire.json_body(request)
+    finally:
+        gate.end(address)
     if isinstance(body, web.Response):
         return body
     typed = body.get("code")
     if not isinstance(typed, str) or not 1 <= len(typed) <= 40:
         return wire.error(400, "a seat is claimed with its own code: scan it on the host screen")
-    async with server.code_lock:  # one try at a time, for everyone
-        seat = server.seats.seat_for_code(typed)
-        if seat is not None:
-            token = server.seats.claim(seat)
-            response = wire.reply({"seat": seat})
-            _cookie(server, response, server.cookie, token)
-            server.seats_changed()
-            return response
-        if server.seats.is_table_code(typed) and not server.seats.has_host:
-            token = server.seats.claim(HOST)
-            response = wire.reply({"host": True})
-            _cookie(server, response, server.host_cookie, token)
-            server.seats_changed()
-            return response
-        await asyncio.sleep(WRONG_CODE_DELAY)
+    if gate.wait_left(address) > 0:  # a try from the same address was wrong meanwhile
+        return wire.error(429, "one code a second from each phone: wait a moment and try again")
+    if _gone(request):
+        return wire.error(499, "the phone went away before its seat was given")
+    seat = server.seats.seat_for_code(typed)
+    if seat is not None:
+        token = server.seats.claim(seat)
+        response = wire.reply({"seat": seat})
+        _cookie(server, response, server.cookie, token)
+        server.seats_changed()
+        return response
     if server.seats.is_table_code(typed):
-        return wire.error(409, "the table already has a host screen; release it at the table first")
+        return _claim_host(server, request)
+    gate.wrong(address)
     return wire.error(403, "wrong or used code: ask the host screen for your seat's code")
 
 
@@ -128,6 +191,11 @@ async def _host_body(server: Any, request: web.Request) -> dict[str, Any] | web.
     return await wire.json_body(request)
 
 
+def _number(server: Any, seat: str) -> int:
+    """A seat's number, as every phone shows it (said aloud: a name would say who it is)."""
+    return server.seats.names.index(seat) + 1
+
+
 def _seat(server: Any, value: Any) -> str | None:
     return value if isinstance(value, str) and value in server.seats.names else None
 
@@ -141,6 +209,7 @@ async def release(server: Any, request: web.Request) -> web.Response:
     if seat is None:
         return wire.error(404, "unknown seat")
     server.seats.release(seat)
+    server.announce("phones.seat_released", {"n": _number(server, seat)})
     server.seats_changed()
     return wire.reply({"ok": True, "free": seat})
 
@@ -157,6 +226,7 @@ async def move(server: Any, request: web.Request) -> web.Response:
         server.seats.move(source, target)
     except SeatTaken:
         return wire.error(409, "that seat already has a phone; release it first")
+    server.announce("phones.seat_moved", {"n": _number(server, source), "m": _number(server, target)})
     server.seats_changed()
     return wire.reply({"ok": True})
 

@@ -104,23 +104,27 @@ class Seats:
     def is_table_code(self, code: str) -> bool:
         return hmac.compare_digest(self.table_code.encode(), normal_code(code).encode())
 
-    def claim(self, name: str) -> str:
-        """Give seat `name` to a new phone; returns the token (shown to that phone only)."""
+    def claim(self, name: str, token: str | None = None) -> str:
+        """Give seat `name` to a new phone; returns the token (shown to that phone only;
+        the host screen's was handed over already, while the table confirmed it)."""
         if name not in self.names and name != HOST:
             raise KeyError(name)
         if name in self._digests:
             raise SeatTaken(name)
-        token = new_token()
+        token = token or new_token()
         self._digests[name] = _digest(token)
         self._codes.pop(name, None)  # the code is spent
         self._save()
         return token
 
     def release(self, name: str) -> None:
-        """Free a seat (a lost phone): the old token stops working, the seat gets a new code."""
+        """Free a seat (a lost phone): the old token stops working, the seat gets a new code;
+        the host screen's release makes a new table code (the old one was said to everyone)."""
         self._digests.pop(name, None)
         if name in self.names:
             self._codes[name] = new_seat_code()
+        if name == HOST:
+            self.table_code = new_table_code()
         self._save()
 
     def move(self, source: str, target: str) -> None:

@@ -27,7 +27,7 @@ from aiohttp import web
 from narrator.cues import Ask, Collect, End, Timer
 from narrator.games.contract import Game
 from narrator.inputs.hub import ListenerHub
-from narrator.phones import answers, guard, host, table_controls, wire
+from narrator.phones import answers, gate, guard, host, table_controls, wire
 from narrator.phones.private import PrivateLines, request_view
 from narrator.phones.seats import HOST, Seats
 from narrator.phones.views import build_view
@@ -36,6 +36,9 @@ STATIC = Path(__file__).with_name("static")
 STATIC_FILES = {"app.js": "text/javascript", "style.css": "text/css", "strings.json": "application/json"}
 MAX_STREAMS_PER_SEAT = 4
 """Open pages one seat may keep (a phone and a reload or two); more is someone hogging the Pi."""
+HANDLER_CANCELLATION = True
+"""A handler whose client hung up is cancelled (aiohttp's default since 3.8.6 lets it run on,
+so a gone sender's join could still take a seat, and its body read raise a traceback)."""
 KEEPALIVE = 15.0
 CHECK_EVERY = 0.5
 """Seconds between checks that a quiet stream's page is still there."""
@@ -97,7 +100,12 @@ class PhoneServer:
         self._runner: web.AppRunner | None = None
         self._listener: Any = None
         self._sweeper: asyncio.Task | None = None
-        self.code_lock = asyncio.Lock()
+        self.gate = gate.JoinGate(delay=host.WRONG_CODE_DELAY)
+        self.pending_host: host.PendingHost | None = None
+        self.speak: Any = None
+        """Says a line aloud at any moment (`open_phones` sets it to the scheduler's voice)."""
+        self.said: list[tuple[str, dict[str, Any]]] = []
+        """Every line the server had said (a host screen claimed, a seat released or moved)."""
         hub.watch(self._changed)
         hub.subscribe_private(self._private_line)
         self._follows_cues = hasattr(hub, "cue_watchers")
@@ -107,6 +115,7 @@ class PhoneServer:
         self._rounds_during_timers = hub.rounds_during_timers
         hub.rounds_during_timers = True
         hub.add_table_command("release", self.release)
+        hub.table_claim = self._table_confirms
 
     # --- the game's side --------------------------------------------------------------------
 
@@ -147,11 +156,24 @@ class PhoneServer:
         if self.private_lines.add(to, line, {self.lang: text}, when):
             self._changed()
 
+    def _table_confirms(self) -> bool:
+        """A button press or "done" at the table: it confirms a phone waiting to be the host screen."""
+        return self.pending_host is not None and host.confirm_host(self)
+
+    @safe
+    def announce(self, line: str, params: dict[str, Any]) -> None:
+        """Say `line` aloud now, so nothing done to the seats goes unnoticed at the table."""
+        self.said.append((line, params))
+        if self.speak is not None:
+            self.speak(line, params)
+
     def release(self, name: str) -> str:
         """Free a seat from the table's terminal (a lost phone): its old token stops working."""
         say = self._said_at_the_terminal
         if name.casefold() == "host":
-            self.seats.release(HOST)
+            self.seats.release(HOST)  # a new table code: the old one was said to everyone
+            self.pending_host = None
+            self.announce("phones.host_released", {"code": " ".join(self.seats.table_code)})
             self._changed()
             return say("hint.release_host", {"code": self.seats.table_code})
         match = next((n for n in self.seats.names if n.casefold() == name.casefold()), None)
@@ -254,7 +276,8 @@ class PhoneServer:
     async def start(self, host_: str, port: int) -> int:
         """Listen on `host_:port` (port 0: any free port); returns the port."""
         self._runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=2.0,
-                                     keepalive_timeout=guard.REQUEST_TIMEOUT)
+                                     keepalive_timeout=guard.REQUEST_TIMEOUT,
+                                     handler_cancellation=HANDLER_CANCELLATION)
         await self._runner.setup()
         loop = asyncio.get_running_loop()
         try:
@@ -280,6 +303,8 @@ class PhoneServer:
         The "phones" source stays registered: it is a name, and the next game's page answers."""
         if hasattr(self.hub, "forget"):  # a test's stand-in hub may have nothing to forget
             self.hub.forget(self)
+        if getattr(self.hub, "table_claim", None) == self._table_confirms:
+            self.hub.table_claim = None
         self.hub.rounds_during_timers = self._rounds_during_timers
         if self._sweeper is not None:
             self._sweeper.cancel()
@@ -300,6 +325,9 @@ class PhoneServer:
     async def _check_request(self, request: web.Request, handler: Any) -> web.StreamResponse:
         self.guard.started(request.transport)
         try:
+            held = self.seats.holder(self.token(request)) or self.seats.holder(self.token(request, host_cookie=True))
+            if held is not None:  # a seated phone's connection: room is kept for it (guard.py)
+                self.guard.seated(request.transport, held)
             if request.host.lower() not in self.allowed_hosts:
                 return wire.error(421, "unknown host: open the address the narrator announced")
             if request.method == "POST" and self.check_origin and not self._same_origin(request):

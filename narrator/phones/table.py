@@ -6,8 +6,9 @@ folder, so a resumed game keeps every phone seated with the same cookie.
 
 from __future__ import annotations
 
+import asyncio
 import sys
-from typing import Any
+from typing import Any, Callable
 from urllib.parse import urlsplit
 
 from narrator.cues import Say
@@ -52,6 +53,31 @@ def page_packs(voice: str = "auto") -> dict[str, Any]:
     return packs
 
 
+def speaker(scheduler: Any) -> Callable[[str, dict[str, Any]], None]:
+    """Say a line of the server's at once, beside whatever the game is saying (a host screen
+    claimed, a seat released): on the timeline's next slot, never failing the game."""
+    def speak(line: str, params: dict[str, Any]) -> None:
+        async def say() -> None:
+            try:
+                await scheduler.narration.say(scheduler.voice.clip(line, params), "say")
+            except Exception as err:  # the announcement is lost, the game goes on
+                print(f"phones: could not say {line} ({type(err).__name__}: {err})", file=sys.stderr)
+        asyncio.ensure_future(say())
+    return speak
+
+
+def print_table_code(code: str, url: str, stream: Any = None) -> None:
+    """The table code on the table's own terminal, never in a log: on the appliance stderr is
+    the journal, which any user in the `adm` group reads, so there it is only "announced"."""
+    stream = stream or sys.stderr
+    if stream.isatty():
+        print(f"phones: table code {code}", file=stream, flush=True)
+        show_qr(f"{url}#code={code}", stream)
+    else:
+        print("phones: table code announced (not logged)", file=stream, flush=True)
+        show_qr(url, stream)
+
+
 def spoken_code(code: str) -> str:
     """The table code as the narrator says it: digit by digit."""
     return " ".join(code)
@@ -63,6 +89,7 @@ async def open_phones(server: PhoneServer, scheduler: Any, host: str | None, por
     terminal), say them, then wait until every seat has a phone or the host starts anyway."""
     host = bind_host(host)
     server.clock = scheduler.clock
+    server.speak = speaker(scheduler)
     port = await server.start(host, port)
     url = join_url(host, port)
     server.allowed_hosts.add(urlsplit(url).netloc.lower())
@@ -70,8 +97,7 @@ async def open_phones(server: PhoneServer, scheduler: Any, host: str | None, por
         print(f"phones: open {url} (the host screen is taken; `release host` frees it)", file=sys.stderr)
     else:
         code = server.seats.table_code
-        print(f"phones: table code {code}", file=sys.stderr, flush=True)
-        show_qr(f"{url}#code={code}")
+        print_table_code(code, url)
         await scheduler.play([Say("phones.join", {"address": spoken_address(url), "code": spoken_code(code)})], {})
     if wait:
         await server.wait_for_phones()

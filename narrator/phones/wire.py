@@ -53,7 +53,7 @@ async def json_body(request: web.Request) -> dict[str, Any] | web.Response:
         return too_big
     try:
         raw = await request.content.read(MAX_BODY + 1)
-    except (ConnectionError, ValueError):
+    except (ConnectionError, ValueError, RuntimeError):  # RuntimeError: aiohttp's "Connection closed."
         return error(400, "the body could not be read")
     if len(raw) > MAX_BODY:
         return too_big

@@ -77,9 +77,24 @@ async function entry() {
 
 async function join(code, seatedAlready) {
   const response = await post("/api/join", { code });
+  if (response.status === 202) return awaitTable(await response.json());
   if (response.ok || seatedAlready) return listen();
   if (!$("msg")) await entry();
-  $("msg").textContent = response.status === 409 ? t("host_taken") : t("wrong_code");
+  $("msg").textContent = t({ 409: "host_taken", 429: "wait_code" }[response.status] || "wrong_code");
+}
+
+// The table code makes the host screen only once the table confirms it: the narrator says
+// this phone's number aloud, and a press of the button (or "done") at the table confirms it.
+async function awaitTable(pending) {
+  if (!$("msg")) await entry();
+  $("msg").textContent = t("host_confirm", { n: pending.word });
+  const end = Date.now() + pending.seconds * 1000 + 2000;
+  while (Date.now() < end) {
+    await new Promise((done) => setTimeout(done, 1000));
+    const seats = await (await fetch("/api/seats")).json();
+    if (seats.host) return listen();
+  }
+  $("msg").textContent = t("host_not_confirmed");
 }
 
 function listen() {
