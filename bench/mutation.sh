@@ -10,7 +10,7 @@
 #                                      registry, contract.py, seating.py and phones/views.py
 #                                      under the contract, phone-view and rules tests
 #   bench/mutation.sh rules [FILES]    every game's rules: Additional Werewolf's rules and cards,
-#                                      Bestia Magica's night, vote and rules, Pagan's rules (paths
+#                                      Bestia Magica's night, vote and rules, Pagan's rules, the game-file kernel's engine, calls, judge, plans and passed rounds (paths
 #                                      under narrator/games) under the rules, rulings, scenario,
 #                                      table-guide and saved-game tests that call them in-process
 #   e.g. bench/mutation.sh phones "seats.py views.py"
@@ -46,8 +46,8 @@ store)
     TESTS="test_store test_store_edges test_runner_loop test_cli test_bad_input_cli test_process test_saved_game_cli" ;;
 rules)
     PACKAGE=narrator/games
-    DEFAULT="additional_werewolf/rules.py additional_werewolf/cards.py bestia_magica/night.py bestia_magica/vote.py bestia_magica/rules.py pagan/rules.py"
-    TESTS="test_additional_werewolf_rules test_aw_rulings test_aw_digital_cards test_aw_table_guide test_saved_game_cli test_bestia_magica_rules test_bm_rulings test_bestia_magica_games test_bestia_magica_review test_bestia_magica_balance test_bestia_magica_cli test_pagan_rules test_pagan_rulings test_pagan_cli" ;;
+    DEFAULT="additional_werewolf/rules.py additional_werewolf/cards.py bestia_magica/night.py bestia_magica/vote.py bestia_magica/rules.py pagan/rules.py kernel/engine.py kernel/calls.py kernel/judge.py kernel/plans.py kernel/passed.py"
+    TESTS="test_additional_werewolf_rules test_aw_rulings test_aw_digital_cards test_aw_table_guide test_saved_game_cli test_bestia_magica_rules test_bm_rulings test_bestia_magica_games test_bestia_magica_review test_bestia_magica_balance test_bestia_magica_cli test_pagan_rules test_pagan_rulings test_pagan_cli test_kernel_roles test_kernel_day_order test_kernel_aliases test_kernel_pass_device test_kernel_table_controls test_game_files" ;;
 *)
     echo "unknown part '$TARGET': use phones, store, contract or rules" >&2; exit 2 ;;
 esac

@@ -44,7 +44,7 @@ def default_jobs() -> int:
 
 
 def workers_for(engine: Any, jobs: int | None, todo: int) -> int:
-    """How many processes render `todo` clips: one for a threaded engine or a tiny render."""
+    """How many processes render `todo` clips: one for a threaded engine or a render of a few clips."""
     if getattr(engine, "uses_threads", False) or not _registered(engine):
         return 1
     wanted = default_jobs() if jobs is None else max(1, jobs)
