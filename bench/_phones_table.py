@@ -75,8 +75,28 @@ def session(base: str, **kwargs: Any) -> aiohttp.ClientSession:
 async def seat(phone: aiohttp.ClientSession, table: BenchTable, name: str) -> int:
     """Join seat `name` as its player does: with its code (new) or its name (old)."""
     body = {"code": table.server.seats.code(name)} if NEW_API else {"seat": name}
+    keys = getattr(table.server, "keys", None)  # after issue 24: the seat's key, as the page derives it
+    phone.seat_key = keys.for_code(body["code"])[0] if keys is not None else None
+    phone.counter = 0
     async with phone.post("/api/join", json=body) as r:
         return r.status
+
+
+async def private(phone: aiohttp.ClientSession, serial: int, answer: dict[str, Any]) -> int:
+    """A private answer as the page sends it: sealed with the seat's key (after issue 24), or plain;
+    returns the status of the answer itself."""
+    if getattr(phone, "seat_key", None) is None:
+        async with phone.post("/api/private", json={"serial": serial, "answer": answer}) as r:
+            return r.status
+    from narrator.phones import crypto
+
+    phone.counter += 1
+    box = crypto.seal(phone.seat_key, {"from": "phone", "n": phone.counter, "to": "private",
+                                       "body": {"serial": serial, "answer": answer}}, crypto.PLAIN_REQUEST)
+    async with phone.post("/api/seat", json={"box": box}) as r:
+        if r.status != 200:
+            return r.status
+        return crypto.unseal(phone.seat_key, (await r.json())["box"])["status"]
 
 
 async def public_answerer(table: BenchTable, phones: dict[str, aiohttp.ClientSession]) -> aiohttp.ClientSession:

@@ -82,8 +82,7 @@ async def main() -> None:
     for name, request in round_.requests.items():
         target = plan.get(name, request.choices[0])
         answer = {request.key: target if target in request.choices else request.choices[0], "ability": False}
-        async with phones[name].post("/api/private", json={"serial": serial, "answer": answer}) as r:
-            assert r.status == 200, await r.text()
+        assert await bench.private(phones[name], serial, answer) == 200
     await bench.wait_for(lambda: table.server.private_lines.of("Ben"))
     await asyncio.sleep(0.2)
     role_of = {p.name: p.role for p in table.state.players}

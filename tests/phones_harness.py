@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import base64
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,6 +19,8 @@ import aiohttp
 
 from narrator import home
 from narrator.games import get_game
+from narrator.phones import crypto
+from narrator.phones.seats import CODE_ALPHABET, SEAT_CODE_LENGTH, normal_code
 from narrator.phones.table import make_server
 from narrator.table.clock import ManualClock
 from narrator.table.runner import play as play_loop
@@ -90,6 +93,9 @@ async def open_table(names: str | None = NAMES5, seed: int = 7, transcript: str 
     port = await server.start("127.0.0.1", 0)
     SERVERS[f"http://127.0.0.1:{port}"] = server
     server.guard.per_address = server.guard.total  # every test phone comes from 127.0.0.1
+    server.reply_after = 0  # sealed replies at once (tests/test_phones_crypto.py checks the pacing)
+    for name in server.seats.free():  # each seat's key derived now, as the page will (one scrypt each)
+        server.keys.for_code(server.seats.code(name))
     position = start_position(rules, config, store)
     task = asyncio.create_task(play_loop(rules, config, store, sitting.scheduler, position,
                                          on_state=server.set_state))
@@ -123,18 +129,58 @@ class Phone:
         return await self.join_code(code or "SPENTSPENT")
 
     async def join_code(self, code: str) -> int:
-        async with self.session.post("/api/join", json={"code": code}) as r:
+        """Join with `code` as the page does: a seat's code never sent, but proven (its seat
+        id and a box sealed with its key, both derived from it); the table code, or a code
+        that cannot be a seat's, sent as it is. A seated phone then holds its seat's key."""
+        normal = normal_code(code)
+        if len(normal) == SEAT_CODE_LENGTH and set(normal) <= set(CODE_ALPHABET):
+            if self.base in SERVERS:
+                key, seat_id = SERVERS[self.base].keys.for_code(code)  # what the page derives (cached)
+            else:
+                async with self.session.get("/api/seats") as r:
+                    key, seat_id = crypto.derive(code, base64.b64decode((await r.json())["salt"]))
+            self.counter += 1
+            body = {"id": seat_id, "box": crypto.seal(key, {"from": "phone", "n": self.counter, "join": True},
+                                                      crypto.PLAIN_REQUEST)}
+        else:
+            key, body = None, {"code": code}
+        async with self.session.post("/api/join", json=body) as r:
+            if r.status == 200 and "seat" in await r.json():
+                self.key = key
             return r.status
 
+    key: bytes | None = None
+    counter = 0
+
+    async def sealed(self, to: str, body: dict[str, Any] | None = None) -> tuple[int, Any]:
+        """A request through the seat's sealed channel: (the status inside, the reply inside)."""
+        self.counter += 1
+        n = self.counter
+        box = crypto.seal(self.key, {"from": "phone", "n": n, "to": to, "body": body or {}},
+                          crypto.PLAIN_REQUEST)
+        async with self.session.post("/api/seat", json={"box": box}) as r:
+            reply = await r.json()
+            if r.status != 200:
+                return r.status, reply
+        inner = crypto.unseal(self.key, reply["box"])
+        assert inner["from"] == "narrator" and inner["n"] == n, inner
+        return inner["status"], inner["body"]
+
     async def view(self) -> tuple[int, Any]:
+        if self.key is not None:
+            return await self.sealed("view")
         async with self.session.get("/api/view") as r:
             return r.status, await r.json()
 
     async def private(self, serial: Any, answer: Any) -> tuple[int, Any]:
+        if self.key is not None:
+            return await self.sealed("private", {"serial": serial, "answer": answer})
         async with self.session.post("/api/private", json={"serial": serial, "answer": answer}) as r:
             return r.status, await r.json()
 
     async def answer(self, serial: Any, value: Any) -> tuple[int, Any]:
+        if self.key is not None:
+            return await self.sealed("answer", {"serial": serial, "value": value})
         async with self.session.post("/api/answer", json={"serial": serial, "value": value}) as r:
             return r.status, await r.json()
 
@@ -156,7 +202,12 @@ class Phone:
             async for raw in r.content:
                 line = raw.decode().strip()
                 if line.startswith("data: "):
-                    return json.loads(line[6:])
+                    data = json.loads(line[6:])
+                    if self.key is None or "box" not in data:
+                        return data
+                    view = crypto.unseal(self.key, data["box"])
+                    assert view.pop("from") == "narrator"
+                    return view
         raise AssertionError("the stream ended without a view")
 
     async def close(self) -> None:

@@ -11,6 +11,7 @@ and the seeker answers the private question from their phone; one phone is a rea
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import os
 import queue
@@ -25,6 +26,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
+from narrator.phones import crypto
 from tests.setup_parts import missing, require_import
 
 pytestmark = pytest.mark.slow
@@ -108,10 +110,15 @@ async def _play_on_phones(base: str, table_code: str) -> dict:
         return aiohttp.ClientSession(base_url=base, cookie_jar=aiohttp.CookieJar(unsafe=True),
                                      headers={"Origin": base})
 
+    keys: dict[aiohttp.ClientSession, bytes] = {}
+
     async def view(phone: aiohttp.ClientSession) -> dict:
         async with phone.get("/api/view") as reply:
             assert reply.status == 200, await reply.text()
-            return await reply.json()
+            sealed = await reply.json()
+        view = crypto.unseal(keys[phone], sealed["box"])  # sealed with the seat's key
+        assert view.pop("from") == "narrator"
+        return view
 
     host, phones = session(), {name: session() for name in NAMES[:-1]}
     async with playwright_api.async_playwright() as p:
@@ -119,26 +126,32 @@ async def _play_on_phones(base: str, table_code: str) -> dict:
         try:
             async with host.post("/api/join", json={"code": table_code}) as reply:
                 assert reply.status == 200 and await reply.json() == {"host": True}
+            async with host.get("/api/seats") as reply:
+                salt = base64.b64decode((await reply.json())["salt"])
             for number, name in enumerate(NAMES, 1):
                 async with host.get(f"/api/host/code/{number}") as reply:
                     seat = await reply.json()
                 if name in phones:
                     async with phones[name].post("/api/join", json={"code": seat["code"]}) as reply:
                         assert await reply.json() == {"seat": name}
+                    keys[phones[name]] = crypto.derive(seat["code"], salt)[0]
                 else:  # the last player's phone is a real browser, joined by the seat's link (a QR scan)
                     page = await browser.new_page(viewport={"width": 390, "height": 844})
                     await page.goto(seat["link"])
                     await page.wait_for_selector("#reveal")
             views = {name: await _until(lambda p=phone: view(p), lambda v: v["private"]) for name, phone in phones.items()}
-            views[NAMES[-1]] = await page.evaluate("fetch('/api/view').then(r => r.json())")
+            views[NAMES[-1]] = await page.evaluate("fetch('/api/view').then(r => r.json()).then(opened)")
             await page.click("#reveal")
             shown = await page.inner_text("#own-line-0")
             stones = {name: {k: v for k, v in v["private"].items() if k != "lines"} for name, v in views.items()}
             asked = await _until(lambda: view(phones["Aki"]), lambda v: v["ask"] is not None)
             others = {"Ben": (await view(phones["Ben"]))["ask"], "Chika": views["Chika"]["ask"]}
             black = next(name for name, stone in stones.items() if stone == {"stone": "black"})
-            async with phones["Aki"].post("/api/answer", json={"serial": asked["ask"]["serial"], "value": black}) as reply:
+            sealed = {"from": "phone", "n": 1, "to": "answer", "body": {"serial": asked["ask"]["serial"], "value": black}}
+            box = crypto.seal(keys[phones["Aki"]], sealed, crypto.PLAIN_REQUEST)
+            async with phones["Aki"].post("/api/seat", json={"box": box}) as reply:
                 assert reply.status == 200, await reply.text()
+                assert crypto.unseal(keys[phones["Aki"]], (await reply.json())["box"])["status"] == 200
             return {"views": views, "stones": stones, "asked": asked["ask"], "others": others, "black": black,
                     "shown": shown}
         finally:

@@ -164,6 +164,7 @@ def test_resumed_game_keeps_seats_tokens_and_cards():
                                              position, recap=True, on_state=server.set_state))
         again = Phone(f"http://127.0.0.1:{port}", "Aki")
         again.session.cookie_jar.update_cookies({c.key: c.value for c in aki.session.cookie_jar})
+        again.key, again.counter = aki.key, aki.counter  # the page keeps both in its storage
         try:
             status, after = await again.view()
             assert status == 200 and after["seat"] == "Aki"

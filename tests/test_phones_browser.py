@@ -41,8 +41,9 @@ else:
 
 
 async def view_of(page):
-    """The view the page's own session gets (its own cookie)."""
-    return await page.evaluate("fetch('/api/view').then(r => r.json())")
+    """The view the page's own session gets (its own cookie), opened with the page's own key
+    (a seat's view is sealed for its phone)."""
+    return await page.evaluate("fetch('/api/view').then(r => r.json()).then(opened)")
 
 
 async def tap_answer(page, table, view):
@@ -90,7 +91,8 @@ async def seat_everyone(table, browser, names, pages):
         letters = await host.inner_text("#letters")
         page = pages[name] = await new_phone(browser)
         if number == len(names):  # the last player scans the QR code: its link carries the code
-            link = await host.evaluate(f"fetch('/api/host/code/{number}').then(r => r.json()).then(d => d.link)")
+            link = await host.evaluate(f"fetch('/api/host/code/{number}').then(r => r.json())"
+                                       ".then(d => d.box ? Seal.openForHost(mine.sk, table.key, d.box).link : d.link)")
             await page.goto(link)
         else:
             await page.goto(table.base + "/")

@@ -3,6 +3,7 @@ status and message, the page's files and their types, the security headers on ev
 and the lines `release` prints at the table's terminal."""
 
 import asyncio
+import base64
 
 import aiohttp
 
@@ -35,13 +36,15 @@ def run(test):
 
 def test_seats_tells_a_phone_what_it_holds_and_how_many_seats_are_free():
     async def check(table, aki, stranger):
+        public = {"salt": base64.b64encode(table.server.keys.salt).decode(),  # what the page derives keys with
+                  "key": table.server.keys.public_key}
         assert await get(stranger, "/api/seats") == (
-            200, {"lang": "en", "you": None, "host": False, "has_host": False, "free": 4})
+            200, {"lang": "en", "you": None, "host": False, "has_host": False, "free": 4, **public})
         assert await get(aki, "/api/seats") == (
-            200, {"lang": "en", "you": "Aki", "host": False, "has_host": False, "free": 4})
+            200, {"lang": "en", "you": "Aki", "host": False, "has_host": False, "free": 4, **public})
         host = await table.host()
         assert await get(host, "/api/seats") == (
-            200, {"lang": "en", "you": None, "host": True, "has_host": True, "free": 4})
+            200, {"lang": "en", "you": None, "host": True, "has_host": True, "free": 4, **public})
         assert await get(stranger, "/api/view") == NO_SEAT
         assert await get(stranger, "/api/events") == NO_SEAT
 

@@ -6,8 +6,12 @@ phone joins with the table code and, once the table confirms it, becomes the hos
 seat's own code; a phone that gives its seat's code gets a random secret token in a cookie
 (`seats`). The page shows that player alone their cards, memos and private questions
 (`views`, `private`) and takes their answers (`answers`; public questions on the host
-screen). `wire` pads every message to one size and reads request bodies safely, `guard`
+screen). `crypto` holds each seat's key (derived from its code on the phone too, never sent) and
+seals what a seat's phone and the narrator say; `channel` is a seated phone's one sealed
+door for its requests (and its decoys). `wire` pads every message to one size and reads
+request bodies safely, `guard`
 caps connections, times them out and keeps room for seated phones, `network` finds the address to announce, `standings`
 shows the table's history on the host screen after the game. The page
-itself is plain HTML, CSS and a little JavaScript (static/).
+itself is plain HTML, CSS and a little JavaScript (static/; tweetnacl-js and scrypt-js
+vendored from npm with their licences).
 """

@@ -26,6 +26,10 @@ async def _read(request: web.Request, seated: bool, what: str) -> tuple[dict[str
     body = await wire.json_body(request)
     if isinstance(body, web.Response):
         return body
+    return _serial(body, what)
+
+
+def _serial(body: dict[str, Any], what: str) -> tuple[dict[str, Any], int] | web.Response:
     serial = body.get("serial")
     if not isinstance(serial, int) or isinstance(serial, bool):
         return wire.error(400, f"serial must be the number of the {what} being answered")
@@ -33,12 +37,27 @@ async def _read(request: web.Request, seated: bool, what: str) -> tuple[dict[str
 
 
 async def answer(server: Any, request: web.Request) -> web.Response:
-    """An answer to the question open now: public ones from the host screen, private from their player."""
+    """An answer to the question open now: public ones from the host screen; a seated phone
+    answers through its sealed channel only (`channel.py`), so a sniffed cookie cannot."""
     name, is_host = server.player(request), server.is_host(request)
     read = await _read(request, name is not None or is_host, "question")
     if isinstance(read, web.Response):
         return read
-    body, serial = read
+    if name is not None and sealed_only(server, request):
+        return wire.error(401, SEALED_ONLY)
+    return answer_body(server, name, is_host, *read)
+
+
+SEALED_ONLY = "a seat answers through its sealed channel: reload the page"
+
+
+def sealed_only(server: Any, request: web.Request) -> bool:
+    """Whether this seated phone must seal its answers (it has a key: every phone that joined)."""
+    return server.keys.key(server.token(request)) is not None
+
+
+def answer_body(server: Any, name: str | None, is_host: bool, body: dict[str, Any], serial: int) -> web.Response:
+    """`body` answering question `serial`, from seat `name` or the host screen."""
     open_ask = server.hub.open_ask
     if open_ask is None or open_ask[0] != serial:
         return wire.error(409, "this question is closed: reload to see the current one")
@@ -72,10 +91,17 @@ def public_answer_allowed(is_host: bool) -> bool:
 
 async def private(server: Any, request: web.Request) -> web.Response:
     """One player's answer in a private round (a night memo, a vote): theirs, once."""
-    read = await _read(request, server.player(request) is not None, "round")
+    seated = server.player(request) is not None
+    read = await _read(request, seated, "round")
     if isinstance(read, web.Response):
         return read
-    body, serial = read
+    if seated and sealed_only(server, request):
+        return wire.error(401, SEALED_ONLY)
+    return private_body(server, request, *read)
+
+
+def private_body(server: Any, request: web.Request, body: dict[str, Any], serial: int) -> web.Response:
+    """`body` answering private round `serial`, from the seat the request's token holds."""
     extra = sorted(set(body) - PRIVATE_FIELDS)
     if extra:
         return wire.error(400, f"unexpected field {extra[0][:40]!r}: a phone answers for its own seat only")

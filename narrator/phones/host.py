@@ -19,7 +19,7 @@ from typing import Any
 from aiohttp import web
 
 from narrator.inputs.hub import TABLE_SOURCES
-from narrator.phones import gate, standings, wire
+from narrator.phones import channel, gate, standings, wire
 from narrator.phones.seats import HOST, SeatTaken, new_token
 
 WRONG_CODE_DELAY = gate.WRONG_CODE_DELAY
@@ -51,7 +51,7 @@ def confirm_host(server: Any) -> bool:
     return True
 
 
-def _claim_host(server: Any, request: web.Request) -> web.Response:
+def _claim_host(server: Any, request: web.Request, body: dict[str, Any]) -> web.Response:
     """The table code: the phone waits for the table's confirmation, said aloud with a number
     its screen shows; a table with nothing to confirm by (no keyboard, button or microphone)
     takes it at once, said aloud all the same."""
@@ -61,6 +61,7 @@ def _claim_host(server: Any, request: web.Request) -> web.Response:
     if pending is not None and pending.until > now:
         return wire.error(409, "another phone is waiting for the table to confirm it; try again shortly")
     token = new_token()
+    server.keys.bind_host(token, body.get("key"))  # the seat codes it will show are sealed to it
     if not (server.hub.sources & TABLE_SOURCES):
         server.seats.claim(HOST, token)
         server.announce("phones.host_confirmed", {})
@@ -128,7 +129,7 @@ async def join(server: Any, request: web.Request) -> web.Response:
         gate.end(address)
     if isinstance(body, web.Response):
         return body
-    typed = body.get("code")
+    typed = await channel.joining_code(server, body)  # a sealed join proves the code, never sends it
     if not isinstance(typed, str) or not 1 <= len(typed) <= 40:
         return wire.error(400, "a seat is claimed with its own code: scan it on the host screen")
     if gate.wait_left(address) > 0:  # a try from the same address was wrong meanwhile
@@ -138,12 +139,13 @@ async def join(server: Any, request: web.Request) -> web.Response:
     seat = server.seats.seat_for_code(typed)
     if seat is not None:
         token = server.seats.claim(seat)
+        channel.bind_seat(server, token, typed, body)
         response = wire.reply({"seat": seat})
         _cookie(server, response, server.cookie, token)
         server.seats_changed()
         return response
     if server.seats.is_table_code(typed):
-        return _claim_host(server, request)
+        return _claim_host(server, request, body)
     gate.wrong(address)
     return wire.error(403, "wrong or used code: ask the host screen for your seat's code")
 
@@ -170,13 +172,16 @@ async def code(server: Any, request: web.Request) -> web.Response:
     if isinstance(name, web.Response):
         return name
     seat_code = server.seats.code(name)
-    return wire.reply({"seat": name, "code": seat_code, "link": _join_link(request, seat_code)})
+    return channel.host_reply(server, request, {"seat": name, "code": seat_code, "link": _join_link(request, seat_code)})
 
 
 async def qr(server: Any, request: web.Request) -> web.Response:
     name = _seat_number(server, request)
     if isinstance(name, web.Response):
         return name
+    sealed = channel.host_reply(server, request, {"link": _join_link(request, server.seats.code(name))}, only_sealed=True)
+    if sealed is not None:  # a host screen with a key of its own draws the code itself
+        return sealed
     import segno
 
     out = io.BytesIO()

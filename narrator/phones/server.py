@@ -27,13 +27,14 @@ from aiohttp import web
 from narrator.cues import Ask, Collect, End, Timer
 from narrator.games.contract import Game
 from narrator.inputs.hub import ListenerHub
-from narrator.phones import answers, gate, guard, host, table_controls, wire
+from narrator.phones import answers, channel, crypto, gate, guard, host, table_controls, wire
 from narrator.phones.private import PrivateLines, request_view
 from narrator.phones.seats import HOST, Seats
 from narrator.phones.views import build_view
 
 STATIC = Path(__file__).with_name("static")
-STATIC_FILES = {"app.js": "text/javascript", "style.css": "text/css", "strings.json": "application/json"}
+STATIC_FILES = {"app.js": "text/javascript", "seal.js": "text/javascript", "nacl-fast.min.js": "text/javascript",
+                "scrypt.js": "text/javascript", "style.css": "text/css", "strings.json": "application/json"}
 MAX_STREAMS_PER_SEAT = 4
 """Open pages one seat may keep (a phone and a reload or two); more is someone hogging the Pi."""
 HANDLER_CANCELLATION = True
@@ -94,6 +95,8 @@ class PhoneServer:
         """Host headers the page answers to (its own addresses): a page elsewhere that points
         a name of its own at this machine (DNS rebinding) gets 421 and no seat."""
         self.check_origin = True
+        self.keys = crypto.SeatKeys()
+        """Each seated phone's key (`make_server` keeps them in the game folder)."""
         self.guard = guard.ConnectionGuard(*guard.caps_for(guard.raise_file_limit()))
         self._streams: set[asyncio.Queue] = set()
         self._seat_streams: dict[str, int] = {}
@@ -268,6 +271,7 @@ class PhoneServer:
         app.router.add_get("/api/events", self._events)
         app.router.add_post("/api/answer", functools.partial(answers.answer, self))
         app.router.add_post("/api/private", functools.partial(answers.private, self))
+        app.router.add_post("/api/seat", functools.partial(channel.seat, self))
         host.add_routes(self, app)
         table_controls.add_routes(self, app)
         app.on_shutdown.append(self._close_streams)
@@ -363,7 +367,8 @@ class PhoneServer:
 
     async def _seats(self, request: web.Request) -> web.Response:
         return wire.reply({"lang": self.lang, "you": self.player(request), "host": self.is_host(request),
-                           "has_host": self.seats.has_host, "free": len(self.seats.free())})
+                           "has_host": self.seats.has_host, "free": len(self.seats.free()),
+                           "salt": self.keys.public_salt, "key": self.keys.public_key})
 
     async def _join(self, request: web.Request) -> web.Response:
         return await host.join(self, request)
@@ -372,7 +377,7 @@ class PhoneServer:
         name, is_host = self.player(request), self.is_host(request)
         if name is None and not is_host:
             return wire.error(401, "no seat: enter your seat's code first")
-        return wire.reply(self.view(name, is_host))
+        return wire.reply(channel.sealed_view(self, request, self.view(name, is_host)))
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
         name, is_host = self.player(request), self.is_host(request)
@@ -407,7 +412,7 @@ class PhoneServer:
                     break
                 # every phone gets a message at every change, of the same size: nobody's
                 # traffic tells when their own view changed
-                await response.write(wire.event_frame(self.view(name, is_host)))
+                await response.write(wire.event_frame(channel.sealed_view(self, request, self.view(name, is_host))))
                 quiet = 0.0
         except (ConnectionResetError, asyncio.CancelledError):
             pass

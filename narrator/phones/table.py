@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 from narrator.cues import Say
 from narrator.games.contract import Game
 from narrator.phones.network import bind_host, join_url, show_qr, spoken_address
+from narrator.phones.crypto import SeatKeys
 from narrator.phones.private import PrivateLines
 from narrator.phones.seats import Seats
 from narrator.phones.standings import TableHistory
@@ -39,6 +40,7 @@ def make_server(rules: Game, config: Any, store: Any, hub: Any, lang: str, voice
     lines = PrivateLines(store.folder / "phones-private.json", store.warn)
     server = PhoneServer(rules, config, hub, seats, f"narrator_{store.id}", lang, packs, lines)
     server.history = TableHistory(store)
+    server.keys = SeatKeys(store.folder / "phones-keys.json", store.warn)
     return server
 
 

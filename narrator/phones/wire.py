@@ -1,6 +1,7 @@
 """What goes over the network, shaped so that nothing private shows in its size.
 
-Every JSON body and every server-sent event is padded to a fixed size bucket: a view of a
+Every JSON body and every server-sent event is padded to a fixed size bucket, and the page
+pads every request body to `REQUEST_SIZE`: a view of a
 werewolf and of a citizen, of a seer with three memos and of a dead player, an answer that
 was taken and one that was refused all have the same length on the Wi-Fi (frame lengths are
 visible to anyone in range, even with WPA3). Request bodies are read with a size and a
@@ -17,6 +18,9 @@ from aiohttp import web
 BUCKET = 16384
 """Bytes every message is padded to (a larger one: the next multiple). A full view of a
 seven-player game with every memo stays well inside one bucket."""
+REQUEST_SIZE = 1024
+"""Bytes the page pads every POST body to (static/seal.js): a memo, a vote, a decoy, a join and
+a host screen's button all have one length on the Wi-Fi."""
 MAX_BODY = 2048
 """Bytes a request body may have; an answer or a code is far smaller."""
 MAX_DEPTH = 4

@@ -1,6 +1,8 @@
 // The phone page: join with a code, then show what the server sends for this phone only.
 // No build step, no framework: the server pushes this phone's view by server-sent events;
 // answers go back by POST. Text is set with textContent only (never as HTML).
+// A seated phone's views arrive sealed with its seat's key and its requests leave sealed
+// (seal.js); a send is retried with backoff and shown "sent" only once the narrator has it.
 "use strict";
 
 let S = {};            // UI strings by language (strings.json)
@@ -16,6 +18,10 @@ let round = { serial: null };  // the private round being filled in (target, abi
 let showing = null;    // host screen: the seat number whose code is shown now
 let timerLeft = null, timerTick = null;
 let asked = null;      // host screen: the standings asked for before the first night
+let table = null;      // /api/seats: the table's salt and the narrator's public key
+let mine = null;       // this seat's key and counter, or the host screen's key pair (localStorage)
+const RETRIES = [500, 1000, 2000, 4000, 8000];  // ms before each new try of a send that failed
+const DECOY_DELAY = [1000, 6000];               // ms: a decoy leaves at a random time in this range
 
 const $ = (id) => document.getElementById(id);
 
@@ -47,23 +53,35 @@ function seatLabel(name) {
   return i < 0 ? name : (i + 1) + ". " + name;
 }
 
+let booted = false;
 async function boot() {
-  S = await (await fetch("/static/strings.json")).json();
-  $("lang").addEventListener("click", () => {
-    lang = lang === "ja" ? "en" : "ja";
-    localStorage.setItem("narrator-lang", lang);
-    view ? render(view) : entry();
-  });
+  if (!booted) {
+    S = await (await fetch("/static/strings.json")).json();
+    $("lang").addEventListener("click", () => {
+      lang = lang === "ja" ? "en" : "ja";
+      localStorage.setItem("narrator-lang", lang);
+      view ? render(view) : entry();
+    });
+    booted = true;
+  }
   const code = new URLSearchParams(location.hash.slice(1)).get("code");
   if (code) history.replaceState(null, "", location.pathname);  // the code is spent: keep it out of the address bar
-  const response = await fetch("/api/view");
-  if (response.status === 200 && !code) { view = await response.json(); render(view); return listen(); }
-  if (code) return join(code, response.status === 200);
+  table = await (await fetch("/api/seats")).json();
+  mine = JSON.parse(localStorage.getItem(storeKey()) || "null");
+  const seated = (table.you && mine && mine.key) || (table.host && mine && mine.sk);
+  if (seated && !code) return listen();
+  if (code) return join(code, seated);
   entry();
 }
 
+// What this phone keeps for this table (its salt names the game): its key or key pair.
+function storeKey() { return "narrator-keys-" + table.salt; }
+function keep() { localStorage.setItem(storeKey(), JSON.stringify(mine)); }
+function seatKey() { return mine && mine.key ? Seal.unb64(mine.key) : null; }
+
 async function entry() {
   const data = await (await fetch("/api/seats")).json();
+  table = data;
   lang = lang || data.lang;
   $("lang").textContent = t("lang_button");
   const input = el("input", { id: "code", type: "text", autocomplete: "off", autocapitalize: "characters", inputmode: "text" });
@@ -75,10 +93,24 @@ async function entry() {
   $("app").replaceChildren(box);
 }
 
+// A seat's code never leaves the phone: the page derives the seat's key and seat id from it
+// and sends the id with a box sealed with the key. The table code (8 digits, spoken to all)
+// makes the host screen, which sends a public key of its own for the seat codes it will show.
 async function join(code, seatedAlready) {
-  const response = await post("/api/join", { code });
-  if (response.status === 202) return awaitTable(await response.json());
-  if (response.ok || seatedAlready) return listen();
+  if ($("msg")) $("msg").textContent = t("joining");
+  let response, joined;
+  if (Seal.normal(code).length === 8) {
+    joined = Seal.hostKeys();
+    response = await post("/api/join", { code, key: joined.pk });
+  } else {
+    const derived = await Seal.derive(code, table.salt);
+    const n = Date.now();
+    joined = { key: Seal.b64(derived.key), n };
+    response = await post("/api/join", { id: derived.id, box: Seal.seal(derived.key, { from: "phone", n, join: true }) });
+  }
+  if (response.status === 202) { mine = joined; keep(); return awaitTable(await response.json()); }
+  if (response.ok) { mine = joined; keep(); return listen(); }
+  if (seatedAlready) return listen();
   if (!$("msg")) await entry();
   $("msg").textContent = t({ 409: "host_taken", 429: "wait_code" }[response.status] || "wrong_code");
 }
@@ -97,17 +129,67 @@ async function awaitTable(pending) {
   $("msg").textContent = t("host_not_confirmed");
 }
 
+// A view as it arrives: a seat's is sealed with its key, the host screen's is public.
+function opened(data) {
+  if (!data.box) return data;
+  const key = seatKey();
+  return key ? Seal.open(key, data.box) : null;
+}
+
 function listen() {
   if (events) events.close();
   events = new EventSource("/api/events");
-  events.onmessage = (e) => { view = JSON.parse(e.data); render(view); };
+  events.onmessage = (e) => { const v = opened(JSON.parse(e.data)); if (v) { view = v; render(view); } };
   events.onerror = () => {
     if (events.readyState === EventSource.CLOSED) setTimeout(() => boot(), 2000);
   };
 }
 
 function post(url, body) {
-  return fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  return fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: Seal.body(body) });
+}
+
+// One request through this seat's sealed door: {status, body} as the narrator replied inside
+// the box, or null when no sealed reply came back. The counter only grows (kept across reloads).
+async function sealedOnce(to, body) {
+  const key = seatKey();
+  if (!key) return null;
+  mine.n = Math.max(mine.n + 1, Date.now());
+  keep();
+  const n = mine.n;
+  try {
+    const response = await post("/api/seat", { box: Seal.seal(key, { from: "phone", n, to, body: body || {} }) });
+    if (!response.ok) return null;
+    const inner = Seal.open(key, (await response.json()).box);
+    return inner && inner.n === n ? inner : null;
+  } catch (e) { return null; }
+}
+
+// A send that keeps trying: a lost request or reply (a flood, a Wi-Fi drop) is sent again
+// after 0.5, 1, 2, 4 and 8 s; the result is the narrator's own reply, or null if none came.
+async function send(to, body, onRetry) {
+  for (let i = 0; ; i++) {
+    const reply = await sealedOnce(to, body);
+    if (reply) return Object.assign(reply, { retried: i > 0 });
+    if (i >= RETRIES.length) return null;
+    if (onRetry) onRetry(i);
+    await new Promise((r) => setTimeout(r, RETRIES[i]));
+  }
+}
+
+// The page's own view, asked through the sealed door (the tests read a phone's view with it).
+async function sealedView() { const r = await send("view"); return r && r.status === 200 ? r.body : null; }
+
+// At every night call and private round, a phone with nothing to send sends a decoy, so who
+// sends tells nothing; the narrator answers it as it answers a real one.
+let decoyFor = null;
+function decoy(v) {
+  if (!v.seat || v.call === decoyFor || !v.call) return;
+  decoyFor = v.call;
+  const acting = (v.ask && v.ask.private) || (v.request && !v.request.answered);
+  if (acting) return;
+  const wait = DECOY_DELAY[0] + Math.random() * (DECOY_DELAY[1] - DECOY_DELAY[0]);
+  setTimeout(() => send("decoy"), wait);
 }
 
 function render(v) {
@@ -118,6 +200,7 @@ function render(v) {
   $("who").textContent = v.seat ? seatLabel(v.seat) : t("host");
   $("phase").textContent = t("phase_" + v.phase, { n: v.phase === "night" ? v.night : v.day });
   if (lastCall !== null && v.call !== lastCall && navigator.vibrate) navigator.vibrate([200, 100, 200]);
+  if (lastCall !== null && v.call !== lastCall) decoy(v);
   lastCall = v.call;
   const parts = [];
   if (v.waiting) parts.push(waiting(v));
@@ -201,17 +284,24 @@ function ask(a) {
   return box;
 }
 
+// An answer: the host screen's public ones by plain POST, a seat's private ones sealed.
+// "Sent" is shown only once the narrator has it.
 async function answer(a, value) {
   sentSerial = a.serial;
   render(view);
-  const response = await post("/api/answer", { serial: a.serial, value });
-  const msg = $("msg");
-  if (!msg) return;
-  if (response.ok) msg.textContent = t("sent");
-  else {
-    if (response.status !== 409) sentSerial = null;
-    msg.textContent = response.status === 409 ? t("closed") : t("error");
+  const say = (key) => { const msg = $("msg"); if (msg) msg.textContent = t(key); };
+  say("sending");
+  let status;
+  if (seatKey() && a.private) {
+    const reply = await send("answer", { serial: a.serial, value }, () => say("sending"));
+    status = reply ? reply.status : 0;
+  } else {
+    status = (await post("/api/answer", { serial: a.serial, value }).catch(() => ({ status: 0 }))).status;
   }
+  if (status === 200) return say("sent");
+  if (status !== 409) sentSerial = null;
+  if (status !== 409) render(view);
+  say(status === 409 ? "closed" : status === 0 ? "send_failed" : "error");
 }
 
 // A night memo or a vote. While the cards are hidden it reads the same for every role: the
@@ -249,17 +339,24 @@ function request(r) {
       box.append(button);
     }
   }
-  const send = el("button", { type: "button", id: "send", text: t("send") });
-  send.disabled = round.target === null || (r.ability && round.ability === null);
-  send.addEventListener("click", async () => {
+  const sendButton = el("button", { type: "button", id: "send", text: t("send") });
+  sendButton.disabled = round.target === null || (r.ability && round.ability === null);
+  sendButton.disabled = sendButton.disabled || round.sending;
+  sendButton.addEventListener("click", async () => {
     const answer = { [r.key]: round.target };
     if (r.ability) answer.ability = round.ability;
-    round.sent = true;
+    round.sending = true;
+    round.failed = false;
     render(view);
-    const response = await post("/api/private", { serial: r.serial, answer });
-    if (!response.ok && response.status !== 409) { round.sent = false; render(view); }
+    const reply = await send("private", { serial: r.serial, answer });
+    round.sending = false;
+    // "sent" only when the narrator has it: its 200 (or, after a lost reply, its next view's `sent`)
+    if (reply && reply.status === 200) round.sent = true;
+    else round.failed = !reply ? "send_failed" : reply.status === 409 ? "closed" : "error";
+    render(view);
   });
-  box.append(send, el("p", { class: "msg", id: "msg" }));
+  const status = round.sending ? t("sending") : round.failed ? t(round.failed) : "";
+  box.append(sendButton, el("p", { class: "msg", id: "msg", text: status }));
   return box;
 }
 
@@ -367,14 +464,38 @@ function standings(d, closable) {
   return box;
 }
 
+// A seat's code, sealed to this host screen's own key: its letters, and its QR code drawn
+// here from the modules (an image from the server would travel in the clear).
 function codeCard(s) {
   const box = el("div", { class: "code-card", id: "seat-code", "data-seat": s.name },
-    el("p", { text: t("code_for", { seat: s.number + ". " + s.name }) }),
-    el("img", { id: "qr", alt: t("qr_alt"), src: "/api/host/qr/" + s.number + "?" + Date.now() }));
+    el("p", { text: t("code_for", { seat: s.number + ". " + s.name }) }));
   const letters = el("p", { id: "letters", class: "letters" });
-  fetch("/api/host/code/" + s.number).then((r) => r.json()).then((d) => { letters.textContent = d.code ? d.code.slice(0, 5) + " " + d.code.slice(5) : ""; });
-  box.append(letters, el("button", { type: "button", id: "hide-code", text: t("hide_code"), onclick: () => { showing = null; render(view); } }));
+  const qr = el("div", { id: "qr", role: "img", "aria-label": t("qr_alt") });
+  fetch("/api/host/code/" + s.number).then((r) => r.json()).then((d) => {
+    if (d.box) d = (mine && mine.sk && Seal.openForHost(mine.sk, table.key, d.box)) || {};
+    letters.textContent = d.code ? d.code.slice(0, 5) + " " + d.code.slice(5) : "";
+    if (d.qr) qr.replaceChildren(qrDrawing(d.qr));
+  });
+  box.append(qr, letters, el("button", { type: "button", id: "hide-code", text: t("hide_code"), onclick: () => { showing = null; render(view); } }));
   return box;
+}
+
+function qrDrawing(rows) {
+  const ns = "http://www.w3.org/2000/svg", size = rows.length + 4;  // a quiet zone of 2 modules
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", "0 0 " + size + " " + size);
+  svg.setAttribute("width", String(size * 6));
+  svg.setAttribute("height", String(size * 6));
+  const back = document.createElementNS(ns, "rect");
+  for (const [k, v] of [["width", size], ["height", size], ["fill", "#fff"]]) back.setAttribute(k, String(v));
+  svg.append(back);
+  let d = "";
+  rows.forEach((row, y) => { for (let x = 0; x < row.length; x++) if (row[x] === "1") d += "M" + (x + 2) + " " + (y + 2) + "h1v1h-1z"; });
+  const path = document.createElementNS(ns, "path");
+  path.setAttribute("d", d);
+  path.setAttribute("fill", "#000");
+  svg.append(path);
+  return svg;
 }
 
 boot();
