@@ -56,7 +56,7 @@ async def json_body(request: web.Request) -> dict[str, Any] | web.Response:
     if request.content_length is not None and request.content_length > MAX_BODY:
         return too_big
     try:
-        raw = await request.content.read(MAX_BODY + 1)
+        raw = await _read_bounded(request.content, MAX_BODY + 1)
     except (ConnectionError, ValueError, RuntimeError):  # RuntimeError: aiohttp's "Connection closed."
         return error(400, "the body could not be read")
     if len(raw) > MAX_BODY:
@@ -67,6 +67,19 @@ async def json_body(request: web.Request) -> dict[str, Any] | web.Response:
     if not isinstance(body, dict):
         return error(400, "the body must be a JSON object")
     return body
+
+
+async def _read_bounded(stream: Any, limit: int) -> bytes:
+    """The body to its end, or its first `limit` bytes: one `read(n)` returns only what has
+    arrived so far, so a body that comes in pieces (a padded memo over a slow link) would be
+    cut and refused as bad JSON."""
+    raw = b""
+    while len(raw) < limit:
+        chunk = await stream.read(limit - len(raw))
+        if not chunk:
+            break
+        raw += chunk
+    return raw
 
 
 def parse(raw: bytes) -> Any:
