@@ -272,6 +272,10 @@ async def play_rounds(table, pages, policies, limit: float = 120.0, phases: list
                 screens.setdefault(req["serial"], {})[name] = await page.inner_text("#request")
             answer = policies[req["phase"]](name, req)
             target = answer[req["key"]]
+            shown = page.locator(f'#request[data-serial="{req["serial"]}"] #msg[data-sent]')
+            if await shown.count():  # the page has it sent already (a retry got through): as the player sees it
+                done.add((name, req["serial"]))
+                continue
             await page.click(f'#request button[data-target="{target}"]')
             if req["ability"]:
                 await page.click(f'#request button[data-ability="{str(answer["ability"]).lower()}"]')
