@@ -40,53 +40,52 @@ async def _to_the_discussion(table, clock: ManualClock, host: Phone) -> dict:
     raise AssertionError("the discussion never started")
 
 
-def test_the_host_screen_ends_the_discussion_and_a_player_phone_cannot(narrator_home):
+def _at_the_discussion(check) -> None:
+    """A 5-player physical-cards game on a ManualClock, the host screen and Aki's phone joined,
+    played to the day's discussion; then `check(table, clock, host, aki, view)`."""
     async def main():
         clock = ManualClock()
         table = await open_table(NAMES5, seed=2, lang="ja", digital_cards="false", clock=clock)
+        aki = Phone(table.base, "Aki")
         try:
             host = await table.host()
-            aki = Phone(table.base, "Aki")
             assert await aki.join() == 200
             view = await _to_the_discussion(table, clock, host)
-            serial = view["host"]["timer_serial"]
-            started = clock.now()
-            assert await _post(aki, "/api/host/end-timer", {"timer": serial}) == 403
-            assert await _post(host, "/api/host/end-timer", {"timer": serial + 1}) == 409
-            assert await _post(host, "/api/host/end-timer", {"timer": True}) == 409
-            await clock.settle()
-            assert table.server.timer is not None, "a refused tap ended nothing"
-            assert await _post(host, "/api/host/end-timer", {"timer": serial}) == 200
-            while (await host.view())[1]["host"]["timer_serial"] == serial:  # the lines after it take time
-                await clock.advance_to(clock.next_deadline())
-            # the next question (who was pointed at) came long before the 3 minutes ran out:
-            # the discussion's 1-minute warning was never said
-            assert clock.now() - started < 30
-            assert await _post(host, "/api/host/end-timer", {"timer": serial}) == 409  # too late now
+            await check(table, clock, host, aki, view)
         finally:
             await aki.close()
             await table.close()
 
     asyncio.run(main())
+
+
+def test_the_host_screen_ends_the_discussion_and_a_player_phone_cannot(narrator_home):
+    async def check(table, clock, host, aki, view):
+        serial = view["host"]["timer_serial"]
+        started = clock.now()
+        assert await _post(aki, "/api/host/end-timer", {"timer": serial}) == 403
+        assert await _post(host, "/api/host/end-timer", {"timer": serial + 1}) == 409
+        assert await _post(host, "/api/host/end-timer", {"timer": True}) == 409
+        await clock.settle()
+        assert table.server.timer is not None, "a refused tap ended nothing"
+        assert await _post(host, "/api/host/end-timer", {"timer": serial}) == 200
+        while (await host.view())[1]["host"]["timer_serial"] == serial:  # the lines after it take time
+            await clock.advance_to(clock.next_deadline())
+        # the next question (who was pointed at) came long before the 3 minutes ran out:
+        # the discussion's 1-minute warning was never said
+        assert clock.now() - started < 30
+        assert await _post(host, "/api/host/end-timer", {"timer": serial}) == 409  # too late now
+
+    _at_the_discussion(check)
 
 
 def test_without_the_host_screen_check_a_player_phone_would_end_it(narrator_home, monkeypatch):
     """The protection, monkeypatched off: any seated phone's tap would end the discussion."""
-    async def main():
-        clock = ManualClock()
-        table = await open_table(NAMES5, seed=2, lang="ja", digital_cards="false", clock=clock)
-        try:
-            host = await table.host()
-            aki = Phone(table.base, "Aki")
-            assert await aki.join() == 200
-            view = await _to_the_discussion(table, clock, host)
-            monkeypatch.setattr(type(table.server), "is_host", lambda self, request: True)
-            assert await _post(aki, "/api/host/end-timer", {"timer": view["host"]["timer_serial"]}) == 200
-        finally:
-            await aki.close()
-            await table.close()
+    async def check(table, clock, host, aki, view):
+        monkeypatch.setattr(type(table.server), "is_host", lambda self, request: True)
+        assert await _post(aki, "/api/host/end-timer", {"timer": view["host"]["timer_serial"]}) == 200
 
-    asyncio.run(main())
+    _at_the_discussion(check)
 
 
 def test_the_end_lines_follow_the_end_cue_only():
