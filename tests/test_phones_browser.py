@@ -244,6 +244,60 @@ def test_bestia_magica_six_players_in_six_browsers(request):
     asyncio.run(main())
 
 
+REPLIES_SEEN = """(() => {
+  window.__held = 0;  // the held replies the page has read (their handlers ran in the same task)
+  const fetch0 = window.fetch;
+  window.fetch = (...args) => fetch0(...args).then((r) => {
+    if (!r.headers.get("x-held")) return r;
+    const json = r.json.bind(r);
+    r.json = () => json().then((v) => { window.__held += 1; return v; });
+    return r;
+  });
+})();"""
+
+
+def test_a_late_reply_to_the_last_memo_leaves_the_vote_unsent(request):
+    """The last memo ends the night, and the narrator goes on to the day and the vote before
+    the memo's reply reaches the phone. That late reply once marked the vote "sent" on the
+    page (送信した内容: null) while the narrator waited for that vote: the game stood still."""
+    from tests.test_phones_bestia import DEAL, NAMES, memo_for, round_open
+
+    async def main():
+        table = await open_table(None, seed=1, game="bestia-magica", deal=DEAL, lang="ja")
+        async with browsers(request, table) as (browser, pages):
+            await seat_everyone(table, browser, NAMES, pages)
+            last = NAMES[-1]
+            await pages[last].evaluate(REPLIES_SEEN)
+            held, armed = [], asyncio.Event()
+
+            async def hold(route):
+                if not armed.is_set() or held or route.request.method != "POST":
+                    return await route.continue_()
+                held.append((route, await route.fetch()))  # the narrator has the memo; the phone not yet
+
+            await pages[last].route("**/api/seat", hold)
+            for name in NAMES:
+                page = pages[name]
+                await page.wait_for_selector('#request[data-phase="night"] #send')
+                req = (await view_of(page))["request"]
+                await page.click(f'#request button[data-target="{memo_for(name, req)[req["key"]]}"]')
+                await page.click('#request button[data-ability="false"]')
+                if name == last:
+                    armed.set()
+                await page.click("#send")
+            await wait_for(lambda: round_open(table, "vote"), timeout=60)
+            await wait_for(lambda: _true(held), timeout=60)
+            route, response = held[0]
+            await route.fulfill(response=response, headers={**response.headers, "x-held": "1"})
+            page = pages[last]
+            await page.wait_for_function("() => window.__held >= 1")
+            await page.wait_for_selector('#request[data-phase="vote"]')
+            assert await page.locator("#request #msg[data-sent]").count() == 0, await page.inner_text("#request")
+            assert await page.locator("#request #send").count() == 1  # the vote is still to be sent
+
+    asyncio.run(main())
+
+
 async def play_rounds(table, pages, policies, limit: float = 120.0, phases: list | None = None):
     """Each phone fills in its own memo or vote by tapping; returns (rounds played, the night memo
     screens' text by round and player, read while the cards were hidden). `phases` collects the
@@ -274,6 +328,10 @@ async def play_rounds(table, pages, policies, limit: float = 120.0, phases: list
             target = answer[req["key"]]
             shown = page.locator(f'#request[data-serial="{req["serial"]}"] #msg[data-sent]')
             if await shown.count():  # the page has it sent already (a retry got through): as the player sees it
+                # ... and then the narrator has it: a page must never say "sent" for a round it did
+                # not send (a late reply to the last memo once marked the vote after it sent)
+                again = (await view_of(page))["request"]
+                assert again is None or again["serial"] != req["serial"] or again["answered"], (name, again)
                 done.add((name, req["serial"]))
                 continue
             await page.click(f'#request button[data-target="{target}"]')

@@ -289,7 +289,12 @@ function ask(a) {
 async function answer(a, value) {
   sentSerial = a.serial;
   render(view);
-  const say = (key) => { const msg = $("msg"); if (msg) msg.textContent = t(key); };
+  // Only on this question's own screen: by the reply the narrator may have asked the next one.
+  const say = (key) => {
+    const box = $("ask");
+    const msg = box && box.dataset.serial === String(a.serial) ? $("msg") : null;
+    if (msg) msg.textContent = t(key);
+  };
   say("sending");
   let status;
   if (seatKey() && a.private) {
@@ -299,8 +304,7 @@ async function answer(a, value) {
     status = (await post("/api/answer", { serial: a.serial, value }).catch(() => ({ status: 0 }))).status;
   }
   if (status === 200) return say("sent");
-  if (status !== 409) sentSerial = null;
-  if (status !== 409) render(view);
+  if (status !== 409 && sentSerial === a.serial) { sentSerial = null; render(view); }
   say(status === 409 ? "closed" : status === 0 ? "send_failed" : "error");
 }
 
@@ -343,17 +347,20 @@ function request(r) {
   sendButton.disabled = round.target === null || (r.ability && round.ability === null);
   sendButton.disabled = sendButton.disabled || round.sending;
   sendButton.addEventListener("click", async () => {
-    const answer = { [r.key]: round.target };
-    if (r.ability) answer.ability = round.ability;
-    round.sending = true;
-    round.failed = false;
+    // This round's own record: a reply that comes once the next round is open (the narrator
+    // went on as soon as the last memo came) must not mark the new round sent.
+    const mine = round;
+    const answer = { [r.key]: mine.target };
+    if (r.ability) answer.ability = mine.ability;
+    mine.sending = true;
+    mine.failed = false;
     render(view);
     const reply = await send("private", { serial: r.serial, answer });
-    round.sending = false;
+    mine.sending = false;
     // "sent" only when the narrator has it: its 200 (or, after a lost reply, its next view's `sent`)
-    if (reply && reply.status === 200) round.sent = true;
-    else round.failed = !reply ? "send_failed" : reply.status === 409 ? "closed" : "error";
-    render(view);
+    if (reply && reply.status === 200) mine.sent = true;
+    else mine.failed = !reply ? "send_failed" : reply.status === 409 ? "closed" : "error";
+    if (round === mine) render(view);
   });
   const status = round.sending ? t("sending") : round.failed ? t(round.failed) : "";
   box.append(sendButton, el("p", { class: "msg", id: "msg", text: status }));
