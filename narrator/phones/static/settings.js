@@ -51,14 +51,16 @@ async function boot() {
   await refresh();
   document.addEventListener("focusin", () => { editing = true; });
   document.addEventListener("focusout", () => { editing = false; });
-  setInterval(() => { if (!editing) refresh(); }, 2000);
+  setInterval(() => { if (!editing && !drag) refresh(); }, 2000);
 }
 
 async function refresh() {
   let response;
   try { response = await fetch("/api/settings"); } catch (e) { return gone(); }
   if (!response.ok) return gone();
-  view = await response.json();
+  const next = await response.json();
+  if (drag) return;  // answered mid-drag: the drop's own refresh draws it
+  view = next;
   lang = lang || view.lang;
   render();
 }
@@ -173,12 +175,19 @@ function settingCard(row) {
         onclick: () => change({ [row.key]: { ...v, [pick.value]: Number(number.value) } }) })));
     }
   } else if (row.kind === "order") {
+    // Drag a row by its handle, or move it with ↑ / ↓ (the keyboard's and the screen reader's way).
+    const list = el("div", { class: "order" });
     v.forEach((id, i) => {
       const move = (j) => { const next = v.slice(); [next[i], next[j]] = [next[j], next[i]]; change({ [row.key]: next }); };
-      box.append(el("div", { class: "seat", "data-id": id }, el("span", { text: (i + 1) + ". " + labelOf(id) }),
-        i > 0 ? el("button", { type: "button", class: "up", text: "↑", "aria-label": t("up"), onclick: () => move(i - 1) }) : null,
-        i < v.length - 1 ? el("button", { type: "button", class: "down", text: "↓", "aria-label": t("down"), onclick: () => move(i + 1) }) : null));
+      const card = labelOf(id);
+      list.append(el("div", { class: "seat", "data-id": id }, el("div", { class: "handle", "aria-hidden": "true" }),
+        el("span", { text: (i + 1) + ". " + card }),
+        i > 0 ? el("button", { type: "button", class: "up", text: "↑", "aria-label": t("up", { card }), onclick: () => move(i - 1) }) : null,
+        i < v.length - 1 ? el("button", { type: "button", class: "down", text: "↓", "aria-label": t("down", { card }), onclick: () => move(i + 1) }) : null));
     });
+    if (v.length > 1) box.append(el("p", { class: "dim hint", text: t("drag_hint") }));
+    box.append(list);
+    draggable(list, row.key, v);
   } else if (row.kind === "bool") {
     const box2 = el("input", { type: "checkbox", class: "value", "aria-label": textOf(row.label) });
     box2.checked = !!v;
@@ -196,6 +205,50 @@ function settingCard(row) {
   }
   if (row.set) box.append(el("button", { type: "button", class: "reset", text: t("reset"), onclick: () => change({ [row.key]: null }) }));
   return box;
+}
+
+// Drag to reorder, with Pointer Events: one path for a finger and a mouse (HTML5 drag and drop
+// does not reach a phone's touch). The row follows the pointer, lifted out of the list; a
+// placeholder shows where it lands; the drop saves the new order through the same request as
+// ↑ / ↓, so the same checks, the same refusal and the same spoken line.
+let drag = null;   // the row being dragged: the poll neither redraws nor replaces the view under it
+
+function draggable(list, key, order) {
+  list.addEventListener("pointerdown", (e) => {
+    const handle = e.target.closest(".handle");
+    if (!handle || drag || !e.isPrimary || (e.pointerType === "mouse" && e.button !== 0)) return;
+    e.preventDefault();
+    const row = handle.closest("[data-id]");
+    const box = row.getBoundingClientRect();
+    const holder = el("div", { class: "placeholder", "aria-hidden": "true" });
+    holder.style.height = box.height + "px";
+    row.before(holder);
+    row.classList.add("dragging");
+    Object.assign(row.style, { left: box.left + "px", top: box.top + "px", width: box.width + "px" });
+    handle.setPointerCapture(e.pointerId);
+    drag = { pointer: e.pointerId, row, holder, dy: e.clientY - box.top };
+  });
+  list.addEventListener("pointermove", (e) => {
+    if (!drag || e.pointerId !== drag.pointer) return;
+    e.preventDefault();
+    drag.row.style.top = (e.clientY - drag.dy) + "px";
+    const others = [...list.children].filter((n) => n !== drag.row && n !== drag.holder);
+    const below = others.find((n) => { const r = n.getBoundingClientRect(); return e.clientY < r.top + r.height / 2; });
+    if (below) below.before(drag.holder); else list.append(drag.holder);
+  });
+  const end = (e, dropped) => {
+    if (!drag || e.pointerId !== drag.pointer) return;
+    const { row, holder } = drag;
+    drag = null;
+    holder.replaceWith(row);
+    row.classList.remove("dragging");
+    row.removeAttribute("style");
+    const next = [...list.children].map((n) => n.dataset.id);
+    if (dropped && next.join() !== order.join()) change({ [key]: next });
+    else render();
+  };
+  list.addEventListener("pointerup", (e) => end(e, true));
+  list.addEventListener("pointercancel", (e) => end(e, false));
 }
 
 function presetsCard() {
