@@ -102,7 +102,13 @@ async def says(page, text):
 
 async def lifted(page, id_, near_y):
     """Mid-drag: the row follows the pointer (lifted out of the list, its grip under the pointer)
-    and a placeholder holds its place in the list."""
+    and a placeholder holds its place in the list. Chromium hands a page the pointer's moves once
+    per frame, so the last move may land a frame after it was sent: wait for the grip first."""
+    grip = f'{ORDER} [data-id="{id_}"] .handle'
+    await page.wait_for_function("""([sel, y]) => {
+        const h = document.querySelector(sel).getBoundingClientRect();
+        return Math.abs(h.top + h.height / 2 - y) < 3;
+    }""", arg=[grip, near_y], timeout=15_000)
     state = await page.evaluate("""([sel, id]) => {
         const row = document.querySelector(`${sel} [data-id="${id}"]`);
         const h = row.querySelector('.handle').getBoundingClientRect();
