@@ -1,7 +1,8 @@
 """One or two GPIO push buttons as a listener (gpiozero), for a table without a screen.
 
 The main button: short press = done / next (and "yes" when a yes/no question is open),
-long press = repeat, double press = pause (again to go on), triple press = no. An optional
+long press = repeat, double press = pause (again to go on), triple press = no, a hold of
+`RELEASE_HOLD` seconds (let go after it) = release the host screen, asked back first. An optional
 second button: short press = no. Each press becomes words offered to the `ListenerHub`, so a
 button answers exactly like the keyboard or a voice.
 
@@ -24,9 +25,13 @@ from narrator.errors import NarratorError
 from narrator.inputs.hub import ListenerHub
 
 SOURCE = "button"
-MAIN_BUTTON = {"short": ("done", "yes"), "long": ("repeat",), "double": ("pause",), "triple": ("no",)}
+MAIN_BUTTON = {"short": ("done", "yes"), "long": ("repeat",), "double": ("pause",), "triple": ("no",),
+               "hold": ("release_host",)}
 """Words each kind of press offers, tried in order until one fits what is being asked."""
 SECOND_BUTTON = {"short": ("no",), "long": ("repeat",), "double": ("pause",), "triple": ("no",)}
+RELEASE_HOLD = 5.0
+"""Seconds the main button is held for `hold` (the long press's repeat comes at one second first:
+harmless, and no other gesture lasts this long, in a game or in the appliance's menus)."""
 
 
 class ButtonUnavailable(NarratorError):
@@ -39,11 +44,13 @@ class PressDecoder:
     A press held for `hold_time` is long, reported while still held (at gpiozero's
     `when_held`, or at release if that edge never came). Short presses separated by less
     than `window` seconds count together; the count is reported once the window closes.
+    A press that lasted `release_hold` seconds (by `clock`) is also a `hold`, at its release.
     """
 
     def __init__(self, emit: Callable[[str], None], hold_time: float = 1.0, window: float = 0.4,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic, release_hold: float | None = None):
         self.emit, self.hold_time, self.window, self.clock = emit, hold_time, window, clock
+        self.release_hold = release_hold
         self._lock = threading.Lock()
         self._down_at: float | None = None
         self._held = False
@@ -66,12 +73,14 @@ class PressDecoder:
         self.emit("long")
 
     def released(self) -> None:
+        long_press = False
         with self._lock:
             down_at, self._down_at = self._down_at, None
+            lasted = self.clock() - down_at if down_at is not None else 0.0
+            very_long = down_at is not None and self.release_hold is not None and lasted >= self.release_hold
             if down_at is None or self._held:
                 self._held = False
-                return
-            if self.clock() - down_at >= self.hold_time:
+            elif lasted >= self.hold_time:
                 pending, self._count = self._count, 0
                 long_press = True
             else:
@@ -79,10 +88,11 @@ class PressDecoder:
                 self._timer = threading.Timer(self.window, self._window_closed)
                 self._timer.daemon = True
                 self._timer.start()
-                long_press = False
         if long_press:
             self._report(pending)
             self.emit("long")
+        if very_long:
+            self.emit("hold")
 
     def close(self) -> None:
         with self._lock:
@@ -111,12 +121,14 @@ class ButtonListener:
 
     def __init__(self, pins: Sequence[int | str], hold_time: float = 1.0, window: float = 0.4,
                  pull_up: bool = True, bounce_time: float | None = 0.02, pin_factory: Any = None,
-                 log: Callable[[str], None] | None = None):
+                 log: Callable[[str], None] | None = None, clock: Callable[[], float] = time.monotonic,
+                 release_hold: float | None = RELEASE_HOLD):
         if not pins:
             raise ButtonUnavailable("no button pin configured; set one with `narrator config set appliance.button_pin 17`")
         self.pins = list(pins)[:2]
         self.hold_time, self.window = hold_time, window
         self.pull_up, self.bounce_time, self.pin_factory = pull_up, bounce_time, pin_factory
+        self.clock, self.release_hold = clock, release_hold
         self.log = log or (lambda message: print(message, file=sys.stderr, flush=True))
         self.presses: list[tuple[int | str, str]] = []
         """Every decoded press (pin, kind), for the log and for tests."""
@@ -148,7 +160,8 @@ class ButtonListener:
             self.open()
         hub.register(SOURCE)
         for button, pin, meaning in zip(self._buttons, self.pins, (MAIN_BUTTON, SECOND_BUTTON)):
-            decoder = PressDecoder(self._emitter(hub, loop, pin, meaning), self.hold_time, self.window)
+            decoder = PressDecoder(self._emitter(hub, loop, pin, meaning), self.hold_time, self.window, self.clock,
+                                   self.release_hold if meaning is MAIN_BUTTON else None)
             button.when_pressed = decoder.pressed
             button.when_released = decoder.released
             button.when_held = decoder.held

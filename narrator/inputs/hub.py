@@ -50,6 +50,8 @@ def needs_confirmation(ask: Ask) -> bool:
 CONFIRM_ENDING = frozenset({"keyboard", "voice"})
 TABLE_SOURCES = frozenset({"keyboard", "button", "voice"})
 """Inputs at the table itself (not a phone, not a script): only they confirm a host screen."""
+HANDS_FREE = frozenset({"button", "voice"})
+"""The table's inputs with no terminal: their `table_actions` (the keyboard types commands)."""
 """Sources whose answers that end the game (`Ask.ends_game`) are confirmed: a stray Enter or
 y at the terminal must not end a game that no undo can bring back."""
 
@@ -87,6 +89,10 @@ class ListenerHub:
         self.table_claim: Callable[[], bool] | None = None
         """The phones: a press or "done" at the table confirms a phone waiting to be the host
         screen (True when it did, and the words are spent)."""
+        self.table_actions: dict[str, Callable[[], None]] = {}
+        """Words a button gesture or the voice says for the table (`release_host`): what they do."""
+        self.listen_also: tuple[str, ...] = ()
+        """Words the voice hears beside the open question's (`yes` to a question the phones asked)."""
         self.last_error: str | None = None
         self.private_sources: set[str] = {"script"}
         """Sources trusted to answer any player's private question (the table's own script)."""
@@ -172,6 +178,10 @@ class ListenerHub:
         if (meaning in ("done", "yes") and source in TABLE_SOURCES and self.table_claim is not None
                 and self.table_claim()):
             return None
+        action = self.table_actions.get(meaning or text.strip())
+        if action is not None and source in HANDS_FREE:
+            action()
+            return None
         if self._ask is not None and is_confirmation(self._ask):
             if meaning == "undo":
                 text, meaning = "no", "no"  # undo while confirming takes the answer back
@@ -222,6 +232,12 @@ class ListenerHub:
         self._notify()
         return True
 
+    def hear_also(self, words: tuple[str, ...]) -> None:
+        """The voice also hears `words` from now on (`()`: only the open question's again)."""
+        self.listen_also = tuple(words)
+        for watcher in self._ask_watchers:
+            watcher(self._ask)
+
     def add_table_command(self, word: str, handler: Any) -> None:
         """A word typed at the table's own terminal (`release Aki`): `handler(rest)` returns what to print."""
         self._table_commands[word.casefold()] = handler
@@ -241,6 +257,7 @@ class ListenerHub:
         self._private_subscribers[:] = kept(self._private_subscribers)
         self._table_commands = {w: h for w, h in self._table_commands.items()
                                 if getattr(h, "__self__", None) is not owner}
+        self.table_actions = {w: h for w, h in self.table_actions.items() if getattr(h, "__self__", None) is not owner}
 
     def cue_started(self, cue: Any) -> None:  # the scheduler starts `cue`: tell `cue_watchers` (phones)
         for callback in self.cue_watchers:

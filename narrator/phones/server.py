@@ -27,7 +27,7 @@ from aiohttp import web
 from narrator.cues import Ask, Collect, End, Timer
 from narrator.games.contract import Game
 from narrator.inputs.hub import ListenerHub
-from narrator.phones import answers, channel, crypto, gate, guard, host, table_controls, wire
+from narrator.phones import answers, channel, crypto, gate, guard, host, host_release, table_controls, wire
 from narrator.phones.private import PrivateLines, request_view
 from narrator.phones.seats import HOST, Seats
 from narrator.phones.views import build_view
@@ -105,6 +105,8 @@ class PhoneServer:
         self._sweeper: asyncio.Task | None = None
         self.gate = gate.JoinGate(delay=host.WRONG_CODE_DELAY)
         self.pending_host: host.PendingHost | None = None
+        self.release_until: float | None = None
+        """Until when the table may confirm a `release host` asked by button or voice."""
         self.speak: Any = None
         """Says a line aloud at any moment (`open_phones` sets it to the scheduler's voice)."""
         self.said: list[tuple[str, dict[str, Any]]] = []
@@ -119,6 +121,7 @@ class PhoneServer:
         hub.rounds_during_timers = True
         hub.add_table_command("release", self.release)
         hub.table_claim = self._table_confirms
+        hub.table_actions[host_release.WORD] = self._release_asked
 
     # --- the game's side --------------------------------------------------------------------
 
@@ -160,8 +163,14 @@ class PhoneServer:
             self._changed()
 
     def _table_confirms(self) -> bool:
-        """A button press or "done" at the table: it confirms a phone waiting to be the host screen."""
+        """A button press or "done" at the table: it confirms a release asked (host_release.py),
+        else a phone waiting to be the host screen."""
+        if self.release_until is not None and host_release.confirm(self):
+            return True
         return self.pending_host is not None and host.confirm_host(self)
+
+    def _release_asked(self) -> None:
+        host_release.ask(self)
 
     @safe
     def announce(self, line: str, params: dict[str, Any]) -> None:

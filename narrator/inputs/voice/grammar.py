@@ -19,6 +19,8 @@ from typing import Any, Iterable, Mapping, Sequence
 from narrator.cues import Ask
 
 COMMANDS = ("done", "repeat", "pause", "resume", "undo", "help")
+TABLE_WORDS = ("release_host",)
+"""Heard at any moment where the pack spells them (the hub's `table_actions`, asked back first)."""
 
 
 def _norm(phrase: str) -> str:
@@ -89,10 +91,10 @@ class PhraseBook:
             spoken[name] = [reading] if isinstance(reading, str) else list(reading)
         return cls(chosen, spoken, tuple(listening.get("phrases", {})))
 
-    def grammar(self, ask: Ask | None) -> Grammar:
-        """The grammar for `ask` (None: between questions, commands only)."""
+    def grammar(self, ask: Ask | None, also: tuple[str, ...] = ()) -> Grammar:
+        """The grammar for `ask` (None: between questions, commands only), with the words `also`."""
         meanings: dict[str, str] = {}
-        wanted = list(COMMANDS)
+        wanted = [*COMMANDS, *TABLE_WORDS, *also]
         names: list[str] = []
         if ask is not None:
             for choice in ask.choices:  # a word of the vocabulary (yes, innocent …), else a name

@@ -75,7 +75,7 @@ class VoiceListener:
         self.thread.start()
 
     def _on_ask(self, ask: Ask | None) -> None:
-        self._grammar = self.phrases.grammar(ask)
+        self._grammar = self.phrases.grammar(ask, getattr(self._hub, "listen_also", ()))
         self._grammar_serial += 1
 
     def _on_speech(self, seconds: float, wav: Any = None) -> None:

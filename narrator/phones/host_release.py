@@ -1,0 +1,36 @@
+"""`release host` without a terminal: the appliance's button held long, or the table saying it.
+
+The terminal's `release host` (server.py) frees the host screen at once: whoever types at the
+table's own terminal is the table. A button gesture or a heard phrase can be a slip or a
+mishearing, so it is asked back aloud first (`phones.host_release_ask`), and only the table's
+press or "yes" (a button, a microphone, the keyboard: never a phone) within `CONFIRM_SECONDS`
+releases it. The release is then the terminal's: a new table code, said aloud.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+WORD = "release_host"
+"""The hub's word for it: the button's hold (inputs/button.py), the voice pack's phrase."""
+CONFIRM_SECONDS = 15.0
+"""Seconds the table has to answer the question."""
+
+
+def ask(server: Any) -> None:
+    """The gesture or the phrase: ask the table to confirm, and hear its "yes" meanwhile."""
+    server.release_until = server.gate.now() + CONFIRM_SECONDS
+    server.announce("phones.host_release_ask", {"seconds": int(CONFIRM_SECONDS)})
+    server.hub.hear_also(("yes",))
+
+
+def confirm(server: Any) -> bool:
+    """The table's press or "yes": True when a question was open (the words are spent)."""
+    until, server.release_until = server.release_until, None
+    if until is None:
+        return False
+    server.hub.hear_also(())
+    if until <= server.gate.now():
+        return False  # too late: the press is an ordinary one
+    server.release("host")  # a new table code, said aloud
+    return True
