@@ -12,18 +12,19 @@ from typing import Any
 
 from aiohttp import web
 
-from narrator.phones import wire
+from narrator.phones import host_channel, wire
 from narrator.phones.private import check_private_answer
 from narrator.phones.views import may_answer, valid_choices
 
 SOURCE = "phone"
 
 
-async def _read(request: web.Request, seated: bool, what: str) -> tuple[dict[str, Any], int] | web.Response:
-    """(the body, its serial) of an answer from a phone that holds something, or the refusal."""
+async def _read(request: web.Request, seated: bool, what: str, server: Any = None) -> tuple[dict[str, Any], int] | web.Response:
+    """(the body, its serial) of an answer from a phone that holds something, or the refusal
+    (`server`: the host screen's, through its sealed door)."""
     if not seated:
         return wire.error(401, "no seat: enter your seat's code first")
-    body = await wire.json_body(request)
+    body = await (wire.json_body(request) if server is None else host_channel.body_of(server, request))
     if isinstance(body, web.Response):
         return body
     return _serial(body, what)
@@ -40,7 +41,7 @@ async def answer(server: Any, request: web.Request) -> web.Response:
     """An answer to the question open now: public ones from the host screen; a seated phone
     answers through its sealed channel only (`channel.py`), so a sniffed cookie cannot."""
     name, is_host = server.player(request), server.is_host(request)
-    read = await _read(request, name is not None or is_host, "question")
+    read = await _read(request, name is not None or is_host, "question", server if name is None else None)
     if isinstance(read, web.Response):
         return read
     if name is not None and sealed_only(server, request):

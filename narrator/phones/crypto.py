@@ -18,7 +18,8 @@ Sealing is NaCl's secretbox (XSalsa20-Poly1305): PyNaCl here, tweetnacl-js on th
 The host screen has no seat code of its own (the table code is spoken to everyone), so it
 makes a NaCl key pair when it joins and the seat codes it shows are sealed to its public
 key (`nacl.public.Box`): a passive listener cannot read them; see docs/phones.md for what an
-active one can.
+active one can. The same box carries the host screen's own requests (`open_host_request`, with
+a counter as a seat's), so a sniffed host cookie cannot act for it either.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ so even the box's own length, readable in plain HTTP, tells nothing."""
 WINDOW = 64
 """Counters a phone may use out of order (two requests under way at once): a counter is taken
 once, and only if it is newer than the newest one taken less this window."""
-FROM_PHONE, FROM_NARRATOR = "phone", "narrator"
+FROM_PHONE, FROM_NARRATOR, FROM_HOST = "phone", "narrator", "host"
 """Who sealed a box: a reply cannot be sent back to the narrator as a request."""
 
 
@@ -190,14 +191,39 @@ class SeatKeys:
         message = unseal(key, box)
         if message is None or message.get("from") != FROM_PHONE:
             return None
-        counter = message.get("n")
-        entry = self._phones[_digest(token)]
-        if not fresh(counter, entry["n"], entry["seen"]):
-            return None
-        entry["n"] = max(entry["n"], counter)
-        entry["seen"] = [c for c in entry["seen"] if c > entry["n"] - WINDOW] + [counter]
+        return message if self._take(self._phones[_digest(token)], message.get("n")) else None
+
+    def _take(self, entry: dict[str, Any], counter: Any) -> bool:
+        """Take a request's counter for this phone: False when it was taken or is too old."""
+        if not fresh(counter, entry.get("n", 0), entry.get("seen", [])):
+            return False
+        entry["n"] = max(entry.get("n", 0), counter)
+        entry["seen"] = [c for c in entry.get("seen", []) if c > entry["n"] - WINDOW] + [counter]
         self._save()
-        return message
+        return True
+
+    def _host_box(self, token: str | None) -> nacl.public.Box | None:
+        entry = self._phones.get(_digest(token)) if token else None
+        raw = _unb64(entry.get("host")) if entry else None
+        return nacl.public.Box(self.private_key, nacl.public.PublicKey(raw)) if raw else None
+
+    def host_has_key(self, token: str | None) -> bool:
+        """Whether the host screen holding `token` gave a key at join (every page does)."""
+        return self._host_box(token) is not None
+
+    def open_host_request(self, token: str | None, box: Any) -> dict[str, Any] | None:
+        """The host screen's request: sealed between its key pair and the narrator's, from the
+        host screen, with a counter never taken; None otherwise."""
+        sealed, raw = self._host_box(token), _unb64(box)
+        if sealed is None or raw is None or len(raw) < nacl.public.Box.NONCE_SIZE + nacl.secret.SecretBox.MACBYTES:
+            return None
+        try:
+            message = json.loads(sealed.decrypt(raw))
+        except (nacl.exceptions.CryptoError, ValueError, RecursionError):
+            return None
+        if not isinstance(message, dict) or message.get("from") != FROM_HOST:
+            return None
+        return message if self._take(self._phones[_digest(token)], message.get("n")) else None
 
     def seal_for(self, token: str | None, obj: dict[str, Any]) -> dict[str, Any] | None:
         """`obj` sealed for the phone holding `token` ({"box": …}), or None if it has no key."""

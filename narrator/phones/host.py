@@ -19,7 +19,7 @@ from typing import Any
 from aiohttp import web
 
 from narrator.inputs.hub import TABLE_SOURCES
-from narrator.phones import channel, gate, standings, wire
+from narrator.phones import channel, gate, host_channel, standings, wire
 from narrator.phones.seats import HOST, SeatTaken, new_token
 
 WRONG_CODE_DELAY = gate.WRONG_CODE_DELAY
@@ -193,7 +193,7 @@ async def qr(server: Any, request: web.Request) -> web.Response:
 async def _host_body(server: Any, request: web.Request) -> dict[str, Any] | web.Response:
     if not server.is_host(request):
         return wire.error(403, "only the host screen may do this")
-    return await wire.json_body(request)
+    return await host_channel.body_of(server, request)
 
 
 def _number(server: Any, seat: str) -> int:

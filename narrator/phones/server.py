@@ -27,7 +27,7 @@ from aiohttp import web
 from narrator.cues import Ask, Collect, End, Timer
 from narrator.games.contract import Game
 from narrator.inputs.hub import ListenerHub
-from narrator.phones import answers, channel, crypto, gate, guard, host, host_release, table_controls, wire
+from narrator.phones import answers, channel, crypto, gate, guard, host, host_channel, host_release, table_controls, wire
 from narrator.phones.private import PrivateLines, request_view
 from narrator.phones.seats import HOST, Seats
 from narrator.phones.views import build_view
@@ -283,6 +283,8 @@ class PhoneServer:
         app.router.add_post("/api/seat", functools.partial(channel.seat, self))
         host.add_routes(self, app)
         table_controls.add_routes(self, app)
+        host_channel.add_routes(self, app, {"release": host.release, "move": host.move, "start": host.start,
+                                            "end-timer": table_controls.end_timer, "answer": answers.answer})
         app.on_shutdown.append(self._close_streams)
         return app
 

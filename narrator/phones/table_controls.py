@@ -18,7 +18,7 @@ from typing import Any
 from aiohttp import web
 
 from narrator.cues import End, Say
-from narrator.phones import wire
+from narrator.phones import host_channel, wire
 
 SOURCE = "phone"
 
@@ -33,7 +33,7 @@ async def end_timer(server: Any, request: web.Request) -> web.Response:
     """`done` for the timer running now (the discussion), from the host screen only."""
     if not server.is_host(request):
         return wire.error(403, "only the host screen may do this")
-    body = await wire.json_body(request)
+    body = await host_channel.body_of(server, request)
     if isinstance(body, web.Response):
         return body
     timer = body.get("timer")

@@ -145,6 +145,9 @@ function listen() {
   };
 }
 
+// The host screen's actions, sealed to the narrator through one door (seal.js: Seal.hostRequest).
+function hostPost(to, body) { return Seal.hostRequest("/api/host", mine, table.key, keep, to, body); }
+
 function post(url, body) {
   return fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: Seal.body(body) });
 }
@@ -218,7 +221,7 @@ function render(v) {
 
 function waiting(v) {
   const box = el("div", { class: "card", id: "wait" }, el("p", { text: t("waiting_phones", { n: v.waiting.free }) }));
-  if (v.host) box.append(el("button", { type: "button", id: "start", text: t("start_anyway"), onclick: () => post("/api/host/start", {}) }));
+  if (v.host) box.append(el("button", { type: "button", id: "start", text: t("start_anyway"), onclick: () => hostPost("start", {}) }));
   return box;
 }
 
@@ -234,7 +237,7 @@ function day(v) {
     // The host screen ends the discussion the table has finished (Enter or the button elsewhere).
     const serial = v.host.timer_serial;
     box.append(el("button", { type: "button", id: "end-timer", text: t("end_timer"),
-                              onclick: () => post("/api/host/end-timer", { timer: serial }) }));
+                              onclick: () => hostPost("end-timer", { timer: serial }) }));
   }
   box.append(el("p", { id: "alive", text: t("alive") + ": " + v.alive.map(seatLabel).join(", ") }));
   return box;
@@ -300,6 +303,8 @@ async function answer(a, value) {
   if (seatKey() && a.private) {
     const reply = await send("answer", { serial: a.serial, value }, () => say("sending"));
     status = reply ? reply.status : 0;
+  } else if (mine && mine.sk) {  // the host screen: a public question, through its sealed door
+    status = (await hostPost("answer", { serial: a.serial, value })).status;
   } else {
     status = (await post("/api/answer", { serial: a.serial, value }).catch(() => ({ status: 0 }))).status;
   }
@@ -422,12 +427,12 @@ function hostScreen(h) {
     const row = el("div", { class: "seat", "data-seat": s.name }, el("span", { text: s.number + ". " + s.name + (s.taken ? "" : " (" + t("free") + ")") }));
     if (s.taken) {
       row.append(el("button", { type: "button", class: "release", text: t("release"), onclick: () => {
-        if (confirm(t("release_confirm", { seat: s.number + ". " + s.name }))) post("/api/host/release", { seat: s.name });
+        if (confirm(t("release_confirm", { seat: s.number + ". " + s.name }))) hostPost("release", { seat: s.name });
       } }));
       if (free.length) {
         const select = el("select", { class: "move", "aria-label": t("move") }, el("option", { value: "", text: t("move") }));
         for (const f of free) select.append(el("option", { value: f.name, text: f.number + ". " + f.name }));
-        select.addEventListener("change", () => { if (select.value) post("/api/host/move", { from: s.name, to: select.value }); });
+        select.addEventListener("change", () => { if (select.value) hostPost("move", { from: s.name, to: select.value }); });
         row.append(select);
       }
     } else {

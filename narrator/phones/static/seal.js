@@ -59,5 +59,29 @@ const Seal = (() => {
   // Every POST body has one size: a memo, a decoy, a join, a host's button look alike.
   function body(obj) { return padded(obj, sizes.request); }
 
-  return { derive, seal, open, hostKeys, openForHost, body, b64, unb64, normal, sizes };
+  // The host screen's actions (app.js; the one helper a host page posts through), to one door:
+  // sealed between its key pair `keys.sk` and the narrator's `serverKey` (nacl.box), with a
+  // counter that only grows, kept in `keys.n` (`keep()` saves it: it survives a reload).
+  // Resolves to {status, ok, body} as the narrator replied inside its sealed reply
+  // (status 0: no sealed reply came back).
+  async function hostRequest(door, keys, serverKey, keep, to, payload) {
+    keys.n = Math.max((keys.n || 0) + 1, Date.now());
+    keep();
+    const n = keys.n, nonce = nacl.randomBytes(nacl.box.nonceLength);
+    const plain = enc.encode(padded({ from: "host", n, to, body: payload || {} }, sizes.plain));
+    const sealed = nacl.box(plain, nonce, unb64(serverKey), unb64(keys.sk));
+    const out = new Uint8Array(nonce.length + sealed.length);
+    out.set(nonce); out.set(sealed, nonce.length);
+    try {
+      const response = await fetch(door, { method: "POST", headers: { "Content-Type": "application/json" },
+                                           body: body({ box: b64(out) }) });
+      const inner = response.ok ? openForHost(keys.sk, serverKey, (await response.json()).box) : null;
+      if (inner && inner.n === n && inner.from === "narrator") {
+        return { status: inner.status, ok: inner.status >= 200 && inner.status < 300, body: inner.body };
+      }
+      return { status: response.ok ? 0 : response.status, ok: false, body: null };
+    } catch (e) { return { status: 0, ok: false, body: null }; }
+  }
+
+  return { derive, seal, open, hostKeys, openForHost, hostRequest, body, b64, unb64, normal, sizes };
 })();

@@ -1,0 +1,176 @@
+"""Issue 24: the host screen's own actions (release, move, start, end-timer, public answers) go
+sealed through one door, `POST /api/host`, between the key pair the host screen made at join and
+the narrator's, with a counter taken once. Each attack runs twice: with its protection
+monkeypatched off it succeeds, with it on it fails. The page's side runs in a real Chromium in
+tests/test_phones_browser.py (the host screen releases and moves seats through `Seal.hostRequest`)."""
+
+import asyncio
+import base64
+import json
+import re
+
+import nacl.public
+import pytest
+
+from narrator.phones import crypto, host_channel
+from tests.phones_harness import Phone
+from tests.test_phones_bestia import close
+from tests.test_phones_crypto import bestia_through
+
+
+def run(main):
+    return asyncio.run(main())
+
+
+class HostScreen:
+    """What the host screen's page does (`Seal.hostRequest`): its actions sealed to the narrator."""
+
+    def __init__(self, phone: Phone, key: nacl.public.PrivateKey, server):
+        self.phone, self.box = phone, nacl.public.Box(key, server.keys.private_key.public_key)
+        self.n = 0
+
+    def sealed_body(self, to: str, body: dict) -> dict:
+        self.n += 1
+        message = crypto.padded_json({"from": "host", "n": self.n, "to": to, "body": body}, crypto.PLAIN_REQUEST)
+        return {"box": base64.b64encode(bytes(self.box.encrypt(message))).decode()}
+
+    async def act(self, to: str, body: dict) -> tuple[int, dict]:
+        """(the status inside the sealed reply, its body); the door's own status when it refused."""
+        n = self.n + 1
+        async with self.phone.session.post(host_channel.DOOR, json=self.sealed_body(to, body)) as r:
+            reply = await r.json()
+            if r.status != 200:
+                return r.status, reply
+        inner = json.loads(self.box.decrypt(base64.b64decode(reply["box"])))
+        assert inner["from"] == "narrator" and inner["n"] == n, inner
+        return inner["status"], inner["body"]
+
+    async def plain(self, path: str, body: dict) -> int:
+        """The host screen as it was before: a plain POST with its cookie."""
+        async with self.phone.session.post(path, json=body) as r:
+            return r.status
+
+
+async def through_proxy():
+    table, phones, host, host_key, proxy = await bestia_through()
+    return table, phones, HostScreen(host, host_key, table.server), proxy
+
+
+def _cookie(phone: Phone) -> dict[str, str]:
+    return {c.key: c.value for c in phone.session.cookie_jar}
+
+
+@pytest.mark.parametrize("protected", [False, True])
+def test_a_listener_with_the_wifi_password_reads_nothing_of_a_host_action(monkeypatch, protected):
+    """The host screen releases Aki's seat and moves Ben's phone to it: before, both actions and
+    their seats were readable on the air (the path and the JSON); sealed, neither is."""
+    if not protected:
+        monkeypatch.setattr(host_channel, "SEALED_ONLY", False)
+
+    async def main():
+        table, phones, screen, proxy = await through_proxy()
+        try:
+            before = len(proxy.captured)
+            if protected:
+                assert (await screen.act("release", {"seat": "Aki"}))[0] == 200
+                assert (await screen.act("move", {"from": "Ben", "to": "Aki"}))[0] == 200
+            else:  # the page as it was: plain POSTs
+                assert await screen.plain("/api/host/release", {"seat": "Aki"}) == 200
+                assert await screen.plain("/api/host/move", {"from": "Ben", "to": "Aki"}) == 200
+            assert table.server.seats.taken("Aki") and not table.server.seats.taken("Ben")  # it acted
+            return proxy.captured[before:]
+        finally:
+            await proxy.stop()
+            await close(table, {**phones, "host": screen.phone})
+
+    air = run(main)
+    readable = [rb"/api/host/release", rb"/api/host/move", rb'"seat":\s*"Aki"', rb'"from":\s*"Ben"', rb'"free":\s*"Aki"']
+    assert [re.search(piece, air) is not None for piece in readable] == [not protected] * len(readable)
+    assert (b"POST /api/host HTTP" in air) == protected  # one door, whatever the action
+
+
+@pytest.mark.parametrize("protected", [False, True])
+def test_a_sniffed_host_cookie_cannot_release_a_seat(monkeypatch, protected):
+    if not protected:  # the cookie alone is enough, as before
+        monkeypatch.setattr(host_channel, "SEALED_ONLY", False)
+
+    async def main():
+        table, phones, screen, proxy = await through_proxy()
+        thief = Phone(table.base, "thief")
+        try:
+            thief.session.cookie_jar.update_cookies(_cookie(screen.phone))  # read off the air
+            statuses = []
+            for path, body in (("/api/host/release", {"seat": "Ben"}), ("/api/host/start", {}),
+                               ("/api/host/end-timer", {"timer": table.server.timer_serial})):
+                async with thief.session.post(path, json=body) as r:
+                    statuses.append(r.status)
+            async with thief.session.post("/api/answer", json={"serial": 1, "value": "yes"}) as r:
+                statuses.append(r.status)
+            return statuses, table.server.seats.taken("Ben")
+        finally:
+            await thief.close()
+            await proxy.stop()
+            await close(table, {**phones, "host": screen.phone})
+
+    statuses, ben_seated = run(main)
+    assert (statuses[0] == 200 and not ben_seated) == (not protected)
+    if protected:
+        assert statuses == [401] * 4 and ben_seated  # refused before anything was read or done
+
+
+@pytest.mark.parametrize("protected", [False, True])
+def test_a_captured_sealed_host_action_sent_again_is_refused(monkeypatch, protected):
+    """The host screen releases Aki (a lost phone); she joins again with her new code; the
+    captured release, sent again with the host screen's cookie, would knock her off again."""
+    if not protected:  # no counter check
+        monkeypatch.setattr(crypto, "fresh", lambda counter, newest, seen: True)
+
+    async def main():
+        table, phones, screen, proxy = await through_proxy()
+        try:
+            assert (await screen.act("release", {"seat": "Aki"}))[0] == 200
+            raw = proxy.captured
+            start = raw.rindex(b"POST /api/host HTTP")
+            head, body = raw[start:].split(b"\r\n\r\n", 1)
+            length = int(next(line.split(b":")[1] for line in head.split(b"\r\n")
+                              if line.lower().startswith(b"content-length")))
+            captured = body[:length]
+            assert await phones["Aki"].join() == 200  # Aki is back on her seat
+            async with screen.phone.session.post(host_channel.DOOR, data=captured,
+                                                 headers={"Content-Type": "application/json"}) as r:
+                return r.status, await r.json(), table.server.seats.taken("Aki")
+        finally:
+            await proxy.stop()
+            await close(table, {**phones, "host": screen.phone})
+
+    status, reply, aki_seated = run(main)
+    assert (status == 200 and not aki_seated) == (not protected)
+    assert ((status, reply, aki_seated) == (401, {"error": host_channel.NOT_SEALED}, True)) == protected
+
+
+def test_every_host_action_goes_through_the_door_and_a_forged_one_opens_to_nothing():
+    async def main():
+        table, phones, screen, proxy = await through_proxy()
+        try:
+            assert await screen.act("start", {}) == (200, {"ok": True})
+            status, body = await screen.act("end-timer", {"timer": -1})
+            assert status == 409  # the real status, inside the sealed reply
+            assert (await screen.act("answer", {"serial": -1, "value": "yes"}))[0] == 409
+            assert (await screen.act("release", {"seat": "Nobody"}))[0] == 404
+            assert (await screen.act("shutdown", {}))[0] == 400
+            # sealed by someone else's key pair, or by a seat: refused at the door
+            stranger = HostScreen(screen.phone, nacl.public.PrivateKey.generate(), table.server)
+            assert (await stranger.act("release", {"seat": "Aki"}))[0] == 401
+            assert table.server.seats.taken("Aki")
+            # a seated phone cannot use the door, with or without a box
+            async with phones["Aki"].session.post(host_channel.DOOR, json=screen.sealed_body("start", {})) as r:
+                assert r.status == 403
+            # a sealed reply of the host's own, sent back as a request, is not from the host screen
+            async with screen.phone.session.post(host_channel.DOOR, json={"box": 1}) as r:
+                assert r.status == 401
+            assert (await screen.act("release", {"seat": "Aki"}))[0] == 200  # the counter goes on
+        finally:
+            await proxy.stop()
+            await close(table, {**phones, "host": screen.phone})
+
+    run(main)
