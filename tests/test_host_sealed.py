@@ -8,6 +8,7 @@ import asyncio
 import base64
 import json
 import re
+import tomllib
 
 import nacl.public
 import pytest
@@ -174,3 +175,76 @@ def test_every_host_action_goes_through_the_door_and_a_forged_one_opens_to_nothi
             await close(table, {**phones, "host": screen.phone})
 
     run(main)
+
+
+# --- the settings page between games: its host screen's saves, through the same door ------------------
+
+def _settings_table(tmp_path, test):
+    """The settings page (tests/test_settings_page.py's table) behind a recording proxy; `test(page,
+    host, stranger, proxy)` with the host screen joined with a key pair of its own."""
+    from aiohttp.test_utils import TestServer
+
+    from narrator.phones import settings_page
+    from tests.phones_listener import RecordingProxy
+    from tests.test_settings_page import setup_menu, table_with_names, load_table, SimpleNamespace
+    from narrator.phones.table import page_packs
+
+    path = table_with_names(tmp_path)
+    menu = setup_menu.PageHost(SimpleNamespace(path=path, table=load_table(path)))
+    menu.announce = lambda line, params: None
+    page = settings_page.SettingsPage(menu.table, menu.apply, menu.announce, menu.play, page_packs(), "ja")
+
+    async def main():
+        server = TestServer(page.app(), host="127.0.0.1")
+        await server.start_server()
+        proxy = RecordingProxy(("127.0.0.1", server.port))
+        base = f"http://127.0.0.1:{await proxy.start()}"
+        host, stranger = Phone(base, "settings host"), Phone(base, "stranger")
+        key = nacl.public.PrivateKey.generate()
+        async with host.session.post("/api/settings/join", json={"code": page.table_code,
+                                     "key": base64.b64encode(bytes(key.public_key)).decode()}) as r:
+            assert r.status == 200
+        screen = HostScreen(host, key, page)
+        try:
+            return await test(page, screen, stranger, proxy)
+        finally:
+            await host.close()
+            await stranger.close()
+            await proxy.stop()
+            await server.close()
+
+    result = asyncio.run(main())
+    return result, tomllib.loads(path.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("protected", [False, True])
+def test_the_settings_pages_saves_are_sealed_and_its_sniffed_cookie_acts_for_nobody(tmp_path, monkeypatch, protected):
+    """The host screen saves a discussion of 123 s; a listener reads it in plain HTTP, sealed not;
+    a thief with the host screen's cookie (read off the air) then sets 456 s: before, it could."""
+    from narrator.phones import settings_page
+
+    if not protected:
+        monkeypatch.setattr(host_channel, "SEALED_ONLY", False)
+    door = "/api/settings/sealed"
+
+    async def test(page, screen, stranger, proxy):
+        before = len(proxy.captured)
+        if protected:
+            async with screen.phone.session.post(door, json=screen.sealed_body("change", {"changes": {"discussion": 123}})) as r:
+                reply = await r.json()
+            inner = json.loads(screen.box.decrypt(base64.b64decode(reply["box"])))
+            assert (inner["status"], inner["body"]) == (200, {"ok": True})
+        else:
+            assert await screen.plain("/api/settings/change", {"changes": {"discussion": 123}}) == 200
+        air = proxy.captured[before:]
+        stranger.session.cookie_jar.update_cookies({settings_page.HOST_COOKIE: page.host_token})
+        async with stranger.session.post("/api/settings/change", json={"changes": {"discussion": 456}}) as r:
+            stolen = r.status
+        async with stranger.session.post("/api/settings/play", json={}) as r:
+            stolen_play = r.status
+        return air, stolen, stolen_play
+
+    (air, stolen, stolen_play), table = _settings_table(tmp_path, test)
+    assert (re.search(rb'"discussion":\s*123', air) is not None) == (not protected)
+    assert (stolen == 200 and table["discussion"] == 456) == (not protected)
+    assert ((stolen, stolen_play) == (401, 401) and table["discussion"] == 123) == protected

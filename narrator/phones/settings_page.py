@@ -24,12 +24,13 @@ from typing import Any, Callable
 from aiohttp import web
 
 from narrator.errors import NarratorError
-from narrator.phones import settings_view, wire
+from narrator.phones import crypto, host_channel, settings_view, wire
 from narrator.phones.seats import new_table_code, normal_code
 from narrator.phones.server import _own_names
 
 STATIC = Path(__file__).with_name("static")
-FILES = {"settings.js": "text/javascript", "style.css": "text/css", "strings.json": "application/json"}
+FILES = {"settings.js": "text/javascript", "seal.js": "text/javascript", "nacl-fast.min.js": "text/javascript",
+         "style.css": "text/css", "strings.json": "application/json"}
 HOST_COOKIE, SEAT_COOKIE = "narrator_settings_host", "narrator_settings_seat"
 WRONG_CODE_DELAY = 1.0
 HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
@@ -50,6 +51,9 @@ class SettingsPage:
         self.seat_tokens: dict[str, int] = {}
         """A player's phone's token -> the seat number (1-based) whose name it may type."""
         self.code_lock = asyncio.Lock()
+        self.keys = crypto.SeatKeys()
+        """The narrator's key pair and the host screen's public key: its saves come sealed
+        (`host_channel.py`, the game's host screen's door)."""
         self._runner: web.AppRunner | None = None
         self.port: int | None = None
         self.allowed_hosts: set[str] | None = None
@@ -65,6 +69,7 @@ class SettingsPage:
         app.router.add_get("/api/settings", self._view)
         for name in ("join", "change", "preset", "seat", "play"):
             app.router.add_post(f"/api/settings/{name}", getattr(self, f"_{name}"))
+        app.router.add_post("/api/settings/sealed", self._sealed)
         return app
 
     async def start(self, host: str, port: int) -> int:
@@ -109,6 +114,9 @@ class SettingsPage:
         token = request.cookies.get(HOST_COOKIE)
         return self.host_token is not None and token is not None and secrets.compare_digest(token, self.host_token)
 
+    def token(self, request: web.Request, host_cookie: bool = False) -> str | None:
+        return request.cookies.get(HOST_COOKIE if host_cookie else SEAT_COOKIE)
+
     def seat_of(self, request: web.Request) -> int | None:
         return self.seat_tokens.get(request.cookies.get(SEAT_COOKIE, ""))
 
@@ -130,7 +138,7 @@ class SettingsPage:
         except NarratorError as err:
             return wire.error(409, str(err))
         view.update({"lang": self.lang, "host": self.is_host(request), "seat": self.seat_of(request),
-                     "has_host": self.host_token is not None})
+                     "has_host": self.host_token is not None, "key": self.keys.public_key})
         return wire.reply(view)
 
     async def _join(self, request: web.Request) -> web.Response:
@@ -144,6 +152,7 @@ class SettingsPage:
                 if self.host_token is not None and not self.is_host(request):
                     return wire.error(409, "the table already has a host screen")
                 self.host_token = self.host_token or secrets.token_urlsafe(24)
+                self.keys.bind_host(self.host_token, body.get("key"))  # its saves come sealed to it
                 response = wire.reply({"host": True})
                 response.set_cookie(HOST_COOKIE, self.host_token, httponly=True, samesite="Strict", path="/")
                 return response
@@ -153,7 +162,7 @@ class SettingsPage:
     async def _changes(self, request: web.Request) -> dict[str, Any] | web.Response:
         if not self.is_host(request):
             return wire.error(403, "only the host screen changes the settings")
-        return await wire.json_body(request)
+        return await host_channel.body_of(self, request)
 
     def _saved(self, line: str, params: dict[str, Any]) -> web.Response:
         self.announce(line, params)
@@ -193,7 +202,7 @@ class SettingsPage:
     async def _seat(self, request: web.Request) -> web.Response:
         """A player's phone takes a seat number and types its own name and reading (the host
         screen may type any seat's). The name is saved into the table's names like any change."""
-        body = await wire.json_body(request)
+        body = await host_channel.body_of(self, request)
         if isinstance(body, web.Response):
             return body
         number, name, reading = body.get("seat"), body.get("name"), body.get("reading", "")
@@ -217,10 +226,15 @@ class SettingsPage:
         self.announce("appliance.changed", {"what": [["appliance.setting.names", 0]]})
         return response
 
+    async def _sealed(self, request: web.Request) -> web.Response:
+        """The host screen's saves, sealed through one door as the game's host screen's actions."""
+        return await host_channel.door(self, request, {"change": SettingsPage._change, "preset": SettingsPage._preset,
+                                                       "seat": SettingsPage._seat, "play": SettingsPage._play})
+
     async def _play(self, request: web.Request) -> web.Response:
         if not self.is_host(request):
             return wire.error(403, "only the host screen starts the game")
-        body = await wire.json_body(request)
+        body = await host_channel.body_of(self, request)
         if isinstance(body, web.Response):
             return body
         self.play()
