@@ -371,9 +371,11 @@ def test_the_day_screen_shows_the_timer_running(request):
             assert "1. Aki" in await pages["Aki"].inner_text("#alive")
             assert await pages["Aki"].inner_text("#phase") == "1日目の昼"
             assert await pages["Aki"].locator("#end-timer").count() == 0  # a player's phone cannot end it
-            async with host.expect_response("**/api/host/end-timer") as reply:  # the host screen can
+            async with host.expect_response("**/api/host") as reply:  # the host screen can, sealed
                 await host.click("#end-timer")
             assert (await reply.value).status == 200
+            sent = (await reply.value).request.post_data
+            assert '"box"' in sent and "timer" not in sent and "end" not in sent  # nothing readable
             await host.wait_for_selector('#ask[data-line="nomination.who"]', timeout=60_000)
 
     asyncio.run(main())
