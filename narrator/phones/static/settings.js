@@ -35,14 +35,19 @@ function el(tag, attrs, ...children) {
 // Every POST. The host screen's are sealed (seal.js, Seal.hostRequest): with the table code it
 // sends a key pair's public half of its own (kept in this browser), and from then on every save
 // goes sealed through one door, padded, with a counter the narrator takes once.
+// One object for the page's life, so two saves at once never take the same counter.
 const HOST_KEYS = "narrator-settings-keys";
+let hostKeys = null;
 function post(url, body) {
   const send = (b) => fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: Seal.body(b) });
   if (url === "/api/settings/join") {
-    const keys = Seal.hostKeys();
-    return send({ ...body, key: keys.pk }).then((r) => { if (r.ok) localStorage.setItem(HOST_KEYS, JSON.stringify(keys)); return r; });
+    const fresh = Seal.hostKeys();
+    return send({ ...body, key: fresh.pk }).then((r) => {
+      if (r.ok) { hostKeys = fresh; localStorage.setItem(HOST_KEYS, JSON.stringify(fresh)); }
+      return r;
+    });
   }
-  const keys = JSON.parse(localStorage.getItem(HOST_KEYS) || "null");
+  const keys = hostKeys = hostKeys || JSON.parse(localStorage.getItem(HOST_KEYS) || "null");
   if (!(view && view.host && keys)) return send(body);
   const keep = () => localStorage.setItem(HOST_KEYS, JSON.stringify(keys));
   return Seal.hostRequest("/api/settings/sealed", keys, view.key, keep, url.split("/").pop(), body)
