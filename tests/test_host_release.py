@@ -242,3 +242,18 @@ def test_release_host_said_aloud_is_asked_back_and_a_heard_yes_releases():
             await table.close()
 
     asyncio.run(main())
+
+
+def test_a_game_that_ends_with_a_release_still_asked_leaves_no_yes_in_the_grammar():
+    async def main():
+        table = await open_table(NAMES5, seed=5)
+        hub = table.sitting.hub
+        await table.host()
+        hub.register("button")
+        hub.offer_text("release_host", "button")
+        assert hub.listen_also == ("yes",)
+        await table.close()
+        return hub
+
+    hub = asyncio.run(main())
+    assert hub.listen_also == () and "release_host" not in hub.table_actions

@@ -320,6 +320,8 @@ class PhoneServer:
             self.hub.forget(self)
         if getattr(self.hub, "table_claim", None) == self._table_confirms:
             self.hub.table_claim = None
+        if self.release_until is not None and hasattr(self.hub, "hear_also"):
+            self.hub.hear_also(())  # a release asked and never answered: the voice stops hearing "yes"
         self.hub.rounds_during_timers = self._rounds_during_timers
         if self._sweeper is not None:
             self._sweeper.cancel()
