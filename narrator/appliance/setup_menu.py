@@ -118,6 +118,7 @@ class PageHost:
         if first:
             self.page = SettingsPage(self.table, self.apply, self.announce, self.play,
                                      page_packs(app.run_options.voice), app.run_options.lang)
+            self.page.hub = app.hub  # a press at the table confirms the host screen
         host = bind_host(app.run_options.host)
         try:
             port = await self.page.start(host, app.run_options.port)
@@ -133,6 +134,18 @@ class PageHost:
     async def close(self) -> None:
         if self.page is not None:
             await self.page.stop()
+
+    def carry_in(self, server: Any) -> None:
+        """The game's phone page answers the host screen of the settings page (carry.py)."""
+        from narrator.phones import carry
+
+        if carry.into_game(self.page, server):
+            self.app.log("the host screen of the settings page is the game's host screen")
+
+    def carry_back(self, server: Any) -> None:
+        from narrator.phones import carry
+
+        carry.back_from_game(self.page, server)
 
     def take_start(self) -> bool:
         started, self.start_requested = self.start_requested, False
