@@ -44,11 +44,12 @@ async function boot() {
     render();
   });
   const code = new URLSearchParams(location.hash.slice(1)).get("code");
+  await refresh();  // first: the page's language, for the join's message
   if (code) {
     history.replaceState(null, "", location.pathname);
     await joined(await post("/api/settings/join", { code }));
+    await refresh();
   }
-  await refresh();
   document.addEventListener("focusin", () => { editing = true; });
   document.addEventListener("focusout", () => { editing = false; });
   setInterval(() => { if (!editing && !drag) refresh(); }, 2000);
