@@ -82,9 +82,6 @@ def add_routes(server: Any, app: web.Application) -> None:
     app.router.add_get("/api/host/code/{number}", _bound(server, code))
     app.router.add_get("/api/host/qr/{number}", _bound(server, qr))
     standings.add_routes(server, app)
-    from narrator.phones import carry  # carry.py builds on this module's PendingHost
-
-    app.router.add_post("/api/host/key", _bound(server, carry.bind_key))
 
 
 def _bound(server: Any, handler: Any) -> Any:
