@@ -192,3 +192,27 @@ def test_a_host_screen_claimed_during_the_game_is_the_settings_pages_afterwards(
             await evening.close_page()
 
     assert asyncio.run(main()) == (True, False)
+
+
+def test_start_tapped_before_play_again_opens_answers_it_and_was_lost_before(narrator_home, tmp_path):
+    """The settings page comes back before "play again?" is asked: a tap on start meanwhile
+    answers the question once it opens (it waited for the next press before)."""
+    from narrator.appliance.evening import AGAIN
+    from narrator.cues import Ask
+
+    async def main(answer_next):
+        hub = ListenerHub()
+        hub.register("button")
+        host = setup_menu.PageHost(SimpleNamespace(hub=hub))
+        if not answer_next:
+            host._answer_next = lambda serial: asyncio.sleep(0)  # the fix off: the tap is not kept
+        host.play()  # nothing is asked yet
+        question = asyncio.ensure_future(hub.answer(Ask("appliance.again", AGAIN)))
+        done, _ = await asyncio.wait({question}, timeout=5)
+        if not done:
+            question.cancel()
+            return None
+        return question.result().value, question.result().source
+
+    assert asyncio.run(main(True)) == ("done", "phones")
+    assert asyncio.run(main(False)) is None
