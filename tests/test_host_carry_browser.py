@@ -73,8 +73,9 @@ def test_the_settings_host_screen_is_the_games_and_comes_back_to_the_settings(na
     (narrator_home / "table.toml").write_text(DEFAULT_TABLE, encoding="utf-8")
     port = free_port()
     messages: list[str] = []
+    transcript = tmp_path / "t.jsonl"
     overrides = {"voice": "text", "time_scale": "0", "phones": "true", "host": "127.0.0.1", "port": str(port),
-                 "history": "false"}
+                 "history": "false", "transcript": str(transcript)}
     button, outcome = TableButton(), {}
 
     def run():
@@ -87,11 +88,12 @@ def test_the_settings_host_screen_is_the_games_and_comes_back_to_the_settings(na
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
     try:
-        asyncio.run(drive(f"http://127.0.0.1:{port}/", messages, button))
+        code = asyncio.run(drive(f"http://127.0.0.1:{port}/", transcript, button))
     finally:
         button.leave.set()
         thread.join(60)
     assert not thread.is_alive()
+    assert not any(code in m for m in messages)  # said, never in the journal (issue 24)
     assert button.first_ask == "setup.ready"
     assert isinstance(outcome.get("error"), NoMoreAnswers), outcome
     first, second = saved_games(narrator_home)
@@ -106,8 +108,8 @@ async def text_of(page, selector):
     return await page.locator(selector).first.text_content() if await page.locator(selector).count() else None
 
 
-async def drive(url, messages, button):
-    code = await wait_for(lambda: _code(messages), timeout=30)
+async def drive(url, transcript, button):
+    code = await wait_for(lambda: _code(transcript), timeout=30)
     async with playwright_api.async_playwright() as p:
         browser = await p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
         try:
@@ -150,3 +152,4 @@ async def drive(url, messages, button):
             assert await text_of(host, "#who") == HOST
         finally:
             await browser.close()
+    return code

@@ -10,6 +10,7 @@ start button answers that). The text voice and time scale 0 make the games insta
 """
 
 import asyncio
+import re
 import socket
 import threading
 import tomllib
@@ -111,7 +112,7 @@ def test_the_host_screen_sets_up_saves_a_preset_plays_it_and_plays_again(narrato
     button = Button()
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
-    asyncio.run(drive(port, messages, table_file, button))
+    asyncio.run(drive(port, messages, table_file, button, transcript))
     thread.join(60)
     assert not thread.is_alive()
     assert isinstance(outcome.get("error"), NoMoreAnswers), outcome
@@ -140,9 +141,9 @@ def test_the_host_screen_sets_up_saves_a_preset_plays_it_and_plays_again(narrato
     assert lines.count("setup.welcome") == 2
 
 
-async def drive(port, messages, table_file, button):
+async def drive(port, messages, table_file, button, transcript):
     url = f"http://127.0.0.1:{port}/"
-    code = await wait_for(lambda: _code(messages), timeout=30)
+    code = await wait_for(lambda: _code(transcript), timeout=30)
     async with playwright_api.async_playwright() as p:
         browser = await p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
         try:
@@ -209,9 +210,13 @@ async def drive(port, messages, table_file, button):
             await browser.close()
 
 
-async def _code(messages):
-    found = [m for m in messages if m.startswith("settings page:")]
-    return found[0].rsplit(" ", 1)[1] if found else None
+async def _code(transcript):
+    """The table code as the narrator said it (never in the log: the journal is not the table's)."""
+    if not transcript.exists():
+        return None
+    said = [r["text"] for r in read_transcript(transcript) if r.get("line") == "appliance.settings_page"]
+    found = re.search(r"(?<!\d)\d(?: \d){7}(?!\d)", said[0]) if said else None  # said digit by digit
+    return found.group().replace(" ", "") if found else None
 
 
 async def _count(messages, prefix, n):

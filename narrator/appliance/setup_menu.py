@@ -140,7 +140,7 @@ class PageHost:
             return
         url = join_url(host, port)
         self.page.allowed_hosts.add(urlsplit(url).netloc.lower())
-        app.log(f"settings page: {url} table code {self.page.table_code}")
+        app.log(f"settings page: {url} (table code announced, not logged)")  # the journal is not the table's
         if first:
             await app.say("appliance.settings_page", address=spoken_address(url), code=" ".join(self.page.table_code))
 
