@@ -246,7 +246,7 @@ def test_each_new_game_reads_the_table_file_again(narrator_home, tmp_path):
                 elif self.answers:
                     hub.offer_text(self.answers.pop(0), "table")
 
-    table = EditThenAnswer(["yes", "done", "yes", "yes", "done", "yes"])
+    table = EditThenAnswer(["yes", "done", "yes", "done", "yes"])  # the press at "play again?" replays
     options = ServeOptions(table=table_file, keyboard=False, buttons=False, listeners=[table],
                            overrides={**TEXT_RUN})
     from narrator.errors import NoMoreAnswers

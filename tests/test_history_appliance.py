@@ -1,5 +1,5 @@
 """The appliance says tonight's winners in one line when the table asks after a game (issue 28):
-`no` to "play again?" (three presses, or the word), then "play again?" once more."""
+`no` to "play again?" (three presses, or the word), then the spoken setup's offer."""
 
 import pytest
 
@@ -24,15 +24,16 @@ def serve_until_the_answers_run_out(tmp_path, *answers, **table):
 
 def test_no_after_a_game_says_tonights_winners_most_wins_first(narrator_home, tmp_path):
     finished_game(tmp_path)  # digital cards: Aki, Dai and Emi won
-    said = serve_until_the_answers_run_out(tmp_path, "yes", "done", "yes", "no", "done")
+    said = serve_until_the_answers_run_out(tmp_path, "yes", "done", "yes", "no")
     lines = [r["line"] for r in said]
     at = lines.index("appliance.winners_offer")
-    assert lines[at:at + 4] == ["appliance.winners_offer", "appliance.again", "appliance.winners", "appliance.again"]
+    assert lines[at:at + 5] == ["appliance.winners_offer", "appliance.again", "appliance.winners",
+                                "title.additional_werewolf", "appliance.offer"]
     assert said[at + 2]["text"] == "Tonight's winners, most wins first: Aki, Dai and Emi."
 
 
 def test_without_known_winners_it_says_so_and_with_history_off_it_offers_nothing(narrator_home, tmp_path):
-    said = serve_until_the_answers_run_out(tmp_path, "yes", "done", "yes", "no", "done")
+    said = serve_until_the_answers_run_out(tmp_path, "yes", "done", "yes", "no")
     assert "appliance.no_winners" in [r["line"] for r in said]  # physical cards: nobody's win is known
     off = tmp_path / "off"
     off.mkdir()

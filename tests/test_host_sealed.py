@@ -237,7 +237,8 @@ def test_the_settings_pages_saves_are_sealed_and_its_sniffed_cookie_acts_for_nob
         else:
             assert await screen.plain("/api/settings/change", {"changes": {"discussion": 123}}) == 200
         air = proxy.captured[before:]
-        stranger.session.cookie_jar.update_cookies({settings_page.HOST_COOKIE: page.host_token})
+        sniffed = {c.key: c.value for c in screen.phone.session.cookie_jar}[settings_page.HOST_COOKIE]
+        stranger.session.cookie_jar.update_cookies({settings_page.HOST_COOKIE: sniffed})
         async with stranger.session.post("/api/settings/change", json={"changes": {"discussion": 456}}) as r:
             stolen = r.status
         async with stranger.session.post("/api/settings/play", json={}) as r:

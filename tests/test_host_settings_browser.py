@@ -10,6 +10,7 @@ start button answers that). The text voice and time scale 0 make the games insta
 """
 
 import asyncio
+import re
 import socket
 import threading
 import tomllib
@@ -31,15 +32,21 @@ NAMES = [("翔太", "しょうた"), ("美咲", "みさき"), ("Ken", "けん"),
 
 
 class Button:
-    """The table's one button: pressed for the game's questions and for the first "play again?";
-    at the second the table goes home (the service would wait for ever)."""
+    """The table's one button: pressed to confirm the host screen and for the game's questions;
+    never at "play again?" (the host screen's start answers the first); at the second the table
+    goes home (the service would wait for ever)."""
 
     def __init__(self):
         self.agains = 0
+        self.hub = self.loop = None
 
     def start(self, hub, loop):
+        self.hub, self.loop = hub, loop
         hub.register("button")
         loop.create_task(self._run(hub))
+
+    def press(self):
+        self.loop.call_soon_threadsafe(self.hub.offer_text, "done", "button")
 
     async def _run(self, hub):
         serial = 0
@@ -50,7 +57,6 @@ class Button:
                 if self.agains == 2:
                     hub.fail(NoMoreAnswers("the table went home"))
                     return
-                hub.offer_value(serial, "done", "button")
             elif not ask.line.startswith("appliance."):
                 value = "done" if "done" in ask.choices else "yes" if "yes" in ask.choices else ask.choices[0]
                 hub.offer_value(serial, value, "button")
@@ -98,14 +104,15 @@ def test_the_host_screen_sets_up_saves_a_preset_plays_it_and_plays_again(narrato
 
     def run():
         try:
-            serve(ServeOptions(keyboard=False, buttons=False, overrides=overrides, listeners=[Button()]),
+            serve(ServeOptions(keyboard=False, buttons=False, overrides=overrides, listeners=[button]),
                   log=messages.append)
         except BaseException as err:  # noqa: BLE001 - handed to the test's thread
             outcome["error"] = err
 
+    button = Button()
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
-    asyncio.run(drive(port, messages, table_file))
+    asyncio.run(drive(port, messages, table_file, button, transcript))
     thread.join(60)
     assert not thread.is_alive()
     assert isinstance(outcome.get("error"), NoMoreAnswers), outcome
@@ -134,14 +141,16 @@ def test_the_host_screen_sets_up_saves_a_preset_plays_it_and_plays_again(narrato
     assert lines.count("setup.welcome") == 2
 
 
-async def drive(port, messages, table_file):
+async def drive(port, messages, table_file, button, transcript):
     url = f"http://127.0.0.1:{port}/"
-    code = await wait_for(lambda: _code(messages), timeout=30)
+    code = await wait_for(lambda: _code(transcript), timeout=30)
     async with playwright_api.async_playwright() as p:
         browser = await p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
         try:
             host, player = await new_phone(browser), await new_phone(browser)
             await host.goto(f"{url}#code={code}")
+            await host.wait_for_function("() => /\\d\\d/.test(document.getElementById('msg').textContent)")
+            button.press()  # the table confirms the phone whose number was said (carry.claim)
             await host.wait_for_selector("#play")
             assert await host.locator("#who").text_content() == "ホスト画面"
             assert await host.locator('[data-key="cards"] [data-id="peddler"] span').text_content() == "香具師"
@@ -191,7 +200,7 @@ async def drive(port, messages, table_file):
             await act(host, f'.preset[data-name="{FRIDAY}"] button.pick')
             assert await host.input_value('[data-key="discussion"] input.value') == "120"
 
-            # play it; the button's "play again" brings the page back; the host screen plays again
+            # play it; the page comes back after the game; the host screen plays again
             await host.click("#play")
             await wait_for(lambda: _count(messages, "settings page:", 2), timeout=60)
             await the_page(host, url)
@@ -201,9 +210,13 @@ async def drive(port, messages, table_file):
             await browser.close()
 
 
-async def _code(messages):
-    found = [m for m in messages if m.startswith("settings page:")]
-    return found[0].rsplit(" ", 1)[1] if found else None
+async def _code(transcript):
+    """The table code as the narrator said it (never in the log: the journal is not the table's)."""
+    if not transcript.exists():
+        return None
+    said = [r["text"] for r in read_transcript(transcript) if r.get("line") == "appliance.settings_page"]
+    found = re.search(r"(?<!\d)\d(?: \d){7}(?!\d)", said[0]) if said else None  # said digit by digit
+    return found.group().replace(" ", "") if found else None
 
 
 async def _count(messages, prefix, n):

@@ -76,16 +76,18 @@ def test_without_saved_presets_the_count_goes_straight_to_the_read_back(narrator
 
 
 def test_mou_ikkai_after_a_game_plays_the_same_settings_again_dealt_anew(narrator_home, tmp_path):
-    """「もう一回」 (the pack's `replay` words) answers "play again?"; the next game reshuffles."""
+    """「もう一回」 (the pack's `replay` words) answers "play again?" and the next game starts at
+    once, with no second question; it reshuffles."""
     narrator_home.mkdir(parents=True)
     (narrator_home / "table.toml").write_text(DEFAULT_TABLE, encoding="utf-8")
     script = tmp_path / "answers.txt"
-    script.write_text("\n".join(["yes", "done", "yes", "もう一回", "yes", "done", "yes"]) + "\n", encoding="utf-8")
+    script.write_text("\n".join(["yes", "done", "yes", "もう一回", "done", "yes"]) + "\n", encoding="utf-8")
     messages = []
     overrides = {"voice": "text", "time_scale": "0", "answers": str(script), "history": "false"}
     with pytest.raises(NoMoreAnswers):  # no --once: after the second game it asks again, and the script is spent
         serve(ServeOptions(keyboard=False, buttons=False, overrides=overrides), log=messages.append)
     assert "appliance.again: replay (script)" in messages
+    assert [m for m in messages if m.startswith("appliance.offer:")] == ["appliance.offer: yes (script)"]
     first, second = saved_games(narrator_home)
     assert first.meta["config"]["seed"] != second.meta["config"]["seed"]
     assert first.meta["config"]["cards"] == second.meta["config"]["cards"]

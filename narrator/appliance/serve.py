@@ -163,6 +163,8 @@ class Appliance:
         self.page = setup_menu.PageHost(self)
         """The host screen's settings page, served while the menu waits (phones on)."""
         self.choosing = False
+        self.replay = False
+        """The table asked to play the same settings again (one press at "play again?")."""
         self.background: Any = None
         """The natural voice's render (`natural_fill`): running between games, stopped for one."""
 
@@ -200,7 +202,7 @@ class Appliance:
             if self.options.once:
                 return played
             await self.page.open()
-            await evening.again(self)
+            self.replay = await evening.again(self)
 
     async def _one_game(self) -> None:
         """Resume the unfinished game (if the table wants it) or choose and play a new one."""
@@ -286,8 +288,9 @@ class Appliance:
             raise SetupError(f"table file {self.path}: no player count between 1 and {MAX_PLAYERS} fits it; "
                              "fix it with `narrator config edit`")
         await self.page.open()
-        if self.page.take_start():  # started from the host screen while "play again?" was open
-            return self._settings(self.table) or settings
+        replay, self.replay = self.replay, False
+        if self.page.take_start() or replay:  # the button, 「もう一回」 or the host screen's start
+            return self._settings(self.table) or settings  # at "play again?": the same, reshuffled
         self.choosing = True
         try:
             return await self._choose(settings)
@@ -411,6 +414,7 @@ class Appliance:
                 self.log(f"no phone page for this game: {err}")
             else:
                 server = make_server(rules, config, store, self.hub, self.run_options.lang, self.run_options.voice)
+                self.page.carry_in(server)  # the settings page's host screen is the game's
                 await open_phones(server, self.scheduler, self.run_options.host, self.run_options.port,
                                   wait=rules.phones_required(config) is not None)
         try:
@@ -419,6 +423,7 @@ class Appliance:
         finally:
             if server is not None:
                 await server.stop()
+                self.page.carry_back(server)
             if self.background is not None:
                 self.background.resume()
 

@@ -68,6 +68,8 @@ class PageHost:
         self.app = app
         self.page: Any = None
         self.start_requested = False
+        self._waiting: asyncio.Future | None = None
+        """Answers the next menu question for a start tapped while none was open."""
 
     def table(self) -> dict[str, Any]:
         return self.app.table
@@ -98,12 +100,23 @@ class PageHost:
         asyncio.ensure_future(self.app.scheduler.play([Say(line, params)], {}))
 
     def play(self) -> None:
-        """Start the game now: the open menu question gets its yes (or done)."""
+        """Start the game now: the open menu question gets its yes (or done); when none is
+        open yet (tapped while a line is said, before "play again?" opens), the next one does."""
         self.start_requested = True
         open_ask = self.app.hub.open_ask
         if open_ask is not None and open_ask[1].line.startswith("appliance."):
             serial, ask = open_ask
             self.app.hub.offer_value(serial, "yes" if "yes" in ask.choices else ask.choices[0], "phones")
+        elif self._waiting is None or self._waiting.done():
+            self._waiting = asyncio.ensure_future(self._answer_next(open_ask[0] if open_ask else 0))
+
+    async def _answer_next(self, serial: int) -> None:
+        hub = self.app.hub
+        while self.start_requested:
+            serial, ask = await hub.next_ask(serial)
+            if self.start_requested and ask.line.startswith("appliance.") and hub.offer_value(
+                    serial, "yes" if "yes" in ask.choices else ask.choices[0], "phones"):
+                return
 
     async def open(self) -> None:
         """Serve the page while the menu waits (with phones on); said once per service run."""
@@ -118,6 +131,7 @@ class PageHost:
         if first:
             self.page = SettingsPage(self.table, self.apply, self.announce, self.play,
                                      page_packs(app.run_options.voice), app.run_options.lang)
+            self.page.hub = app.hub  # a press at the table confirms the host screen
         host = bind_host(app.run_options.host)
         try:
             port = await self.page.start(host, app.run_options.port)
@@ -126,7 +140,7 @@ class PageHost:
             return
         url = join_url(host, port)
         self.page.allowed_hosts.add(urlsplit(url).netloc.lower())
-        app.log(f"settings page: {url} table code {self.page.table_code}")
+        app.log(f"settings page: {url} (table code announced, not logged)")  # the journal is not the table's
         if first:
             await app.say("appliance.settings_page", address=spoken_address(url), code=" ".join(self.page.table_code))
 
@@ -134,8 +148,23 @@ class PageHost:
         if self.page is not None:
             await self.page.stop()
 
+    def carry_in(self, server: Any) -> None:
+        """The game's phone page answers the host screen of the settings page (carry.py)."""
+        from narrator.phones import carry
+
+        if carry.into_game(self.page, server):
+            self.app.log("the host screen of the settings page is the game's host screen")
+
+    def carry_back(self, server: Any) -> None:
+        from narrator.phones import carry
+
+        carry.back_from_game(self.page, server)
+
     def take_start(self) -> bool:
         started, self.start_requested = self.start_requested, False
+        if self._waiting is not None:
+            self._waiting.cancel()
+            self._waiting = None
         return started
 
 

@@ -11,7 +11,9 @@ seals what a seat's phone and the narrator say; `channel` is a seated phone's on
 door for its requests (and its decoys). `wire` pads every message to one size and reads
 request bodies safely, `guard`
 caps connections, times them out and keeps room for seated phones, `network` finds the address to announce, `standings`
-shows the table's history on the host screen after the game. The page
+shows the table's history on the host screen after the game. On the appliance, between
+games, `settings_page` serves the table's settings, and `carry` keeps its host screen the
+host screen of each game and back. The page
 itself is plain HTML, CSS and a little JavaScript (static/; tweetnacl-js and scrypt-js
 vendored from npm with their licences).
 """

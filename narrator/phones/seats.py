@@ -138,6 +138,17 @@ class Seats:
         self._codes[source] = new_seat_code()
         self._save()
 
+    def host_digest(self) -> str | None:
+        """The host screen's token digest (None: no host screen), for the settings page."""
+        return self._digests.get(HOST)
+
+    def carry_host(self, digest: str) -> None:
+        """The host screen of the settings page is this game's too (carry.py): its digest, never its token."""
+        if HOST in self._digests:
+            raise SeatTaken(HOST)
+        self._digests[HOST] = digest
+        self._save()
+
     def holder(self, token: str | None) -> str | None:
         """What a token holds (a seat name or HOST), or None; compared in constant time."""
         if not token or len(token) > 200:

@@ -27,7 +27,8 @@ from aiohttp import web
 from narrator.cues import Ask, Collect, End, Timer
 from narrator.games.contract import Game
 from narrator.inputs.hub import ListenerHub
-from narrator.phones import answers, channel, crypto, gate, guard, host, host_channel, host_release, table_controls, wire
+from narrator.phones import (answers, carry, channel, crypto, gate, guard, host, host_channel, host_release,
+                             table_controls, wire)
 from narrator.phones.private import PrivateLines, request_view
 from narrator.phones.seats import HOST, Seats
 from narrator.phones.views import build_view
@@ -281,6 +282,7 @@ class PhoneServer:
         app.router.add_post("/api/answer", functools.partial(answers.answer, self))
         app.router.add_post("/api/private", functools.partial(answers.private, self))
         app.router.add_post("/api/seat", functools.partial(channel.seat, self))
+        app.router.add_post("/api/host/key", functools.partial(carry.bind_key, self))  # a carried host screen
         host.add_routes(self, app)
         table_controls.add_routes(self, app)
         host_channel.add_routes(self, app, {"release": host.release, "move": host.move, "start": host.start,

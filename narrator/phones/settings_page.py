@@ -24,14 +24,14 @@ from typing import Any, Callable
 from aiohttp import web
 
 from narrator.errors import NarratorError
-from narrator.phones import crypto, host_channel, settings_view, wire
+from narrator.phones import carry, crypto, host_channel, settings_view, wire
 from narrator.phones.seats import new_table_code, normal_code
 from narrator.phones.server import _own_names
 
 STATIC = Path(__file__).with_name("static")
 FILES = {"settings.js": "text/javascript", "seal.js": "text/javascript", "nacl-fast.min.js": "text/javascript",
          "style.css": "text/css", "strings.json": "application/json"}
-HOST_COOKIE, SEAT_COOKIE = "narrator_settings_host", "narrator_settings_seat"
+HOST_COOKIE, SEAT_COOKIE = carry.COOKIE, "narrator_settings_seat"
 WRONG_CODE_DELAY = 1.0
 HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
            "X-Frame-Options": "DENY",
@@ -47,7 +47,13 @@ class SettingsPage:
         self.table, self.apply, self.announce, self.play = table, apply, announce, play
         self.packs, self.lang = packs, lang
         self.table_code = new_table_code()
-        self.host_token: str | None = None
+        self.host_digest: str | None = None
+        """The SHA-256 of the host screen's token (carry.py carries it into each game and back)."""
+        self.pending: Any = None
+        """A phone that typed the table code, waiting for a press at the table (carry.claim)."""
+        self.hub: Any = None
+        """The appliance's hub: a press or "done" at the table confirms a waiting phone."""
+        self.now: Callable[[], float] = lambda: asyncio.get_running_loop().time()
         self.seat_tokens: dict[str, int] = {}
         """A player's phone's token -> the seat number (1-based) whose name it may type."""
         self.code_lock = asyncio.Lock()
@@ -88,9 +94,17 @@ class SettingsPage:
                              "choose another port with `narrator config set port N`") from None
         self.port = self._runner.addresses[0][1]
         self.allowed_hosts = {f"{name}:{self.port}" for name in _own_names(host)}
+        if self.hub is not None:
+            self.hub.table_claim = self._table_confirms
         return self.port
 
+    def _table_confirms(self) -> bool:
+        return self.pending is not None and carry.confirm(self)
+
     async def stop(self) -> None:
+        if self.hub is not None and getattr(self.hub, "table_claim", None) == self._table_confirms:
+            self.hub.table_claim = None
+        self.pending = None
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -111,8 +125,8 @@ class SettingsPage:
         return await handler(request)
 
     def is_host(self, request: web.Request) -> bool:
-        token = request.cookies.get(HOST_COOKIE)
-        return self.host_token is not None and token is not None and secrets.compare_digest(token, self.host_token)
+        digest = carry.digest(request.cookies.get(HOST_COOKIE))
+        return self.host_digest is not None and digest is not None and secrets.compare_digest(digest, self.host_digest)
 
     def token(self, request: web.Request, host_cookie: bool = False) -> str | None:
         return request.cookies.get(HOST_COOKIE if host_cookie else SEAT_COOKIE)
@@ -138,24 +152,23 @@ class SettingsPage:
         except NarratorError as err:
             return wire.error(409, str(err))
         view.update({"lang": self.lang, "host": self.is_host(request), "seat": self.seat_of(request),
-                     "has_host": self.host_token is not None, "key": self.keys.public_key})
+                     "has_host": self.host_digest is not None, "key": self.keys.public_key})
         return wire.reply(view)
 
     async def _join(self, request: web.Request) -> web.Response:
-        """The table code makes this phone the host screen (once); a wrong code costs a second."""
+        """The table code makes this phone the host screen once the table presses (carry.claim);
+        a wrong code costs a second."""
         body = await wire.json_body(request)
         if isinstance(body, web.Response):
             return body
         typed = body.get("code")
         async with self.code_lock:
             if isinstance(typed, str) and normal_code(typed) == normal_code(self.table_code):
-                if self.host_token is not None and not self.is_host(request):
+                if self.is_host(request):
+                    return wire.reply({"host": True})
+                if self.host_digest is not None:
                     return wire.error(409, "the table already has a host screen")
-                self.host_token = self.host_token or secrets.token_urlsafe(24)
-                self.keys.bind_host(self.host_token, body.get("key"))  # its saves come sealed to it
-                response = wire.reply({"host": True})
-                response.set_cookie(HOST_COOKIE, self.host_token, httponly=True, samesite="Strict", path="/")
-                return response
+                return carry.claim(self, body.get("key"))  # its saves come sealed to its key
             await asyncio.sleep(WRONG_CODE_DELAY)
         return wire.error(403, "wrong code: the narrator says the table code")
 

@@ -66,12 +66,32 @@ async function boot() {
   }
   const code = new URLSearchParams(location.hash.slice(1)).get("code");
   if (code) history.replaceState(null, "", location.pathname);  // the code is spent: keep it out of the address bar
-  table = await (await fetch("/api/seats")).json();
+  const seats = await fetch("/api/seats").catch(() => null);
+  if (!seats || !seats.ok) return between();
+  table = await seats.json();
   mine = JSON.parse(localStorage.getItem(storeKey()) || "null");
+  if (table.host && !code && !(mine && mine.sk)) return carried();
   const seated = (table.you && mine && mine.key) || (table.host && mine && mine.sk);
   if (seated && !code) return listen();
   if (code) return join(code, seated);
   entry();
+}
+
+// No game here (it ended): the appliance's settings page takes its place at this address,
+// where the host screen is still the host screen (carry.py); until one answers, try again.
+async function between() {
+  const settings = await fetch("/api/settings").catch(() => null);
+  if (settings && settings.ok) return location.reload();
+  setTimeout(() => boot(), 2000);
+}
+
+// The host screen of the settings page, carried into this game: it gives the game a key pair
+// of its own for the seat codes it will show, as a join with the table code does.
+async function carried() {
+  const keys = Seal.hostKeys();
+  const response = await post("/api/host/key", { key: keys.pk });
+  if (response.ok) { mine = keys; keep(); }
+  listen();
 }
 
 // What this phone keeps for this table (its salt names the game): its key or key pair.

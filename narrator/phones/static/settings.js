@@ -13,7 +13,7 @@ let editing = false;   // a field has focus: the poll does not redraw under the 
 
 const $ = (id) => document.getElementById(id);
 function t(key, params) {
-  let text = (S[lang] && S[lang].settings && S[lang].settings[key]) || key;
+  let text = (S[lang] && ((S[lang].settings && S[lang].settings[key]) || S[lang][key])) || key;
   for (const [k, v] of Object.entries(params || {})) text = text.split("{" + k + "}").join(v);
   return text;
 }
@@ -62,11 +62,12 @@ async function boot() {
     render();
   });
   const code = new URLSearchParams(location.hash.slice(1)).get("code");
+  await refresh();  // first: the page's language, for the join's message
   if (code) {
     history.replaceState(null, "", location.pathname);
-    await post("/api/settings/join", { code });
+    await joined(await post("/api/settings/join", { code }));
+    await refresh();
   }
-  await refresh();
   document.addEventListener("focusin", () => { editing = true; });
   document.addEventListener("focusout", () => { editing = false; });
   setInterval(() => { if (!editing && !drag) refresh(); }, 2000);
@@ -83,10 +84,29 @@ async function refresh() {
   render();
 }
 
-// The game began: this page is gone, the game's own page takes its place at the same address.
+// The table code's answer: a host screen, or a number to be confirmed at the table (a press),
+// after which the poll shows the host screen.
+async function joined(response) {
+  const reply = await response.json().catch(() => ({}));
+  if (response.status === 202) message = t("host_confirm", { n: reply.word });
+  else message = response.ok ? "" : t("wrong_code");
+}
+
+// The game began: this page is gone, the game's own page takes its place at the same address
+// (the host screen stays the host screen: carry.py). Reloaded once the game's page answers;
+// if the settings come back instead (a game with no phone page), they are drawn again.
+let leaving = false;
 function gone() {
+  if (leaving) return;
+  leaving = true;
   $("app").replaceChildren(el("p", { id: "gone", text: t("gone") }));
-  setTimeout(() => location.reload(), 3000);
+  const again = async () => {
+    const ok = async (url) => { try { return (await fetch(url)).ok; } catch (e) { return false; } };
+    if (await ok("/api/seats")) return location.reload();
+    if (await ok("/api/settings")) { leaving = false; return refresh(); }
+    setTimeout(again, 1000);
+  };
+  setTimeout(again, 1000);
 }
 
 // Send a change; show the refusal's line, or the saved note, then draw the new settings.
@@ -116,8 +136,7 @@ function guestParts() {
     const input = el("input", { id: "code", type: "text", autocomplete: "off", inputmode: "numeric" });
     parts.push(el("div", { class: "card", id: "entry" }, el("h2", { text: t("host_code") }), input,
       el("button", { type: "button", id: "join", text: t("join"), onclick: async () => {
-        const r = await post("/api/settings/join", { code: input.value });
-        message = r.ok ? "" : t("wrong_code");
+        await joined(await post("/api/settings/join", { code: input.value }));
         refresh();
       } })));
   }

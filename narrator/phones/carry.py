@@ -1,0 +1,108 @@
+"""The host screen across the appliance's evening: claimed once, carried into each game and back.
+
+Why: the settings page (between games) and a game's phone page are two servers, one after the
+other on the same address, each with its own table code. Without this, the phone that set the
+game up had to type the game's new code once the game began. Now the two share one host
+cookie (`COOKIE`, httponly, SameSite=Strict, sent only to this address) and one host: the
+settings page keeps only the SHA-256 of the host's token, hands that digest to the game's
+seats when the game starts (so the same phone is the game's host screen, with no code), and
+takes the game's host back when it ends: nobody, if the table released the host screen during
+the game (then the settings page's table code is the game's new one, the only one left open),
+or the phone that claimed it since.
+
+What keeps it the table's: a token is 32 random bytes in a cookie the page's script cannot
+read; only its digest is kept, so nothing here can be handed to another phone. The settings
+page's table code waits for a press at the table (`claim`, as `host.py` does for a game's), so
+a host screen is confirmed by the table once before it is ever carried.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from aiohttp import web
+
+from narrator.inputs.hub import TABLE_SOURCES
+from narrator.phones import wire
+from narrator.phones.host import CONFIRM_SECONDS, PendingHost
+from narrator.phones.seats import _digest, new_token
+
+COOKIE = "narrator_settings_host"
+"""The host screen's cookie on the settings page and on every game the appliance serves."""
+
+
+def digest(token: str | None) -> str | None:
+    return _digest(token) if token and len(token) <= 200 else None
+
+
+def claim(page: Any, key: Any = None) -> web.Response:
+    """The right table code on the settings page: the phone waits for a press (or "done") at
+    the table, its number said aloud; a table with nothing to press takes it at once. `key`
+    (the page's public key) is bound to the new token, so the host's saves come sealed."""
+    now = page.now()
+    if page.pending is not None and page.pending.until > now:
+        return wire.error(409, "another phone is waiting for the table to confirm it; try again shortly")
+    token = new_token()
+    page.keys.bind_host(token, key)
+    hub = page.hub
+    if hub is None or not (hub.sources & TABLE_SOURCES):  # None: a page with no table (tests' own)
+        page.host_digest = _digest(token)
+        if hub is not None:
+            page.announce("phones.host_confirmed", {})
+        response = wire.reply({"host": True})
+    else:
+        word = str(10 + secrets.randbelow(90))
+        page.pending = PendingHost(token, word, now + CONFIRM_SECONDS)
+        page.announce("phones.host_claim", {"n": word})
+        response = wire.reply({"host": "pending", "word": word, "seconds": CONFIRM_SECONDS}, 202)
+    response.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/")
+    return response
+
+
+def confirm(page: Any) -> bool:
+    """The table pressed: the waiting phone becomes the host screen (False: none waits)."""
+    pending, page.pending = page.pending, None
+    if pending is None or pending.until <= page.now() or page.host_digest is not None:
+        return False
+    page.host_digest = _digest(pending.token)
+    page.announce("phones.host_confirmed", {})
+    return True
+
+
+def into_game(page: Any, server: Any) -> bool:
+    """Before a game's page opens: it answers the host cookie, and the settings page's host
+    screen is its host screen. A resumed game whose host screen is still seated keeps it
+    (with its own cookie). True when the host screen was carried."""
+    if server.seats.has_host:
+        return False
+    server.host_cookie = COOKIE
+    if page is None or page.host_digest is None:
+        return False
+    server.seats.carry_host(page.host_digest)
+    return True
+
+
+def back_from_game(page: Any, server: Any) -> None:
+    """After the game: the settings page's host screen is the game's, as it stands now."""
+    if page is None or server.host_cookie != COOKIE:
+        return
+    held = server.seats.host_digest()
+    if held != page.host_digest:  # released during the game (and perhaps claimed anew)
+        page.host_digest = held
+        page.table_code = server.seats.table_code  # the old code was said to everyone
+    page.pending = None
+
+
+async def bind_key(server: Any, request: web.Request) -> web.Response:
+    """A carried host screen gives the game its public key (as a join does), so the seat codes
+    it shows travel sealed to it."""
+    if not server.is_host(request):
+        return wire.error(403, "only the host screen may do this")
+    body = await wire.json_body(request)
+    if isinstance(body, web.Response):
+        return body
+    if not server.keys.bind_host(server.token(request, host_cookie=True), body.get("key")):
+        return wire.error(400, "send {\"key\": PUBLIC_KEY} (32 bytes, base64)")
+    return wire.reply({"ok": True})
+
