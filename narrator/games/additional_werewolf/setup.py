@@ -133,8 +133,10 @@ def _configure(settings: TableSettings) -> AWConfig:
     rec_roles, rec_cards = recommended_setup(players)
     roles = parse_counts(options["roles"], "roles", src) if "roles" in options else rec_roles
     cards = parse_counts(options["cards"], "cards", src) if "cards" in options else rec_cards
-    _check_known(roles, definition()["roles"], "roles", "aw_unknown_role", src)
-    _check_known(cards, definition()["cards"], "cards", "aw_unknown_card", src)
+    if (unknown := _unknown(roles, definition()["roles"])) is not None:
+        raise Refusal("aw_unknown_role", source=src, name=unknown, known=_named("roles", definition()["roles"]))
+    if (unknown := _unknown(cards, definition()["cards"])) is not None:
+        raise Refusal("aw_unknown_card", source=src, name=unknown, known=_named("cards", definition()["cards"]))
     roles = {k: v for k, v in roles.items() if v}
     cards = {k: v for k, v in cards.items() if v}
     _check_counts(players, roles, cards, src)
@@ -173,10 +175,13 @@ def _configure(settings: TableSettings) -> AWConfig:
     )
 
 
-def _check_known(counts: Mapping[str, int], known: Mapping[str, Any], vocab: str, line: str, src: str) -> None:
-    for name in counts:
-        if name not in known:
-            raise Refusal(line, source=src, name=name, known=[Named(vocab, k) for k in known])
+def _unknown(counts: Mapping[str, int], known: Mapping[str, Any]) -> str | None:
+    """The first name in `counts` that is not one of `known`, or None."""
+    return next((name for name in counts if name not in known), None)
+
+
+def _named(vocab: str, ids: Any) -> list[Named]:
+    return [Named(vocab, i) for i in ids]
 
 
 def _check_counts(players: int, roles: Mapping[str, int], cards: Mapping[str, int], src: str) -> None:
@@ -201,7 +206,8 @@ def _check_countdowns(countdowns: Mapping[str, int], cards: Mapping[str, int], s
     """A card's own countdown must be one the night uses: a card with a night call, in play,
     at least 1 second (said in words that fit a flag and a table file alike)."""
     specs = definition()["cards"]
-    _check_known(countdowns, specs, "cards", "aw_unknown_countdown", src)
+    if (unknown := _unknown(countdowns, specs)) is not None:
+        raise Refusal("aw_unknown_countdown", source=src, name=unknown, known=_named("cards", specs))
     for card, value in countdowns.items():
         if not specs[card]["night"]:
             night_cards = [c for c, s in specs.items() if s["night"]]

@@ -17,7 +17,7 @@ from narrator.errors import Named, Refusal, worded
 from narrator.games import seating
 from narrator.games.card_names import CardNames, translate
 from narrator.games.contract import Game, PhonePlay
-from narrator.games.kernel import engine, judge, passed, plans, record, sayable
+from narrator.games.kernel import engine, judge, passed, plans, readback, record, sayable
 from narrator.games.kernel.model import GameFile
 from narrator.games.kernel.state import KConfig, KState
 from narrator.settings import TableSettings, boolean, check_options, declare, integer, parse_counts, parse_seconds_list
@@ -118,6 +118,7 @@ def build(spec: GameFile) -> Game:
         advance=partial(engine.advance, spec),
         recap=partial(engine.recap, spec),
         box=partial(engine.box, spec),
+        summary=partial(readback.summary, spec),
         sayable=partial(sayable.sayable, spec),
         names=seating.names_of,
         context=seating.night_and_day,
