@@ -145,7 +145,7 @@ def test_config_set_changes_cards_one_by_one_in_one_checked_save(narrator_home):
 
 @pytest.mark.parametrize("key, value, message", [
     ("countdowns.占い", "20", "countdowns の「占い」というアディショナルカードはありません。「占い師」のことですか？"),
-    ("cards.x.y", "1", "'cards.x.y' is not a table-file key"),
+    ("cards.x.y", "1", "「cards.x.y」はテーブルファイルの設定名ではありません"),
 ])
 def test_a_bad_japanese_key_is_one_line_and_the_file_is_unchanged(narrator_home, key, value, message):
     cli("config", "show")
