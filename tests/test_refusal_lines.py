@@ -149,3 +149,17 @@ def test_a_japanese_line_names_the_cards_by_their_japanese_names():
     assert "策士" in line and "strategist" not in line and "phantom_mage" not in line
     line = refused("bestia-magica", "ja", players=4, roles="beast=2,townsperson=2")
     assert "beast" not in line and "town" not in line
+
+
+@pytest.mark.parametrize("lang, expected", [
+    ("ja", "error: コマンドライン: 策士は夜に呼ばれないので、カウントダウンはありません。"),
+    ("en", "error: command line: countdowns strategist=20: the strategist card has no night call"),
+])
+def test_narrator_play_prints_the_tables_language(narrator_home, lang, expected):
+    from click.testing import CliRunner
+
+    from narrator.cli import main
+
+    result = CliRunner().invoke(main, ["play", "--lang", lang, "--countdowns", "strategist=20", "--dry-run"])
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1
+    assert result.stderr.replace("カウントダウン 策士=20: ", "").startswith(expected), result.stderr
