@@ -145,7 +145,8 @@ def shown(lang: str, param: str, value: object, names: object = None) -> str:
         label = words.get("keys", {}).get(head)
         if label and dot:
             return f"{label}「{_name(names, '', tail, lang)}」"
-        return label or text
+        quote = words.get("key_quote") or "{key}"
+        return label or quote.format(key=text)
     return text
 
 

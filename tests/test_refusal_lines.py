@@ -19,8 +19,8 @@ from narrator.games import get_game
 from narrator.settings import build_settings
 
 PACKAGE = Path(__file__).resolve().parents[1] / "narrator"
-CARD_NAMES_OWN = {"unknown_name", "did_you_mean", "named_twice", "list_separator", "sources", "keys"}
-"""`card_names.py` writes these out itself (`Refusal.written`); `sources`, `keys` word the params."""
+CARD_NAMES_OWN = {"unknown_name", "did_you_mean", "named_twice", "list_separator", "sources", "keys", "key_quote"}
+"""`card_names.py` writes these out itself (`Refusal.written`); `sources`, `keys`, `key_quote` word the params."""
 CONFIGURE_PATHS = {
     "games/additional_werewolf/setup.py": None, "games/bestia_magica/setup.py": None,
     "games/pagan/setup.py": None, "games/kernel/game.py": None, "games/card_names.py": None,
@@ -100,9 +100,9 @@ BAD = [
     ("additional-werewolf", {"night_order": ["seer", "seer"]}, "names a card twice: seer, seer", "占い師、占い師"),
     ("additional-werewolf", {"night_order": ["seer", "strategist"]}, "'strategist' in night_order", "夜の順番の「策士」"),
     ("additional-werewolf", {"night_order": ["seer"]}, "'peddler' is in play but missing", "香具師が入っているのに夜の順番にありません"),
-    ("additional-werewolf", {"discussion": 99999}, "discussion must be at most 3600", "話し合いの時間 は3600以下"),
-    ("additional-werewolf", {"warnings": "60,x"}, "warnings must be a whole number", "残り時間のお知らせ は整数"),
-    ("additional-werewolf", {"days": 0}, "days must be at least 1", "日数 は1以上"),
+    ("additional-werewolf", {"discussion": 99999}, "discussion must be at most 3600", "話し合いの時間は3600以下"),
+    ("additional-werewolf", {"warnings": "60,x"}, "warnings must be a whole number", "残り時間のお知らせは整数"),
+    ("additional-werewolf", {"days": 0}, "days must be at least 1", "日数は1以上"),
     ("additional-werewolf", {"countdowns": "seer"}, "entry 'seer' needs the form", "「カード=枚数」"),
     ("additional-werewolf", {"digital_cards": "maybe"}, "must be true or false", "true か false"),
     ("additional-werewolf", {"wolves": 2}, "unknown option 'wolves'", "「wolves」という設定はありません"),
@@ -113,10 +113,10 @@ BAD = [
     ("bestia-magica", {"players": 5, "roles": "beast=1,prophet=1"}, "2 cards for 5 players", "5人にカードが2枚"),
     ("bestia-magica", {"deal": "Aki=murderer:S,Ben=beast,Chika=townsperson,Dai=townsperson,Emi=prophet"},
      "write murderer:N", "ルールでニエンテに決まっています"),
-    ("bestia-magica", {"players": 8, "sole_effect": "triple"}, "sole_effect must be one of", "どれかにしてください"),
+    ("bestia-magica", {"players": 8, "sole_effect": "triple"}, "sole_effect must be one of", "ソーレの効果は double_vote、"),
     ("bestia-magica", {"players": 8, "night_order": "sleep,guard"}, "night_order must name each of", "それぞれ1回ずつ"),
     ("bestia-magica", {"players": 8, "guard_repeat": "maybe"}, "guard_repeat must be true or false", "true か false"),
-    ("bestia-magica", {"players": 8, "discussion": -1}, "discussion must be at least 0", "話し合いの時間 は0以上"),
+    ("bestia-magica", {"players": 8, "discussion": -1}, "discussion must be at least 0", "話し合いの時間は0以上"),
     ("pagan", {"players": 3}, "Pagan is played by 2 players", "パーガンは2人"),
     ("pagan", {"names": ["Aki", "Ben"]}, "drop --names", "名前を指定しないでください"),
     ("pagan", {"turn_timer": "x"}, "turn_timer must be a whole number", "整数"),
