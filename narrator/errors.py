@@ -8,6 +8,13 @@ file, a flag, a saved game or the disk needs fixing (nothing already saved was l
 3 every listener ran dry while a question waits (the game stays saved); 130 Ctrl-C.
 """
 
+from __future__ import annotations
+
+import tomllib
+from functools import cache
+from pathlib import Path
+from typing import Any
+
 
 class NarratorError(Exception):
     """A problem the user can fix; `str(err)` is the one line to show."""
@@ -49,3 +56,123 @@ class GameBusy(NarratorError):
     """Another narrator holds the game's lock."""
 
     exit_code = 2
+
+
+class Named:
+    """A card's or role's id inside a refusal: shown as its name in the line's language
+    (占い師 in Japanese, `seer` in English), by the game's names handed to `Refusal.worded`."""
+
+    def __init__(self, vocab: str, ident: str):
+        self.vocab, self.ident = vocab, str(ident)
+
+    def __repr__(self) -> str:
+        return f"Named({self.vocab!r}, {self.ident!r})"
+
+
+class Refusal(SetupError):
+    """A setup refusal that can be read in every language: a line key of
+    `narrator/games/messages.toml` and its params, not a sentence, so a new check cannot
+    forget its Japanese (tests/test_refusal_lines.py walks every key in both languages).
+
+    Its language and the game's names are set where the table is known (`worded`: a game's
+    `configure`, `build_settings`, the table file's edit); `str()` is the line in that language,
+    `lines()` every language's line (what the host screen picks from by the page's language).
+    A param may be a `Named` id, a list or tuple (joined with the language's separator), or
+    plain text; `source` and `key` are shown as the language names them."""
+
+    def __init__(self, key: str, /, **params: object):
+        self.key, self.params = key, params
+        self.lang: str | None = None
+        self.names: object = None
+        super().__init__(key)
+
+    @classmethod
+    def written(cls, key: str, lines: dict[str, str], lang: str) -> Refusal:
+        """A refusal whose lines its raiser wrote out per language (`card_names`' own, whose
+        words depend on the language in ways a param cannot say), in `lang` when printed."""
+        err = cls(key)
+        err.written_lines, err.lang = dict(lines), lang
+        return err
+
+    def worded(self, lang: str | None, names: object = None) -> Refusal:
+        """Set the table's language and the game's names, unless an inner door already did."""
+        self.lang = self.lang or lang
+        self.names = self.names if self.names is not None else names
+        return self
+
+    def line(self, lang: str) -> str:
+        """The line in `lang` (English where that language has none)."""
+        if lang in getattr(self, "written_lines", {}):
+            return self.written_lines[lang]
+        table = wordings()
+        words = table.get(lang, {})
+        text = words.get(self.key) or table["en"][self.key]
+        return text.format(**{k: shown(lang, k, v, self.names) for k, v in self.params.items()})
+
+    def lines(self) -> dict[str, str]:
+        return {lang: self.line(lang) for lang in wordings()}
+
+    def __str__(self) -> str:
+        return self.line(self.lang or "en")
+
+
+MESSAGES_FILE = Path(__file__).with_name("games") / "messages.toml"
+"""The refusals' wording per language: kept beside the games, whose settings it words."""
+
+
+@cache
+def wordings() -> dict[str, dict[str, Any]]:
+    return tomllib.loads(MESSAGES_FILE.read_text(encoding="utf-8"))
+
+
+def shown(lang: str, param: str, value: object, names: object = None) -> str:
+    """A param as a line in `lang` shows it: a `Named` id by its name there, a list joined, the
+    `source` and `key` by the words of `[LANG.sources]` and `[LANG.keys]` (`cards.seer` in
+    Japanese: 追加カード「占い師」)."""
+    words = wordings().get(lang, {})
+    if isinstance(value, Named):
+        return _name(names, value.vocab, value.ident, lang)
+    if isinstance(value, (list, tuple)):
+        separator = words.get("list_separator") or wordings()["en"]["list_separator"]
+        return separator.join(shown(lang, "", v, names) for v in value)
+    text = str(value)
+    if param == "source":
+        for english, local in words.get("sources", {}).items():
+            if text.startswith(english):
+                return local + text[len(english):]
+    if param == "key":
+        head, dot, tail = text.partition(".")
+        label = words.get("keys", {}).get(head)
+        if label and dot:
+            return f"{label}「{_name(names, '', tail, lang)}」"
+        quote = words.get("key_quote") or "{key}"
+        return label or quote.format(key=text)
+    return text
+
+
+def _name(names: object, vocab: str, ident: str, lang: str) -> str:
+    """An id's name in `lang` by the game's names (any vocabulary when none is given), else the id."""
+    if lang == "en" or names is None:
+        return ident
+    vocabs = [vocab] if vocab else list(getattr(names, "words", {}))
+    for each in vocabs:
+        found = names.name(each, ident, lang)  # type: ignore[attr-defined]
+        if found != ident:
+            return found
+    return ident
+
+
+class worded:
+    """`with worded(lang, names):` — every `Refusal` raised inside takes the table's language
+    and the game's names (the innermost door wins), so the check that raises needs neither."""
+
+    def __init__(self, lang: str | None, names: object = None):
+        self.lang, self.names = lang, names
+
+    def __enter__(self) -> worded:
+        return self
+
+    def __exit__(self, kind: object, err: object, tb: object) -> bool:
+        if isinstance(err, Refusal):
+            err.worded(self.lang, self.names)
+        return False

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from narrator import home
-from narrator.errors import SetupError
+from narrator.errors import Refusal, SetupError, worded
 
 DEFAULT_GAME = "additional-werewolf"
 MAX_PLAYERS = 100
@@ -148,6 +148,9 @@ class TableSettings(RunSettings):
     seed: int | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
     source: str = "defaults"
+    stated_lang: str | None = None
+    """The `lang` the table file or a flag states, None when neither does: the language its
+    refusals are worded in (`narrator.errors.Refusal`); a table that states none reads English."""
     """Where the settings came from, for error messages."""
 
 
@@ -188,7 +191,19 @@ def read_table_file(path: Path) -> dict[str, Any]:
 
 
 def build_settings(table: Mapping[str, Any], overrides: Mapping[str, Any], source: str) -> TableSettings:
-    """Merge the table file's keys with CLI overrides (None = not given) into settings."""
+    """Merge the table file's keys with CLI overrides (None = not given) into settings; a
+    refusal is worded in the table's language (`lang`, when it names a known one)."""
+    lang = overrides.get("lang") or table.get("lang")
+    stated = lang if isinstance(lang, str) and lang in _languages() else None
+    with worded(stated):
+        return replace(_build_settings(table, overrides, source), stated_lang=stated)
+
+
+def _languages() -> tuple[str, ...]:
+    return next(s.choices for s in COMMON_SETTINGS if s.key == "lang")
+
+
+def _build_settings(table: Mapping[str, Any], overrides: Mapping[str, Any], source: str) -> TableSettings:
     merged = {k.replace("-", "_"): v for k, v in table.items()}
     merged.update({k: v for k, v in overrides.items() if v is not None})
     for section in DEVICE_SECTIONS:
@@ -207,10 +222,7 @@ def build_settings(table: Mapping[str, Any], overrides: Mapping[str, Any], sourc
         settings = replace(settings, listening={**settings.listening, "name_readings": merged_readings})
     players = settings.players
     if names and players is not None and players != len(names):
-        raise SetupError(
-            f"{source}: players is {players} but {len(names)} names are given; "
-            "give one name per player or drop --players"
-        )
+        raise Refusal("players_vs_names", source=source, players=players, names=len(names))
     return replace(settings, names=names, players=players if players is not None else (len(names) or None))
 
 
@@ -244,27 +256,25 @@ def parse_name_entries(value: Any, source: str) -> tuple[tuple[str, ...], dict[s
     elif isinstance(value, (list, tuple)):
         items = [str(n).strip() for n in value]
     else:
-        raise SetupError(f"{source}: names must be a list or \"Aki,Ben,…\"")
+        raise Refusal("names_form", source=source)
     names, readings = [], {}
     for item in filter(None, items):
         name, _, reading = item.replace("：", ":").partition(":")
         name, reading = name.strip(), reading.strip()
         if not name:
-            raise SetupError(f"{source}: '{item}' has a reading but no name; write name:reading, e.g. 心愛:ここあ")
+            raise Refusal("reading_without_name", source=source, item=item)
         if len(name) > NAME_MAX:
-            raise SetupError(f"{source}: player name '{name}' is {len(name)} characters; use at most {NAME_MAX}")
+            raise Refusal("name_too_long", source=source, name=name, length=len(name), most=NAME_MAX)
         word = _fold(name)
         if word.isdigit():
-            raise SetupError(f"{source}: player name '{name}' is a number, which means a seat when typed; "
-                             "give that player a name")
+            raise Refusal("name_is_number", source=source, name=name)
         if word in _command_words() or (reading and _fold(reading) in _command_words()):
-            raise SetupError(f"{source}: player name '{item}' is an answer or command word (yes, no, undo, "
-                             "はい, 取り消し …); give that player another name")
+            raise Refusal("name_is_command", source=source, name=item)
         names.append(name)
         if reading:
             readings[name] = reading
     if len({_fold(n) for n in names}) != len(names):
-        raise SetupError(f"{source}: player names must differ from each other: {', '.join(names)}")
+        raise Refusal("names_twice", source=source, names=names)
     return tuple(names), readings
 
 
@@ -298,11 +308,11 @@ def parse_counts(value: Any, key: str, source: str, maximum: int = MAX_PLAYERS) 
         for part in filter(None, (p.strip() for p in value.split(","))):
             name, sep, count = part.partition("=")
             if not sep:
-                raise SetupError(f"{source}: {key} entry '{part}' needs the form card=count")
+                raise Refusal("counts_entry_form", source=source, key=key, part=part)
             pairs[name.strip()] = count.strip()
         value = pairs
     if not isinstance(value, Mapping):
-        raise SetupError(f"{source}: {key} must be a table or \"card=count,…\"")
+        raise Refusal("counts_form", source=source, key=key)
     return {str(name): integer(count, f"{key}.{name}", source, minimum=0, maximum=maximum)
             for name, count in value.items()}
 
@@ -313,7 +323,7 @@ def parse_list(value: Any, key: str, source: str) -> tuple[str, ...]:
         return tuple(p.strip() for p in value.split(",") if p.strip())
     if isinstance(value, (list, tuple)):
         return tuple(str(v).strip() for v in value)
-    raise SetupError(f"{source}: {key} must be a list or \"a,b,…\"")
+    raise Refusal("list_form", source=source, key=key)
 
 
 def parse_seconds_list(value: Any, key: str, source: str, maximum: int = MAX_TIMER) -> tuple[int, ...]:
@@ -325,7 +335,7 @@ def parse_seconds_list(value: Any, key: str, source: str, maximum: int = MAX_TIM
     else:
         words = [value]
     if len(words) > MAX_LIST:
-        raise SetupError(f"{source}: {key} lists {len(words)} values; give at most {MAX_LIST}")
+        raise Refusal("list_too_long", source=source, key=key, count=len(words), most=MAX_LIST)
     return tuple(sorted({integer(w, key, source, minimum=1, maximum=maximum) for w in words}, reverse=True))
 
 
@@ -338,11 +348,11 @@ def integer(value: Any, key: str, source: str, minimum: int | None = None, maxim
         if isinstance(value, float) and number != value:
             raise ValueError
     except (TypeError, ValueError, OverflowError):
-        raise SetupError(f"{source}: {key} must be a whole number, not '{_shown(value)}'") from None
+        raise Refusal("not_whole", source=source, key=key, value=_shown(value)) from None
     if minimum is not None and number < minimum:
-        raise SetupError(f"{source}: {key} must be at least {minimum}, not {number}")
+        raise Refusal("too_small", source=source, key=key, least=minimum, value=number)
     if maximum is not None and number > maximum:
-        raise SetupError(f"{source}: {key} must be at most {maximum}, not {_shown(number)}")
+        raise Refusal("too_large", source=source, key=key, most=maximum, value=_shown(number))
     return number
 
 
@@ -361,9 +371,10 @@ def number(value: Any, key: str, source: str, low: float, high: float) -> float:
             raise ValueError
         result = float(value)
     except (TypeError, ValueError, OverflowError):
-        raise SetupError(f"{source}: {key} must be a number such as 1.0, not '{_shown(value)}'") from None
+        raise Refusal("not_number", source=source, key=key, value=_shown(value)) from None
     if not (math.isfinite(result) and low <= result <= high):
-        raise SetupError(f"{source}: {key} must be between {low:g} and {high:g}, not {_shown(value)}")
+        raise Refusal("out_of_range", source=source, key=key, low=f"{low:g}", high=f"{high:g}",
+                      value=_shown(value))
     return result
 
 
@@ -376,12 +387,12 @@ def boolean(value: Any, key: str, source: str) -> bool:
         return True
     if word in ("false", "no", "0", "off"):
         return False
-    raise SetupError(f"{source}: {key} must be true or false, not '{_shown(value)}'")
+    raise Refusal("not_boolean", source=source, key=key, value=_shown(value))
 
 
 def _text(value: Any, key: str, source: str) -> str:
     if not isinstance(value, (str, int, float)) or isinstance(value, bool):
-        raise SetupError(f"{source}: {key} must be a string")
+        raise Refusal("not_text", source=source, key=key)
     return str(value)
 
 
@@ -391,7 +402,7 @@ def read_value(setting: Setting, value: Any, source: str) -> Any:
     if kind in ("whole", "range"):
         whole = integer(value, key, source, minimum=low, maximum=high if kind == "whole" else None)
         if kind == "range" and whole > high:
-            raise SetupError(f"{source}: {key} must be {low} to {high}, not {_shown(whole)}")
+            raise Refusal("out_of_range", source=source, key=key, low=low, high=high, value=_shown(whole))
         return whole
     if kind == "number":
         return number(value, key, source, low, high)
@@ -401,9 +412,9 @@ def read_value(setting: Setting, value: Any, source: str) -> Any:
         return str(value)
     text = _text(value, key, source)
     if kind == "language" and text not in choices:
-        raise SetupError(f"{source}: unknown language '{text}'; use one of {', '.join(choices)}")
+        raise Refusal("unknown_language", source=source, value=text, known=choices)
     if kind == "choice" and text not in choices:
-        raise SetupError(f"{source}: {key} must be {', '.join(choices[:-1])} or {choices[-1]}, not '{text}'")
+        raise Refusal("not_a_choice", source=source, key=key, known=choices, value=text)
     return Path(text) if kind == "path" else text
 
 
@@ -412,4 +423,4 @@ def check_options(options: Mapping[str, Any], settings: tuple[Setting, ...], gam
     keys = [s.key for s in settings]
     unknown = sorted(set(options) - set(keys))
     if unknown:
-        raise SetupError(f"{source}: unknown option '{unknown[0]}' for {game}; known options: {', '.join(keys)}")
+        raise Refusal("unknown_option", source=source, option=unknown[0], game=game, known=keys)

@@ -43,17 +43,17 @@ def test_set_changes_one_line_and_keeps_the_comments(narrator_home):
     assert data["players"] == 6 and data["discussion"] == 120 and data["appliance"]["button2_pin"] == 27
 
 
-@pytest.mark.parametrize("key, value, message", [
-    ("players", "3", "Additional Werewolf is played by 4 to 20 players, not 3"),
-    ("lang", "fr", "unknown language 'fr'; use one of ja, en"),
-    ("roles", "citizen=1,werewolf=4", "1 citizens against a werewolf team of 4"),
-    ("countdown", "soon", "countdown must be a whole number, not 'soon'"),
-    ("bogus", "1", "unknown option 'bogus' for additional-werewolf"),
-    ("appliance.button_pin", "99", "appliance.button_pin must be a GPIO number"),
-    ("appliance.hold_time", "0", "appliance.hold_time must be more than 0"),
-    ("appliance.colour", "red", "unknown appliance key 'colour'"),
-    ("appliance.button2_pin", "17", "button_pin and button2_pin are both 17"),
-    ("a.b.c", "1", "'a.b.c' is not a table-file key"),
+@pytest.mark.parametrize("key, value, message", [  # the default table is Japanese (lang = "ja")
+    ("players", "3", "アディショナル人狼は4人から20人で遊びます（3人ではなく）"),
+    ("lang", "fr", "「fr」という言語はありません。ja、en のどれかにしてください"),
+    ("roles", "citizen=1,werewolf=4", "市民1人に対して人狼側が4人です"),
+    ("countdown", "soon", "夜のカウントダウンは整数で書いてください（「soon」ではなく）"),
+    ("bogus", "1", "additional-werewolf に「bogus」という設定はありません"),
+    ("appliance.button_pin", "99", "「appliance.button_pin」は 17 のようなGPIO番号"),
+    ("appliance.hold_time", "0", "「appliance.hold_time」は0より大きく3600秒以下"),
+    ("appliance.colour", "red", "appliance に「colour」という設定はありません"),
+    ("appliance.button2_pin", "17", "button_pin と button2_pin が同じ 17 です"),
+    ("a.b.c", "1", "「a.b.c」はテーブルファイルの設定名ではありません"),
 ])
 def test_a_bad_value_is_refused_in_one_line_and_the_file_is_unchanged(narrator_home, key, value, message):
     cli("config", "show")
@@ -71,7 +71,7 @@ def test_unset_restores_the_default_and_refuses_an_unknown_key(narrator_home):
     assert cli("config", "unset", "discussion").exit_code == 0
     assert "discussion" not in tomllib.loads((narrator_home / "table.toml").read_text())
     result = cli("config", "unset", "discussion")
-    assert result.exit_code == 2 and "does not set 'discussion'" in result.stderr
+    assert result.exit_code == 2 and "テーブルファイルに「discussion」の設定はありません" in result.stderr
 
 
 def write_editor(tmp_path, new_text):

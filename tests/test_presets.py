@@ -48,9 +48,9 @@ def test_picking_the_recommended_set_unsets_the_options_and_the_preset_brings_th
 
 def test_a_preset_the_game_refuses_is_refused_with_the_games_own_line(table_file):
     before = table_file.read_text(encoding="utf-8")
-    with pytest.raises(SetupError, match='preset "x": Additional Werewolf is played by 4 to 20 players, not 99'):
+    with pytest.raises(SetupError, match='preset "x": アディショナル人狼は4人から20人で遊びます（99人ではなく）'):
         update_table(table_file, {"presets": {"x": {"players": 99}}})
-    with pytest.raises(SetupError, match="'voice' is how the device runs"):
+    with pytest.raises(SetupError, match="「voice」は機械の動かし方で"):
         update_table(table_file, {"presets": {"x": {"voice": "text"}}})
     assert table_file.read_text(encoding="utf-8") == before
 

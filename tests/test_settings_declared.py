@@ -51,7 +51,7 @@ def test_a_run_as_saved_before_the_declarations_still_resumes(tmp_path):
 
 
 def test_table_settings_hold_the_common_keys_and_listen_options_the_listening_keys():
-    assert {f.name for f in fields(TableSettings)} == {*COMMON_KEYS, "options", "source", "listening"}
+    assert {f.name for f in fields(TableSettings)} == {*COMMON_KEYS, "options", "source", "listening", "stated_lang"}
     assert {f.name for f in fields(ListenOptions)} == set(LISTEN_KEYS)
     assert set(RUN_KEYS) - {"listening"} <= set(COMMON_KEYS)
 

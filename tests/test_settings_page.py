@@ -66,7 +66,8 @@ def test_only_the_host_screen_changes_the_table_and_a_refusal_is_the_tables_own_
         assert await post(stranger, "/api/settings/join", {"code": page.table_code}) == (
             409, {"error": "the table already has a host screen"})
         status, reply = await post(host, "/api/settings/change", {"changes": {"discussion": 99999}})
-        assert status == 400 and reply["error"].startswith(f"table file {tmp_path / 'table.toml'}: ")
+        assert status == 400 and reply["error"].startswith(f"テーブルファイル {tmp_path / 'table.toml'}: ")  # a ja table
+        assert reply["errors"]["en"].startswith(f"table file {tmp_path / 'table.toml'}: discussion must be at most")
         assert await post(host, "/api/settings/change", {"changes": {"discussion": 120}}) == (200, {"ok": True})
         assert said == [("appliance.changed", {"what": [["appliance.setting.discussion", 0]]})]
         async with host.get("/api/settings") as r:
@@ -126,7 +127,8 @@ def test_a_players_phone_types_its_own_seats_name_and_reading_only(tmp_path):
         assert await post(other, "/api/settings/seat", {"seat": 2, "name": "y", "reading": ""}) == (
             409, {"error": "another phone holds that seat; ask the host screen"})
         status, reply = await post(other, "/api/settings/seat", {"seat": 3, "name": "はい", "reading": ""})
-        assert status == 400 and "is an answer or command word" in reply["error"]
+        assert status == 400 and "is an answer or command word" in reply["errors"]["en"]
+        assert "答えや操作の言葉" in reply["error"] == reply["errors"]["ja"]
         async with host.get("/api/settings") as r:
             view = await r.json()
         assert view["names"][1] == {"name": "健一", "reading": "けんいち"}

@@ -134,7 +134,7 @@ def test_config_set_changes_cards_one_by_one_in_one_checked_save(narrator_home):
     takes several KEY VALUE pairs and saves them as one checked change."""
     assert cli("config", "set", "cards", "占い師=1,香具師=1,幻影魔導師=2,策士=1").exit_code == 0
     alone = cli("config", "set", "cards.占い師", "2")
-    assert alone.exit_code == 2 and "6 additional cards for 5 players" in alone.stderr
+    assert alone.exit_code == 2 and "5人にアディショナルカードが6枚です" in alone.stderr  # the default table is Japanese
     result = cli("config", "set", "cards.占い師", "2", "cards.げんえいまどうし", "1")
     assert result.exit_code == 0, result.stderr
     data = tomllib.loads((narrator_home / "table.toml").read_text(encoding="utf-8"))
@@ -145,7 +145,7 @@ def test_config_set_changes_cards_one_by_one_in_one_checked_save(narrator_home):
 
 @pytest.mark.parametrize("key, value, message", [
     ("countdowns.占い", "20", "countdowns の「占い」というアディショナルカードはありません。「占い師」のことですか？"),
-    ("cards.x.y", "1", "'cards.x.y' is not a table-file key"),
+    ("cards.x.y", "1", "「cards.x.y」はテーブルファイルの設定名ではありません"),
 ])
 def test_a_bad_japanese_key_is_one_line_and_the_file_is_unchanged(narrator_home, key, value, message):
     cli("config", "show")

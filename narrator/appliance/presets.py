@@ -17,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Mapping
 
-from narrator.errors import SetupError
+from narrator.errors import Refusal
 from narrator.settings import COMMON_KEYS, DEVICE_SECTIONS, LISTEN_KEYS, SETTINGS
 
 SECTION = "presets"
@@ -44,12 +44,12 @@ def saved(table: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
 def check_name(name: Any) -> str:
     """A preset's name as typed, trimmed; one line naming the fix when it cannot be one."""
     if not isinstance(name, str) or not name.strip():
-        raise SetupError("a preset needs a name, e.g. 金曜の6人卓")
+        raise Refusal("preset_no_name")
     name = name.strip()
     if len(name) > NAME_MAX:
-        raise SetupError(f"preset name '{name}' is {len(name)} characters; use at most {NAME_MAX}")
+        raise Refusal("preset_name_long", name=name, length=len(name), most=NAME_MAX)
     if any(ord(c) < 0x20 for c in name):
-        raise SetupError("a preset name is one line of text; remove the line break")
+        raise Refusal("preset_name_lines")
     return name
 
 
@@ -60,18 +60,18 @@ def check_presets(table: Mapping[str, Any], source: str, check: Any) -> None:
     if presets is None:
         return
     if not isinstance(presets, Mapping):
-        raise SetupError(f'{source}: presets must be tables, e.g. [presets."金曜の6人卓"]')
+        raise Refusal("presets_form", source=source)
     if len(presets) > MAX_PRESETS:
-        raise SetupError(f"{source}: {len(presets)} presets; keep at most {MAX_PRESETS} (remove some)")
+        raise Refusal("presets_too_many", source=source, count=len(presets), most=MAX_PRESETS)
     base = {k: v for k, v in table.items() if k in RUN_ONLY}
     for name, preset in presets.items():
         where = f'{source}: preset "{name}"'
         check_name(name)
         if not isinstance(preset, Mapping):
-            raise SetupError(f'{where} must be a table of settings, e.g. players = 6')
+            raise Refusal("preset_form", source=where)
         extra = sorted(k for k in preset if k in RUN_ONLY or k in DEVICE_SECTIONS or k == SECTION)
         if extra:
-            raise SetupError(f"{where}: '{extra[0]}' is how the device runs, not a setting a preset keeps; remove it")
+            raise Refusal("preset_run_key", source=where, option=extra[0])
         check({**base, **preset}, where)
 
 
@@ -81,7 +81,7 @@ def save(path: Path, table: Mapping[str, Any], name: Any, update: Any) -> dict[s
     name = check_name(name)
     presets = saved(table)
     if name not in presets and len(presets) >= MAX_PRESETS:
-        raise SetupError(f"the table already keeps {MAX_PRESETS} presets; remove one first")
+        raise Refusal("presets_full", most=MAX_PRESETS)
     presets[name] = played(table)
     return update(path, {SECTION: presets})
 
@@ -96,8 +96,8 @@ def pick(path: Path, table: Mapping[str, Any], name: str, update: Any,
     else:
         presets = saved(table)
         if name not in presets:
-            known = ", ".join(presets) or "none yet"
-            raise SetupError(f"no preset named '{name}'; saved: {known}")
+            raise Refusal("preset_unknown", name=name, known=list(presets)) if presets \
+                else Refusal("preset_none", name=name)
         chosen = dict(presets[name])
     current = played(table)
     changes: dict[str, Any] = {k: None for k in current if k not in chosen}

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 from narrator.appliance import presets
 from narrator.appliance.table import update_table
 from narrator.cues import Ask, Say
-from narrator.errors import SetupError
+from narrator.errors import Refusal, SetupError
 from narrator.games import get_game
 from narrator.settings import build_settings, parse_name_entries
 
@@ -90,7 +90,7 @@ class PageHost:
     def _names_with(self, number: int, name: str, reading: str) -> list[str]:
         names, readings = parse_name_entries(self.app.table.get("names", ()), "table file")
         if not 1 <= number <= len(names):
-            raise SetupError(f"seat {number} has no name yet: the host screen gives every seat a name first")
+            raise Refusal("seat_unnamed", number=number)
         entries = [f"{n}:{readings[n]}" if n in readings else n for n in names]
         entries[number - 1] = f"{name.strip()}:{reading.strip()}" if reading.strip() else name.strip()
         return entries

@@ -32,7 +32,7 @@ from narrator import home
 from narrator.appliance import table_text
 from narrator.appliance.table_text import format_value, parse_value  # noqa: F401 - `narrator config`'s
 from narrator.appliance import presets
-from narrator.errors import SaveError, SetupError
+from narrator.errors import Refusal, SaveError, SetupError, worded
 from narrator.games import get_game
 from narrator.settings import DEFAULT_GAME, TableSettings, build_settings, read_text_bounded
 
@@ -129,10 +129,10 @@ def locked(path: Path) -> Iterator[None]:
 def parse_appliance(section: Any, source: str) -> ApplianceConfig:
     """Check the `[appliance]` section; one line naming the key and the fix on any problem."""
     if not isinstance(section, Mapping):
-        raise SetupError(f"{source}: appliance must be a table ([appliance])")
+        raise Refusal("appliance_form", source=source)
     unknown = sorted(set(section) - set(APPLIANCE_KEYS))
     if unknown:
-        raise SetupError(f"{source}: unknown appliance key '{unknown[0]}'; known: {', '.join(APPLIANCE_KEYS)}")
+        raise Refusal("appliance_unknown_key", source=source, option=unknown[0], known=APPLIANCE_KEYS)
     values: dict[str, Any] = {}
     for key in ("button_pin", "button2_pin"):
         if key in section:
@@ -145,7 +145,7 @@ def parse_appliance(section: Any, source: str) -> ApplianceConfig:
         values["remind_after"] = None if off else _seconds(section["remind_after"], "appliance.remind_after", source)
     config = ApplianceConfig(**values)
     if config.button_pin is not None and config.button_pin == config.button2_pin:
-        raise SetupError(f"{source}: button_pin and button2_pin are both {config.button_pin}; use two pins")
+        raise Refusal("appliance_same_pins", source=source, pin=config.button_pin)
     return config
 
 
@@ -154,8 +154,9 @@ def check_table(table: Mapping[str, Any], source: str,
     """Validate a whole table file: settings, the game's own options, and the appliance."""
     settings = build_settings(table, dict(overrides or {}), source)
     config = get_game(settings.game).configure(settings)
-    appliance = parse_appliance(table.get("appliance", {}), source)
-    presets.check_presets(table, source, lambda preset, where: check_table(preset, where))
+    with worded(settings.stated_lang):
+        appliance = parse_appliance(table.get("appliance", {}), source)
+        presets.check_presets(table, source, lambda preset, where: check_table(preset, where))
     return settings, config, appliance
 
 
@@ -189,7 +190,7 @@ def save_checked(path: Path, text: str) -> dict[str, Any]:
     try:
         table = tomllib.loads(text)
     except (tomllib.TOMLDecodeError, RecursionError) as err:
-        raise SetupError(f"table file {path} would not be valid TOML ({err}); nothing was changed") from None
+        raise Refusal("table_not_toml", path=path, problem=err) from None
     check_table(table, f"table file {path}")
     _write_atomic(path, text)
     return table
@@ -205,9 +206,10 @@ def update_table(path: Path, changes: Mapping[str, Any]) -> dict[str, Any]:
     """
     with locked(path):
         document = table_text.parse(read_table_text(path), path)
-        for dotted, value in changes.items():
-            table_text.apply(document, dotted, value, changes)
-        return save_checked(path, document.as_string())
+        with worded(table_text.stated_lang(document)):
+            for dotted, value in changes.items():
+                table_text.apply(document, dotted, value, changes)
+            return save_checked(path, document.as_string())
 
 
 def set_key(text: str, dotted: str, value: Any) -> str:
@@ -264,17 +266,16 @@ def _pin(value: Any, key: str, source: str) -> int | str | None:
     if isinstance(value, str) and _PIN_NAME.match(value.strip()):
         text = value.strip()
         return int(text) if text.isdigit() else text
-    raise SetupError(f"{source}: {key} must be a GPIO number such as 17, a pin name such as \"BOARD11\", "
-                     f"or \"none\", not '{value}'")
+    raise Refusal("appliance_pin", source=source, key=key, value=value)
 
 
 def _seconds(value: Any, key: str, source: str) -> float:
     try:
         seconds = float(value)
     except (TypeError, ValueError):
-        raise SetupError(f"{source}: {key} must be a number of seconds, not '{value}'") from None
+        raise Refusal("appliance_seconds", source=source, key=key, value=value) from None
     if isinstance(value, bool) or not 0 < seconds <= 3600:
-        raise SetupError(f"{source}: {key} must be more than 0 and at most 3600 seconds, not {value}")
+        raise Refusal("appliance_seconds_range", source=source, key=key, value=value)
     return seconds
 
 

@@ -20,7 +20,7 @@ import tomlkit
 from tomlkit.exceptions import TOMLKitError
 from tomlkit.items import InlineTable, Table
 
-from narrator.errors import SetupError
+from narrator.errors import Refusal, SetupError
 from narrator.games import get_game
 from narrator.settings import DEFAULT_GAME
 
@@ -32,8 +32,7 @@ def parse(text: str, path: Path) -> Document:
     try:
         return tomlkit.parse(text)
     except (TOMLKitError, RecursionError, ValueError) as err:
-        raise SetupError(f"table file {path} is not valid TOML ({err}); fix it with `narrator config edit` "
-                         "(nothing was changed)") from None
+        raise Refusal("table_text_not_toml", path=path, problem=err) from None
 
 
 def apply(document: Document, dotted: str, value: Any, changes: Mapping[str, Any]) -> None:
@@ -54,8 +53,7 @@ def apply(document: Document, dotted: str, value: Any, changes: Mapping[str, Any
     elif isinstance(holder, str) and "=" in holder:  # `cards = "seer=1,…"`: one entry of it changes
         document[section] = holder = inline(_pairs(holder))
     elif not isinstance(holder, (Table, InlineTable)):
-        raise SetupError(f"'{section}' is not a table in the table file, so '{dotted}' cannot be set alone; "
-                         f"set it whole: narrator config set {section} VALUE")
+        raise Refusal("table_not_a_section", section=section, dotted=dotted)
     key = _entry_for(document, section, key, holder, changes)
     if value is None:
         _remove(holder, key, dotted)
@@ -68,8 +66,7 @@ def split(dotted: str) -> tuple[str | None, str]:
     parts = [p.strip() for p in dotted.split(".")]
     if len(parts) > 2 or not all(parts) or not re.fullmatch(r"[A-Za-z0-9_-]+", parts[0]) \
             or any(c in p for p in parts for c in "\"'[]=#\n"):
-        raise SetupError(f"'{dotted}' is not a table-file key; use KEY or SECTION.KEY, e.g. appliance.button_pin "
-                         "or cards.占い師")
+        raise Refusal("table_bad_key", dotted=dotted)
     parts = [p.replace("-", "_") if p.isascii() else p for p in parts]
     return (parts[0], parts[1]) if len(parts) == 2 else (None, parts[0])
 
@@ -86,7 +83,7 @@ def format_value(value: Any) -> str:
     try:
         return (inline(value) if isinstance(value, dict) else tomlkit.item(value)).as_string()
     except (TOMLKitError, TypeError, ValueError):
-        raise SetupError(f"cannot write a {type(value).__name__} into the table file") from None
+        raise Refusal("table_bad_value", kind=type(value).__name__) from None
 
 
 def _put(document: Document, key: str, value: Any) -> None:
@@ -104,8 +101,14 @@ def _remove(holder: Any, key: str, dotted: str) -> None:
     del holder[key]
 
 
+def stated_lang(document: Document) -> str | None:
+    """The language the table file states (`lang = "ja"`), the one its refusals are worded in."""
+    lang = document.get("lang")
+    return str(lang) if isinstance(lang, str) else None
+
+
 def _not_set(dotted: str) -> SetupError:
-    return SetupError(f"the table file does not set '{dotted}'; see `narrator config show`")
+    return Refusal("table_not_set", dotted=dotted)
 
 
 def parse_value(raw: str) -> Any:

@@ -30,9 +30,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Mapping
 
-from narrator.errors import SetupError
+from narrator.errors import Refusal, shown
 
 MESSAGES_FILE = Path(__file__).with_name("messages.toml")
+LANGS = ("en", "ja")
+"""The languages a refusal is written in (the page picks its own)."""
 KIND = "kind"
 """The key of a vocabulary's `[names.VOCAB]` table that says what one of it is called."""
 
@@ -126,12 +128,16 @@ class Translator:
         found = self.names.lookup(vocab, word)
         if found is not None:
             return found
-        lang = self.lang if not word.isascii() else "en"
         close = self.names.nearest(vocab, word)
-        hint = message(lang, "did_you_mean", name=self._shown(vocab, close, lang)) if close else ""
-        known = message(lang, "list_separator").join(self._shown(vocab, i, lang) for i in self.names.ids(vocab))
-        raise SetupError(message(lang, "unknown_name", source=self.source, key=key, word=word,
-                                 kind=self.names.kind(vocab, lang), hint=hint, known=known))
+
+        def line(lang: str) -> str:
+            hint = message(lang, "did_you_mean", name=self._shown(vocab, close, lang)) if close else ""
+            known = message(lang, "list_separator").join(self._shown(vocab, i, lang) for i in self.names.ids(vocab))
+            return message(lang, "unknown_name", source=shown(lang, "source", self.source), key=key, word=word,
+                           kind=self.names.kind(vocab, lang), hint=hint, known=known)
+
+        raise Refusal.written("unknown_name", {lang: line(lang) for lang in LANGS},
+                              self.lang if not word.isascii() else "en")
 
     def _shown(self, vocab: str, ident: str, lang: str) -> str:
         """An id as a line in `lang` names it: its name there; an English line in a Japanese
@@ -146,9 +152,11 @@ class Translator:
         seen: dict[str, str] = {}
         for written, ident in pairs:
             if ident in seen:
-                lang = self.lang if not (written + seen[ident]).isascii() else "en"
-                raise SetupError(message(lang, "named_twice", source=self.source, key=key, id=ident,
-                                         kind=self.names.kind(vocab, lang), first=seen[ident], second=written))
+                lines = {lang: message(lang, "named_twice", source=shown(lang, "source", self.source), key=key, id=ident,
+                                       kind=self.names.kind(vocab, lang), first=seen[ident], second=written)
+                         for lang in LANGS}
+                raise Refusal.written("named_twice", lines,
+                                      self.lang if not (written + seen[ident]).isascii() else "en")
             seen[ident] = written
 
 

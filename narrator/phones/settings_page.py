@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 from aiohttp import web
 
-from narrator.errors import NarratorError
+from narrator.errors import NarratorError, Refusal
 from narrator.phones import carry, crypto, host_channel, settings_view, wire
 from narrator.phones.seats import new_table_code, normal_code
 from narrator.phones.server import _own_names
@@ -36,6 +36,13 @@ WRONG_CODE_DELAY = 1.0
 HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
            "X-Frame-Options": "DENY",
            "Content-Security-Policy": "default-src 'self'; style-src 'self'; script-src 'self'; frame-ancestors 'none'"}
+
+
+def refused(err: NarratorError) -> web.Response:
+    """A refusal as the page shows it: its line in every language (`errors`), which the page
+    picks from by its own language, beside the table's one (`error`)."""
+    lines = err.lines() if isinstance(err, Refusal) else {}
+    return wire.reply({"error": str(err), **({"errors": lines} if lines else {})}, 400)
 
 
 class SettingsPage:
@@ -191,7 +198,7 @@ class SettingsPage:
         try:
             self.apply("change", changes)
         except NarratorError as err:
-            return wire.error(400, str(err))
+            return refused(err)
         keys = [k for k in changes if any(p.has(f"appliance.setting.{k}") for p in self.packs.values())]
         if not keys:
             return self._saved("appliance.changed_other", {})
@@ -207,7 +214,7 @@ class SettingsPage:
         try:
             self.apply("save" if "save" in body else "pick", name)
         except NarratorError as err:
-            return wire.error(400, str(err))
+            return refused(err)
         if "save" in body:
             return self._saved("appliance.preset_saved", {"name": name.strip()})
         return self._saved("appliance.preset_picked" if name else "appliance.recommended_picked", {"name": name})
@@ -230,7 +237,7 @@ class SettingsPage:
         try:
             self.apply("seat", (number, name, reading))
         except NarratorError as err:
-            return wire.error(400, str(err))
+            return refused(err)
         response = wire.reply({"ok": True, "seat": number})
         if not host and mine is None:
             token = secrets.token_urlsafe(24)

@@ -5,7 +5,8 @@ file and the voice packs, testable without a server. Nothing here names a game, 
 setting of one game: the rows are the game's declared settings (`Game.settings`), their
 values what the game's own `configure` made of the table (so the recommended set for the
 count is shown when the table leaves it unset), the card names its `Game.label` lines, and a
-setting's heading the pack's `appliance.setting.<key>` line (else its help line).
+setting's heading the pack's `appliance.setting.<game>.<key>` line where the shared one means
+another thing in that game, else `appliance.setting.<key>` (else its help line).
 """
 
 from __future__ import annotations
@@ -57,7 +58,8 @@ def build(table: Mapping[str, Any], packs: Mapping[str, Any], preset_names: list
         kind = _kind(value) if value is not None else "text"
         if kind in ("counts", "order"):
             ids += [i for i in (value if kind == "order" else value.keys()) if i not in ids]
-        heading = texts(packs, f"appliance.setting.{setting.key}") or {"en": setting.help or setting.key}
+        heading = (texts(packs, f"appliance.setting.{settings.game.replace('-', '_')}.{setting.key}")
+                   or texts(packs, f"appliance.setting.{setting.key}") or {"en": setting.help or setting.key})
         rows.append({"key": setting.key, "label": heading, "kind": kind, "value": value,
                      "set": setting.key in settings.options, "default": setting.default})
     readings = dict(settings.listening.get("name_readings", {}) or {})

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from narrator.games.card_names import CardNames, translate
-from narrator.errors import SetupError
+from narrator.errors import Named, Refusal, worded
 from narrator.settings import (
     MAX_COUNTDOWN,
     MAX_DAYS,
@@ -104,10 +104,7 @@ def recommended_setup(players: int) -> tuple[dict[str, int], dict[str, int]]:
         entry = recommended[str(players)]
         return dict(entry["roles"]), dict(entry["cards"])
     if players < MIN_PLAYERS or players > MAX_PLAYERS:
-        raise SetupError(
-            f"Additional Werewolf is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}; "
-            "change --players"
-        )
+        raise Refusal("aw_players_flag", least=MIN_PLAYERS, most=MAX_PLAYERS, players=players)
     large = recommended["large"]
     largest = max(int(k) for k in recommended if k.isdigit())
     roles, cards = recommended_setup(largest)
@@ -119,30 +116,34 @@ def recommended_setup(players: int) -> tuple[dict[str, int], dict[str, int]]:
 
 
 def configure(settings: TableSettings) -> AWConfig:
-    """Validate the table's options for Additional Werewolf; refuse bad setups in one line."""
+    """Validate the table's options for Additional Werewolf; refuse bad setups in one line, in
+    the table's language, with the cards by their names there."""
+    with worded(settings.stated_lang, NAMES):
+        return _configure(settings)
+
+
+def _configure(settings: TableSettings) -> AWConfig:
     src = settings.source
     options = translate(settings.options, SETTINGS, NAMES, settings.lang, src)
     check_options(options, SETTINGS, "additional-werewolf", src)
     defaults = definition()["defaults"]
     players = settings.players or 5
     if players < MIN_PLAYERS or players > MAX_PLAYERS:
-        raise SetupError(
-            f"{src}: Additional Werewolf is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}"
-        )
+        raise Refusal("aw_players", source=src, least=MIN_PLAYERS, most=MAX_PLAYERS, players=players)
     rec_roles, rec_cards = recommended_setup(players)
     roles = parse_counts(options["roles"], "roles", src) if "roles" in options else rec_roles
     cards = parse_counts(options["cards"], "cards", src) if "cards" in options else rec_cards
-    _check_known(roles, definition()["roles"], "role card", src)
-    _check_known(cards, definition()["cards"], "additional card", src)
+    if (unknown := _unknown(roles, definition()["roles"])) is not None:
+        raise Refusal("aw_unknown_role", source=src, name=unknown, known=_named("roles", definition()["roles"]))
+    if (unknown := _unknown(cards, definition()["cards"])) is not None:
+        raise Refusal("aw_unknown_card", source=src, name=unknown, known=_named("cards", definition()["cards"]))
     roles = {k: v for k, v in roles.items() if v}
     cards = {k: v for k, v in cards.items() if v}
     _check_counts(players, roles, cards, src)
     digital = boolean(options.get("digital_cards", False), "digital_cards", src)
     if cards.get("lovers", 0) > 2 and not digital:
-        raise SetupError(
-            f"{src}: {cards['lovers']} lovers cards make {cards['lovers'] // 2} pairs, but the lovers cards do not "
-            "say which pair each belongs to; use lovers=2 (or digital_cards, where the phones show each pair)"
-        )
+        raise Refusal("aw_lovers_pairs", source=src, count=cards["lovers"], pairs=cards["lovers"] // 2,
+                      card=Named("cards", "lovers"))
 
     def seconds(key: str, minimum: int = 1, maximum: int = MAX_COUNTDOWN) -> int:
         return integer(options.get(key, defaults[key]), key, src, minimum=minimum, maximum=maximum)
@@ -152,7 +153,7 @@ def configure(settings: TableSettings) -> AWConfig:
     night_order = parse_list(options.get("night_order", defaults["night_order"]), "night_order", src)
     _check_night_order(night_order, cards, src)
     if digital and not settings.names:
-        raise SetupError(f"{src}: digital_cards deals the cards to named seats; give --names \"Aki,Ben,…\"")
+        raise Refusal("aw_digital_needs_names", source=src)
     return AWConfig(
         players=players,
         names=settings.names,
@@ -174,53 +175,48 @@ def configure(settings: TableSettings) -> AWConfig:
     )
 
 
-def _check_known(counts: Mapping[str, int], known: Mapping[str, Any], what: str, src: str) -> None:
-    for name in counts:
-        if name not in known:
-            raise SetupError(f"{src}: unknown {what} '{name}'; known: {', '.join(known)}")
+def _unknown(counts: Mapping[str, int], known: Mapping[str, Any]) -> str | None:
+    """The first name in `counts` that is not one of `known`, or None."""
+    return next((name for name in counts if name not in known), None)
+
+
+def _named(vocab: str, ids: Any) -> list[Named]:
+    return [Named(vocab, i) for i in ids]
 
 
 def _check_counts(players: int, roles: Mapping[str, int], cards: Mapping[str, int], src: str) -> None:
     role_total, card_total = sum(roles.values()), sum(cards.values())
     if role_total != players:
-        raise SetupError(
-            f"{src}: {role_total} role cards for {players} players; give exactly one role card per player"
-        )
+        raise Refusal("aw_role_total", source=src, total=role_total, players=players)
     if card_total != players:
-        raise SetupError(
-            f"{src}: {card_total} additional cards for {players} players; "
-            "give exactly one additional card per player (on_break has no ability)"
-        )
+        raise Refusal("aw_card_total", source=src, total=card_total, players=players,
+                      blank=Named("cards", "on_break"))
     teams = definition()["roles"]
     wolves = sum(n for r, n in roles.items() if teams[r]["team"] == "werewolves")
     citizens = players - wolves
     if citizens < wolves:
-        raise SetupError(
-            f"{src}: {citizens} citizens against a werewolf team of {wolves}; "
-            "citizens must be at least as many as traitors and werewolves together"
-        )
+        raise Refusal("aw_too_many_wolves", source=src, citizens=citizens, wolves=wolves)
     if not any(roles.get(r, 0) for r, spec in teams.items() if spec.get("found_loses")):
-        raise SetupError(f"{src}: no werewolf card in play; add werewolf=1 to roles")
+        raise Refusal("aw_no_werewolf", source=src, werewolf=Named("roles", "werewolf"))
     if cards.get("lovers", 0) % 2:
-        raise SetupError(f"{src}: {cards['lovers']} lovers cards; lovers come in pairs, use an even number")
+        raise Refusal("aw_lovers_odd", source=src, count=cards["lovers"], card=Named("cards", "lovers"))
 
 
 def _check_countdowns(countdowns: Mapping[str, int], cards: Mapping[str, int], src: str) -> None:
     """A card's own countdown must be one the night uses: a card with a night call, in play,
     at least 1 second (said in words that fit a flag and a table file alike)."""
     specs = definition()["cards"]
-    _check_known(countdowns, specs, "card in countdowns", src)
+    if (unknown := _unknown(countdowns, specs)) is not None:
+        raise Refusal("aw_unknown_countdown", source=src, name=unknown, known=_named("cards", specs))
     for card, value in countdowns.items():
         if not specs[card]["night"]:
             night_cards = [c for c, s in specs.items() if s["night"]]
-            raise SetupError(f"{src}: countdowns {card}={value}: the {card} card has no night call, so it has no "
-                             f"countdown; night cards: {', '.join(night_cards)}")
+            raise Refusal("aw_countdown_no_night", source=src, card=Named("cards", card), value=value,
+                          known=[Named("cards", c) for c in night_cards])
         if not cards.get(card):
-            raise SetupError(f"{src}: countdowns {card}={value}: no {card} card is in play; "
-                             f"leave {card} out of countdowns, or add it to cards")
+            raise Refusal("aw_countdown_not_in_play", source=src, card=Named("cards", card), value=value)
         if value < 1:
-            raise SetupError(f"{src}: countdowns {card}={value}: a card's countdown is at least 1 second; "
-                             f"leave {card} out of countdowns to use the global countdown")
+            raise Refusal("aw_countdown_zero", source=src, card=Named("cards", card), value=value)
 
 
 def _check_night_order(order: tuple[str, ...], cards: Mapping[str, int], src: str) -> None:
@@ -228,9 +224,10 @@ def _check_night_order(order: tuple[str, ...], cards: Mapping[str, int], src: st
     for card in order:
         if card not in specs or not specs[card]["night"]:
             night_cards = [c for c, s in specs.items() if s["night"]]
-            raise SetupError(f"{src}: '{card}' in night_order is not a night card; night cards: {', '.join(night_cards)}")
+            raise Refusal("aw_order_not_night", source=src, card=Named("cards", card),
+                          known=[Named("cards", c) for c in night_cards])
     if len(set(order)) != len(order):
-        raise SetupError(f"{src}: night_order names a card twice: {', '.join(order)}")
+        raise Refusal("aw_order_twice", source=src, order=[Named("cards", c) for c in order])
     for card, count in cards.items():
         if count and specs[card]["night"] and card not in order:
-            raise SetupError(f"{src}: '{card}' is in play but missing from night_order; add it where it wakes")
+            raise Refusal("aw_order_missing", source=src, card=Named("cards", card))

@@ -3,7 +3,7 @@
 from narrator.games import seating
 from narrator.games.bestia_magica import phone, record
 from narrator.games.contract import Game, PhonePlay
-from narrator.games.bestia_magica.box import box_cues
+from narrator.games.bestia_magica.box import box_cues, summary_cues
 from narrator.games.bestia_magica.rules import advance, recap
 from narrator.games.bestia_magica.sayable import sayable
 from narrator.games.bestia_magica.setup import NAMES, SETTINGS, BMConfig, configure
@@ -18,6 +18,7 @@ GAME = Game(
     advance=advance,
     recap=recap,
     box=box_cues,
+    summary=summary_cues,
     sayable=sayable,
     names=seating.names_of,
     record=record.record,

@@ -22,3 +22,25 @@ def role_set(config: BMConfig) -> list[list[Any]]:
 
 def box_cues(config: BMConfig) -> list[Cue]:
     return [Say("bm.setup.box", {"roles": role_set(config)})]
+
+
+STEP_ACTORS = {"sleep": ("sleep_demon",), "guard": ("guard",), "reform": ("saint",), "curse": ("curse_caster",),
+               "murder": ("murderer",), "attack": ("beast",), "curse_deaths": ("curse_caster",),
+               "results": ("prophet", "undertaker")}
+"""Whose night step each is (`night.py`): a step none of them plays is left out of the read-back;
+a step without actors here (Anima's revival, the attribute's) is always read."""
+
+
+def summary_cues(config: BMConfig) -> list[Cue]:
+    """The setup read back in one breath before the spoken setup's はい / いいえ, as Additional
+    Werewolf's is: the role set, the night (its memo's time, the beasts' gesture and the order
+    the night's actions resolve in, `night_order`), and the day (discussion, vote)."""
+    timers = config.timers
+    order = [[f"bm.step.{step}", 0] for step in config.rules["night_order"]
+             if any(config.in_play(role) for role in STEP_ACTORS.get(step, ())) or step not in STEP_ACTORS]
+    discussion = (Say("bm.setup.readback_day", {"discussion": timers["discussion"], "vote": timers["vote"]})
+                  if timers["discussion"] else Say("bm.setup.readback_day_open", {"vote": timers["vote"]}))
+    return [Say("bm.setup.readback_roles", {"roles": role_set(config)}),
+            Say("bm.setup.readback_night", {"memo": timers["memo"], "gesture": timers["beast_gesture"],
+                                            "order": order}),
+            discussion]

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from narrator.games.card_names import CardNames, translate
-from narrator.errors import SetupError
+from narrator.errors import Named, Refusal, worded
 from narrator.settings import (
     MAX_COUNTDOWN,
     MAX_DAYS,
@@ -130,7 +130,13 @@ class BMConfig:
 
 
 def configure(settings: TableSettings) -> BMConfig:
-    """Validate the table's options and deal the cards; refuse bad setups in one line."""
+    """Validate the table's options and deal the cards; refuse bad setups in one line, in the
+    table's language, with the roles by their names there."""
+    with worded(settings.stated_lang, NAMES):
+        return _configure(settings)
+
+
+def _configure(settings: TableSettings) -> BMConfig:
     src = settings.source
     options = translate(settings.options, SETTINGS, NAMES, settings.lang, src)
     check_options(options, SETTINGS, "bestia-magica", src)
@@ -138,7 +144,7 @@ def configure(settings: TableSettings) -> BMConfig:
     if "deal" in options:
         deal = _entered_deal(options["deal"], settings, src)
         if any(k in options for k in ("roles", "cards", "attributes")):
-            raise SetupError(f"{src}: give either deal or roles/cards/attributes, not both (the deal names every card)")
+            raise Refusal("bm_deal_and_cards", source=src)
         names = tuple(c.name for c in deal)
     else:
         players = settings.players or (len(settings.names) if settings.names else 8)
@@ -167,19 +173,19 @@ def _entered_deal(value: Any, settings: TableSettings, src: str) -> tuple[Card, 
         for part in filter(None, (p.strip() for p in value.split(","))):
             name, sep, card = part.partition("=")
             if not sep:
-                raise SetupError(f"{src}: deal entry '{part}' needs the form Name=role:attribute")
+                raise Refusal("bm_deal_entry_form", source=src, part=part)
             pairs.append((name.strip(), card.strip()))
     elif isinstance(value, Mapping):
         pairs = [(str(k).strip(), str(v).strip()) for k, v in value.items()]
     else:
-        raise SetupError(f"{src}: deal must be a table or \"Aki=prophet:S,…\"")
+        raise Refusal("bm_deal_form", source=src)
     seen = {n.casefold() for n, _ in pairs}
     if len(seen) != len(pairs):
-        raise SetupError(f"{src}: the deal names a player twice; give each player one card")
+        raise Refusal("bm_deal_twice", source=src)
     if settings.names and sorted(settings.names) != sorted(n for n, _ in pairs):
-        raise SetupError(f"{src}: the deal's names differ from names; give the same players in both, or drop names")
+        raise Refusal("bm_deal_names", source=src)
     if settings.players is not None and settings.players != len(pairs) and not settings.names:
-        raise SetupError(f"{src}: players is {settings.players} but the deal has {len(pairs)} cards")
+        raise Refusal("bm_deal_players", source=src, players=settings.players, cards=len(pairs))
     return tuple(Card(name, *_parse_card(card, f"deal.{name}", src)) for name, card in pairs)
 
 
@@ -189,20 +195,21 @@ def _parse_card(text: str, key: str, src: str) -> tuple[str, str]:
     role, attribute = role.strip(), attribute.strip().upper()
     roles = definition()["roles"]
     if role not in roles:
-        raise SetupError(f"{src}: {key}: unknown role '{role}'; roles: {', '.join(roles)}")
+        raise Refusal("bm_unknown_role", source=src, key=key, role=role, known=[Named("roles", r) for r in roles])
     attribute = attribute or roles[role]["attribute"]
     if attribute not in ATTRIBUTES:
-        raise SetupError(f"{src}: {key}: unknown attribute '{attribute}'; attributes: {', '.join(ATTRIBUTES)}")
+        raise Refusal("bm_unknown_attribute", source=src, key=key, attribute=attribute,
+                      known=[Named("attributes", a) for a in ATTRIBUTES])
     return role, attribute
 
 
 def _card_list(options: Mapping[str, Any], players: int, src: str) -> list[tuple[str, str]]:
     """The cards to shuffle: `cards`, or `roles` (+ `attributes`), or the recommended set."""
     if players < MIN_PLAYERS or players > MAX_PLAYERS:
-        raise SetupError(f"{src}: Bestia Magica is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
+        raise Refusal("bm_players", source=src, least=MIN_PLAYERS, most=MAX_PLAYERS, players=players)
     if "cards" in options:
         if "roles" in options:
-            raise SetupError(f"{src}: give either cards or roles, not both")
+            raise Refusal("bm_cards_and_roles", source=src)
         cards = [_parse_card(c, "cards", src) for c in parse_list(options["cards"], "cards", src)]
     elif "roles" in options:
         counts = parse_counts(options["roles"], "roles", src)
@@ -214,10 +221,10 @@ def _card_list(options: Mapping[str, Any], players: int, src: str) -> list[tuple
             cards += [(role, letters[i % len(letters)]) for i in range(count)]
     else:
         if "attributes" in options:
-            raise SetupError(f"{src}: attributes apply to roles; give roles too, or use cards = [\"role:attr\", …]")
+            raise Refusal("bm_attributes_alone", source=src)
         cards = [_parse_card(c, "recommended", src) for c in definition()["recommended"][str(players)]]
     if len(cards) != players:
-        raise SetupError(f"{src}: {len(cards)} cards for {players} players; give exactly one card per player")
+        raise Refusal("bm_card_total", source=src, total=len(cards), players=players)
     return cards
 
 
@@ -226,7 +233,7 @@ def _attribute_table(value: Any, src: str) -> dict[str, str]:
     if isinstance(value, str):
         value = dict(p.split("=", 1) for p in value.split(",") if "=" in p)
     if not isinstance(value, Mapping):
-        raise SetupError(f"{src}: attributes must be a table like townsperson = \"SMN\"")
+        raise Refusal("bm_attributes_form", source=src)
     out = {}
     for role, letters in value.items():
         role = role.strip()
@@ -240,23 +247,19 @@ def _attribute_table(value: Any, src: str) -> dict[str, str]:
 def _check_deal(deal: tuple[Card, ...], src: str) -> None:
     roles = definition()["roles"]
     if not MIN_PLAYERS <= len(deal) <= MAX_PLAYERS:
-        raise SetupError(f"{src}: Bestia Magica is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(deal)}")
+        raise Refusal("bm_players", source=src, least=MIN_PLAYERS, most=MAX_PLAYERS, players=len(deal))
     for card in deal:
         spec = roles[card.role]
         if spec.get("fixed") and card.attribute != spec["attribute"]:
-            raise SetupError(
-                f"{src}: {card.name}'s {card.role} has attribute {card.attribute}, but the rules fix it "
-                f"to {spec['attribute']}; write {card.role}:{spec['attribute']}"
-            )
+            raise Refusal("bm_fixed_attribute", source=src, name=card.name, role=Named("roles", card.role),
+                          attribute=Named("attributes", card.attribute), fixed=Named("attributes", spec["attribute"]),
+                          role_id=card.role, fixed_id=spec["attribute"])
     beasts = sum(1 for c in deal if roles[c.role]["count"] == "beasts")
     town = sum(1 for c in deal if roles[c.role]["count"] == "town")
     if beasts == 0:
-        raise SetupError(f"{src}: no beast in the deal; add beast=1 (the game needs at least one)")
+        raise Refusal("bm_no_beast", source=src, beast=Named("roles", "beast"))
     if town <= beasts:
-        raise SetupError(
-            f"{src}: {town} town-team players against {beasts} beasts would end the game before it starts; "
-            "add town roles"
-        )
+        raise Refusal("bm_too_many_beasts", source=src, town=town, beasts=beasts)
 
 
 def _house_rules(options: Mapping[str, Any], src: str) -> dict[str, Any]:
@@ -268,16 +271,16 @@ def _house_rules(options: Mapping[str, Any], src: str) -> dict[str, Any]:
             if isinstance(value, str) and value.lower() in ("true", "false", "yes", "no", "1", "0"):
                 value = value.lower() in ("true", "yes", "1")
             if not isinstance(value, bool):
-                raise SetupError(f"{src}: {key} must be true or false, not '{value}'")
+                raise Refusal("not_boolean", source=src, key=key, value=value)
         elif isinstance(default, int):
             value = integer(value, key, src, minimum=1, maximum=MAX_DAYS)
         elif key == "night_order":
             value = parse_list(value, key, src)
             if sorted(value) != sorted(NIGHT_STEPS):
-                raise SetupError(f"{src}: night_order must name each of {', '.join(NIGHT_STEPS)} once")
+                raise Refusal("bm_night_order", source=src, steps=NIGHT_STEPS)
         else:
             value = str(value)
             if key in CHOICES and value not in CHOICES[key]:
-                raise SetupError(f"{src}: {key} must be one of {', '.join(CHOICES[key])}, not '{value}'")
+                raise Refusal("not_a_choice", source=src, key=key, known=CHOICES[key], value=value)
         rules[key] = value
     return rules

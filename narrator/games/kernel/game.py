@@ -13,11 +13,11 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from narrator.errors import SetupError
+from narrator.errors import Named, Refusal, worded
 from narrator.games import seating
 from narrator.games.card_names import CardNames, translate
 from narrator.games.contract import Game, PhonePlay
-from narrator.games.kernel import engine, judge, passed, plans, record, sayable
+from narrator.games.kernel import engine, judge, passed, plans, readback, record, sayable
 from narrator.games.kernel.model import GameFile
 from narrator.games.kernel.state import KConfig, KState
 from narrator.settings import TableSettings, boolean, check_options, declare, integer, parse_counts, parse_seconds_list
@@ -27,28 +27,33 @@ SETTINGS = declare(tomllib.loads(Path(__file__).with_name("settings.toml").read_
 
 
 def configure(spec: GameFile, settings: TableSettings) -> KConfig:
+    """Validate a table for a game file; refuse bad setups in one line, in the table's language,
+    with the roles by their names there (the file's `aliases`)."""
+    with worded(settings.stated_lang, card_names(spec)):
+        return _configure(spec, settings)
+
+
+def _configure(spec: GameFile, settings: TableSettings) -> KConfig:
     src, name = settings.source, spec.name
     options = translate(settings.options, SETTINGS, card_names(spec), settings.lang, src)
     check_options(options, SETTINGS, name, src)
     players = len(settings.names) or settings.players or spec.players[0]
     low, high = spec.players
     if not low <= players <= high:
-        raise SetupError(f"{src}: {name} is played by {low} to {high} players, not {players}; give --players or --names")
+        raise Refusal("kernel_players", source=src, game=name, least=low, most=high, players=players)
     digital = boolean(options.get("digital_cards", spec.cards[0] == "device"), "digital_cards", src)
     if not digital and "physical" not in spec.cards:
-        raise SetupError(f"{src}: {name} cannot be played with physical cards: the narrator must know every night "
-                         "choice; deal the cards on the device, to the phones (--phones) or passed round this terminal "
-                         "(drop --no-digital-cards)")
+        raise Refusal("kernel_needs_digital", source=src, game=name)
     if digital and "device" not in spec.cards:
-        raise SetupError(f"{src}: {name} is played with physical cards only; drop --digital-cards")
+        raise Refusal("kernel_physical_only", source=src, game=name)
     names = tuple(settings.names)
     if digital and not names:  # the device must name whom it asks: numbered seats, as the phones number them
         names = tuple(str(n) for n in range(1, players + 1))
     roles = named_roles(spec, parse_counts(options["roles"], "roles", src), src) if "roles" in options \
         else dict(spec.deal[players])
     if sum(roles.values()) != players + spec.centre:
-        raise SetupError(f"{src}: roles give {sum(roles.values())} cards; {name} needs {players + spec.centre} "
-                         f"({players} players and {spec.centre} in the centre)")
+        raise Refusal("kernel_role_total", source=src, total=sum(roles.values()), game=name,
+                      needed=players + spec.centre, players=players, centre=spec.centre)
     warnings = parse_seconds_list(options.get("warnings", list(spec.day.warnings)), "warnings", src)
     discussion = parse_seconds_list(options["discussion"], "discussion", src) if "discussion" in options else ()
     return KConfig(game=name, names=names, players=players, seed=settings.seed or 0,
@@ -75,8 +80,8 @@ def named_roles(spec: GameFile, counts: dict[str, int], src: str) -> dict[str, i
     for given, n in counts.items():
         rid = spec.role_id(given)
         if rid is None:
-            raise SetupError(f"{src}: unknown role '{given}' for {spec.name}; roles: {', '.join(spec.roles)} "
-                             "(or their names in docs/game-files.md)")
+            raise Refusal("kernel_unknown_role", source=src, role=given, game=spec.name,
+                          known=[Named("roles", r) for r in spec.roles])
         roles[rid] = roles.get(rid, 0) + n
     return roles
 
@@ -113,6 +118,7 @@ def build(spec: GameFile) -> Game:
         advance=partial(engine.advance, spec),
         recap=partial(engine.recap, spec),
         box=partial(engine.box, spec),
+        summary=partial(readback.summary, spec),
         sayable=partial(sayable.sayable, spec),
         names=seating.names_of,
         context=seating.night_and_day,

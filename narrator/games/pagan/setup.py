@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from narrator.errors import SetupError
+from narrator.errors import Refusal, worded
 from narrator.settings import MAX_TIMER, TableSettings, check_options, declare, integer, parse_seconds_list
 
 DEFINITION_FILE = Path(__file__).with_name("definition.toml")
@@ -48,15 +48,19 @@ class PaganConfig:
 
 
 def configure(settings: TableSettings) -> PaganConfig:
-    """Validate the table's options for Pagan; refuse bad setups in one line."""
+    """Validate the table's options for Pagan; refuse bad setups in one line, in the table's language."""
+    with worded(settings.stated_lang):
+        return _configure(settings)
+
+
+def _configure(settings: TableSettings) -> PaganConfig:
     src = settings.source
     options = dict(settings.options)
     check_options(options, SETTINGS, "pagan", src)
     if settings.players not in (None, 2):
-        raise SetupError(f"{src}: Pagan is played by 2 players (the witch and the hunter), not {settings.players}; "
-                         "drop --players")
+        raise Refusal("pagan_players", source=src, players=settings.players)
     if settings.names:
-        raise SetupError(f"{src}: Pagan calls the players by their sides (witch, hunter); drop --names")
+        raise Refusal("pagan_names", source=src)
     defaults = definition()["defaults"]
     turn_timer = integer(options.get("turn_timer", defaults["turn_timer"]), "turn_timer", src, minimum=0,
                          maximum=MAX_TIMER)

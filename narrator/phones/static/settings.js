@@ -113,7 +113,7 @@ function gone() {
 async function send(url, body) {
   const response = await post(url, body);
   const reply = await response.json().catch(() => ({}));
-  message = response.ok ? t("saved") : (reply.error || t("refused"));
+  message = response.ok ? t("saved") : (textOf(reply.errors) || reply.error || t("refused"));
   await refresh();
 }
 const change = (changes) => send("/api/settings/change", { changes });
