@@ -141,8 +141,12 @@ def test_the_thiefs_new_card_decides_and_the_old_one_no_longer_counts():
 def test_physical_cards_the_table_tells_what_the_cards_say(answers, winner, rule):
     t = Table("one-night", cards="physical", players=4)
     t.answer("done")
-    assert t.ask.line == "wolf.executed_any" and t.ask.choices == ("yes", "no")
-    end = t.answer(*answers)
+    assert t.ask.line == "wolf.executed_any" and t.ask.choices == ("yes", "no") and not t.ask.ends_game
+    asked = t.answer(answers[0])
+    question = "wolf.werewolf_among" if answers[0] == "no" else "wolf.executed_werewolf"
+    assert t.ask == Ask(question, ("yes", "no"), ends_game=("yes", "no"))
+    assert lines(asked) == (["wolf.nobody_executed", question] if answers[0] == "no" else [question])
+    end = t.answer(answers[1])
     assert t.state.winner == winner and t.end.outcome == {"rule": rule} and t.end.line == f"wolf.win.{winner}"
     if answers[0] == "no":
         assert lines(t.cues)[-3:-1] == ["wolf.nobody_executed", "wolf.werewolf_among"]
