@@ -112,7 +112,7 @@ def test_a_scenario_that_fails_is_reported_with_why():
         {**SCENARIO, "answers": ["done", "Aki"], "winner": "village"},
         {**SCENARIO, "name": "a bad answer", "answers": ["done", "Ben"], "winner": "village"},
         {**SCENARIO, "name": "right", "answers": ["done", "Aki", "Aki"], "winner": "village",
-         "lines": ["wolf.no_death", "wolf.executed", "wolf.win.village"]},
+         "lines": ["wolf.welcome.werewolf", "wolf.no_death", "wolf.executed", "wolf.win.village"]},
         {**SCENARIO, "name": "twice", "answers": ["done", "Aki", "Aki"], "winner": "village",
          "lines": ["wolf.sleep", "wolf.sleep", "wolf.sleep"]},
     ]
@@ -130,9 +130,17 @@ def test_a_scenario_plays_its_seed_its_cards_and_a_vote_of_several_names():
     lines, state = plans.play_scenario(spec, physical)
     assert state.executed == ("Aki", "Ben") and state.winner == "werewolves"
     assert "wolf.you_are" not in lines and "wolf.deal_centre" in lines
-    for seed in (0, 4, 7):  # no deal given: the seed's shuffle, the seer and the thief answering if seated
-        config = replace(plans.sample_config(spec, ("Aki", "Ben", "Chika")), seed=seed)
+    for seed in (None, 4, 7):  # no deal given: the seed's shuffle (none given: seed 0), the seer and thief answer
+        config = replace(plans.sample_config(spec, ("Aki", "Ben", "Chika")), seed=seed or 0)
         cards = engine.deal_cards(spec, config)
         answers = ["done"] + ["centre"] * ("seer" in cards[:3]) + ["nobody"] * ("thief" in cards[:3]) + ["no"]
-        _, state = plans.play_scenario(spec, {"players": ["Aki", "Ben", "Chika"], "seed": seed, "answers": answers})
+        scenario = {"players": ["Aki", "Ben", "Chika"], "answers": answers} | ({"seed": seed} if seed else {})
+        _, state = plans.play_scenario(spec, scenario)
         assert state.first == cards
+
+
+def test_a_night_that_wakes_nobody_says_so_in_the_plan():
+    spec = spec_of("werewolf")
+    later = replace(spec, steps=tuple(s for s in spec.steps if s.from_night > 1))
+    assert plans.night_plan(later, plans.sample_config(later))[:2] == [
+        "night 1: nobody wakes", "night 2: knight (guard, 15 s), werewolf (attack, 20 s)"]

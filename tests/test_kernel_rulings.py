@@ -8,6 +8,8 @@ The deal lists each seat's card in seat order, then the centre's.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from narrator.cues import Ask, Continue, Countdown, Event, Private, Say, Timer
@@ -153,6 +155,13 @@ def test_physical_cards_the_table_tells_what_the_cards_say(answers, winner, rule
     else:
         assert "wolf.executed_werewolf" in lines(t.cues)
     assert end[-1].winner == winner
+
+
+def test_a_file_without_a_peace_rule_gives_the_peace_to_its_last_rule():
+    t = Table("one-night", cards="physical", players=4)
+    t.spec = replace(t.spec, wins=tuple(w for w in t.spec.wins if w.kind != "peace"))
+    t.answer("done", "no", "no")  # nobody executed, no werewolf among the players: no peace rule here
+    assert t.state.winner == "werewolves" and t.end.outcome == {"rule": "otherwise"}
 
 
 def test_physical_cards_with_names_ask_who_and_say_them():
@@ -350,7 +359,6 @@ def test_a_finished_game_takes_no_more_steps_and_an_unknown_step_is_refused():
     t = Table("werewolf", FIVE)
     t.answer("done", "Aki", "Aki")
     assert engine.advance(t.spec, t.config, t.state, Continue()) == (t.state, [])
-    from dataclasses import replace
     with pytest.raises(ValueError, match="unknown step"):
         engine.advance(t.spec, t.config, replace(t.state, step="nap"), Continue())
 
