@@ -38,6 +38,8 @@ def test_the_first_night_each_seat_in_turn_sees_only_its_own_part():
     assert t.ask.choices == ("Aki", "Chika", "Dai", "Emi", "Fumi")
     with pytest.raises(AnswerError, match="seer picks one of Aki, Chika, Dai, Emi, Fumi, not 'Ben'"):
         t.answer("Ben")
+    with pytest.raises(AnswerError, match="seer picks one of"):
+        t.answer(["Aki", "Chika"])  # one seat divined a night, never two
     rest = t.answer(["Aki"])
     assert shown(rest, "Ben") == [Private("Ben", "wolf.result.werewolf", {"name": "Aki"})]  # no "nothing tonight" after
     for name in ("Chika", "Dai", "Emi", "Fumi"):  # the knight and the medium act from night 2

@@ -196,6 +196,8 @@ def test_the_seer_may_not_pick_herself_and_sees_the_madman_human_and_a_wolf_were
     assert t.ask.choices == ("Aki", "Chika", "Dai", "Emi", "Fumi")
     with pytest.raises(AnswerError, match="not 'Ben'"):
         t.answer("Ben")
+    with pytest.raises(AnswerError, match="seer picks one of"):
+        t.answer(["Emi", "Fumi"])  # one seat divined a night, never two
     out = t.answer(["Emi"])  # a one-name list is that name
     assert shown(out, "Ben") == [Private("Ben", "wolf.result.human", {"name": "Emi"})]
     assert not shown(out, "Emi")
