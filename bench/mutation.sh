@@ -47,7 +47,7 @@ store)
 rules)
     PACKAGE=narrator/games
     DEFAULT="additional_werewolf/rules.py additional_werewolf/cards.py bestia_magica/night.py bestia_magica/vote.py bestia_magica/rules.py pagan/rules.py kernel/engine.py kernel/calls.py kernel/judge.py kernel/plans.py kernel/passed.py"
-    TESTS="test_additional_werewolf_rules test_aw_rulings test_aw_digital_cards test_aw_table_guide test_saved_game_cli test_bestia_magica_rules test_bm_rulings test_bestia_magica_games test_bestia_magica_review test_bestia_magica_balance test_bestia_magica_cli test_pagan_rules test_pagan_rulings test_pagan_cli test_kernel_roles test_kernel_day_order test_kernel_aliases test_kernel_pass_device test_kernel_table_controls test_game_files" ;;
+    TESTS="test_additional_werewolf_rules test_aw_rulings test_aw_digital_cards test_aw_table_guide test_saved_game_cli test_bestia_magica_rules test_bm_rulings test_bestia_magica_games test_bestia_magica_review test_bestia_magica_balance test_bestia_magica_cli test_pagan_rules test_pagan_rulings test_pagan_cli test_kernel_roles test_kernel_day_order test_kernel_aliases test_kernel_pass_device test_kernel_table_controls test_game_files test_kernel_rulings test_kernel_plans test_kernel_passed_round test_bm_survivors" ;;
 *)
     echo "unknown part '$TARGET': use phones, store, contract or rules" >&2; exit 2 ;;
 esac

@@ -12,6 +12,10 @@ from typing import Any
 from narrator.cues import Collect, Cue, Event, Private, Say
 from tests.bm_driver import RULES, configure
 
+MAX_STEPS = 500
+"""Steps without a question before a table fails: far more than any night and day take, so a
+game that never asks again (a discussion left at its own step) fails the test, never hangs it."""
+
 
 class Table:
     def __init__(self, deal: str, seed: int = 1, **options: Any):
@@ -32,9 +36,12 @@ class Table:
 
     def _run_to_collect(self) -> list[Cue]:
         out: list[Cue] = []
-        while self.collect is None and not self.state.finished:
+        for _ in range(MAX_STEPS):
+            if self.collect is not None or self.state.finished:
+                return out
             out += self._advance({"type": "continue"})
-        return out
+        raise AssertionError(f"the game asked nothing in {MAX_STEPS} steps: stuck at step "
+                             f"'{self.state.step}' (last cues {[getattr(c, 'line', c) for c in out[-3:]]})")
 
     def answer(self, answers: dict[str, Any]) -> list[Cue]:
         """Answer the open round exactly as given; returns the cues up to the next round."""

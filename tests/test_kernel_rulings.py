@@ -1,0 +1,379 @@
+"""The kernel's rulings as a table sees them: the shipped game files (one-night, werewolf,
+tabula) played in-process with a fixed deal, answers in; who is woken and asked, whom a
+holder may pick, what each one is shown, who died in the night (in seat order), who won by
+which rule, and the answers refused.
+
+The deal lists each seat's card in seat order, then the centre's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from narrator.cues import Ask, Continue, Countdown, Event, Private, Say, Timer
+from narrator.errors import AnswerError
+from narrator.games.kernel import engine, judge
+from narrator.games.kernel.state import KConfig
+from tests.kernel_table import NAMES, Table, lines, said, shown, spec_of
+
+FIVE = ["werewolf", "seer", "knight", "villager", "villager"]          # Aki wolf, Ben seer, Chika knight
+SIX = ["werewolf", "seer", "knight", "medium", "madman", "villager"]   # Dai medium, Emi madman
+TABULA = ["werewolf", "werewolf", "madman", "seer", "medium", "knight", "villager", "fox"]  # Hana the fox
+
+
+# --- the night's deaths (judge.night_deaths) -----------------------------------------------
+
+def test_an_unguarded_attack_kills_and_the_morning_names_the_dead_with_the_night():
+    t = Table("werewolf", FIVE)
+    t.answer("done", "Dai", "Dai")           # night 1: the seer divines Dai; day 1: Dai executed
+    morning = t.answer("Aki", "Ben", "Chika")  # night 2: seer, knight guards Ben, the wolf attacks Chika
+    assert said(morning, "wolf.killed")[0].params == {"names": ["Chika"]}
+    assert Event("death", "Chika", "night", night=2) in morning
+    assert not said(morning, "wolf.no_death")
+    assert t.state.dead == ("Dai", "Chika")
+    assert t.ask.line == "wolf.vote" and t.ask.choices == ("Aki", "Ben", "Emi")  # the dead are not voted for
+
+
+def test_the_knight_guarding_the_attacked_saves_him():
+    t = Table("werewolf", FIVE)
+    t.answer("done", "Dai", "Dai")
+    morning = t.answer("Aki", "Emi", "Emi")
+    assert said(morning, "wolf.no_death") and not said(morning, "wolf.killed")
+    assert "Emi" not in t.state.dead and not [c for c in morning if isinstance(c, Event)]
+
+
+def test_the_attack_and_the_divined_fox_die_the_same_night_named_in_seat_order():
+    t = Table("tabula", TABULA)
+    t.answer("done", "Gen", "Gen")  # night 1: the seer (Dai) divines Gen; day 1: Gen executed
+    morning = t.answer("Hana", "Emi", "Chika")  # night 2: the seer divines the fox, knight guards Emi, wolves attack the madman
+    assert said(morning, "wolf.killed")[0].params == {"names": ["Chika", "Hana"]}
+    assert [e.player for e in morning if isinstance(e, Event)] == ["Chika", "Hana"]
+    assert t.state.dead == ("Gen", "Chika", "Hana")
+
+
+def test_the_fox_attacked_survives_and_the_dead_do_not_die_twice():
+    t = Table("tabula", TABULA)
+    t.answer("done", "Gen", "Gen")
+    morning = t.answer("Emi", "Dai", "Hana")  # the wolves attack the fox
+    assert said(morning, "wolf.no_death") and "Hana" not in t.state.dead
+    # the seer divines the fox the next night: it dies of that, once
+    t.answer("Chika")                   # day 2: the madman executed
+    morning = t.answer("Hana", "Emi", "Emi")
+    assert said(morning, "wolf.killed")[0].params == {"names": ["Hana"]}
+    assert t.state.dead.count("Hana") == 1
+
+
+# --- who won, by which rule (judge.multi_night, one_night, told) ---------------------------
+
+def test_parity_leaves_the_fox_uncounted_and_the_living_fox_takes_the_wolves_win():
+    t = Table("tabula", ["werewolf", "seer", "villager", "fox"])
+    t.answer("done", "Chika")            # the seer divines the villager
+    end = t.answer("Chika")              # the villager executed: one wolf, one seer (and the fox)
+    assert lines(end)[-1] == "wolf.win.fox" and t.state.winner == "fox"
+    assert t.end.outcome == {} and t.state.rule is None
+
+
+def test_parity_needs_as_many_wolves_as_the_others_and_the_madman_counts_against_them():
+    t = Table("werewolf", SIX)           # 1 wolf against 5: execute the villager, then attack
+    t.answer("done", "Fumi", "Fumi")
+    assert not t.state.finished          # 1 wolf, 4 others (the madman among them)
+    t.answer("Aki", "Ben", "Dai")        # night 2: the medium is attacked, unguarded
+    assert not t.state.finished and t.ask.line == "wolf.vote"  # 1 against 3
+    t.answer("Chika")                    # the knight executed: 1 against 2
+    assert not t.state.finished
+    t.answer("Aki", "Ben")               # night 3: the knight is dead; the seer attacked
+    assert t.state.finished and t.state.winner == "werewolves"  # 1 wolf, 1 madman: parity
+    assert lines(t.cues)[-1] == "wolf.win.werewolves"
+
+
+def test_the_village_wins_when_the_last_wolf_is_executed_and_not_before():
+    t = Table("tabula", TABULA)
+    end = t.answer("done", "Aki", "Aki")
+    assert not t.state.finished and "wolf.win.village" not in lines(end)  # Ben is still a wolf
+    t.answer("Gen", "Emi", "Gen")        # night 2: Gen attacked
+    end = t.answer("Ben")
+    assert t.state.finished and t.state.winner == "fox"  # the village's win, but the fox is alive
+    t2 = Table("werewolf", FIVE)
+    t2.answer("done", "Aki", "Aki")
+    assert t2.state.winner == "village" and t2.end.line == "wolf.win.village"
+    assert judge.outcome(t2.config, t2.state) == {"winner": "village", "rule": None, "dead": ["Aki"],
+                                                  "executed": ["Aki"]}
+
+
+ONE_NIGHT = ["werewolf", "seer", "thief", "villager", "werewolf", "villager"]
+
+
+def test_one_night_reveals_everyone_executed_and_one_werewolf_among_them_wins_for_the_village():
+    t = Table("one-night", ONE_NIGHT)
+    end = t.answer("done", "Dai", "nobody", "yes", "Ben,Aki")  # a tie: both executed (tie = "all")
+    assert said(end, "wolf.executed")[0].params == {"names": ["Ben", "Aki"]}
+    assert [c.params for c in said(end, "wolf.reveal")] == [
+        {"name": "Ben", "cards": [["wolf.role.seer", 1]]}, {"name": "Aki", "cards": [["wolf.role.werewolf", 1]]}]
+    assert t.state.winner == "village" and t.end.outcome == {"rule": "found"}
+    assert t.state.executed == ("Ben", "Aki") and t.state.day == 1
+    assert judge.outcome(t.config, t.state)["rule"] == "found"
+
+
+def test_one_night_nobody_executed_is_peace_only_when_no_hand_holds_a_werewolf():
+    peace = Table("one-night", ["villager", "seer", "thief", "villager", "werewolf", "werewolf"])
+    end = peace.answer("done", "centre", "nobody", "no")
+    assert lines(end)[-2:] == ["wolf.nobody_executed", "wolf.win.village"] and peace.end.outcome == {"rule": "peace"}
+    war = Table("one-night", ONE_NIGHT)
+    war.answer("done", "centre", "nobody", "no")
+    assert war.state.winner == "werewolves" and war.end.outcome == {"rule": "otherwise"}
+    assert war.state.step == "over" and war.state.day == 1
+
+
+def test_the_thiefs_new_card_decides_and_the_old_one_no_longer_counts():
+    t = Table("one-night", ONE_NIGHT)
+    end = t.answer("done", "centre", "Aki", "yes", "Chika")  # the thief took Aki's werewolf; the thief executed
+    assert shown(t.cues, "Chika")[-1] == Private("Chika", "wolf.new_card", {"cards": [["wolf.role.werewolf", 1]]})
+    assert said(end, "wolf.reveal")[0].params["cards"] == [["wolf.role.werewolf", 1]]
+    assert t.state.winner == "village"
+    t = Table("one-night", ONE_NIGHT)
+    t.answer("done", "centre", "Aki", "yes", "Aki")  # Aki holds the thief's card now
+    assert t.state.winner == "werewolves"
+
+
+@pytest.mark.parametrize("answers, winner, rule", [
+    (["yes", "yes"], "village", "found"), (["yes", "no"], "werewolves", "otherwise"),
+    (["no", "yes"], "werewolves", "otherwise"), (["no", "no"], "village", "peace")])
+def test_physical_cards_the_table_tells_what_the_cards_say(answers, winner, rule):
+    t = Table("one-night", cards="physical", players=4)
+    t.answer("done")
+    assert t.ask.line == "wolf.executed_any" and t.ask.choices == ("yes", "no") and not t.ask.ends_game
+    asked = t.answer(answers[0])
+    question = "wolf.werewolf_among" if answers[0] == "no" else "wolf.executed_werewolf"
+    assert t.ask == Ask(question, ("yes", "no"), ends_game=("yes", "no"))
+    assert lines(asked) == (["wolf.nobody_executed", question] if answers[0] == "no" else [question])
+    end = t.answer(answers[1])
+    assert t.state.winner == winner and t.end.outcome == {"rule": rule} and t.end.line == f"wolf.win.{winner}"
+    if answers[0] == "no":
+        assert lines(t.cues)[-3:-1] == ["wolf.nobody_executed", "wolf.werewolf_among"]
+    else:
+        assert "wolf.executed_werewolf" in lines(t.cues)
+    assert end[-1].winner == winner
+
+
+def test_a_file_without_a_peace_rule_gives_the_peace_to_its_last_rule():
+    t = Table("one-night", cards="physical", players=4)
+    t.spec = replace(t.spec, wins=tuple(w for w in t.spec.wins if w.kind != "peace"))
+    t.answer("done", "no", "no")  # nobody executed, no werewolf among the players: no peace rule here
+    assert t.state.winner == "werewolves" and t.end.outcome == {"rule": "otherwise"}
+
+
+def test_physical_cards_with_names_ask_who_and_say_them():
+    t = Table("one-night", cards="physical", names=("Aki", "Ben", "Chika", "Dai"))
+    t.answer("done", "yes")
+    assert t.ask.line == "wolf.who_executed" and t.ask.choices == ("Aki", "Ben", "Chika", "Dai") and t.ask.multiple
+    out = t.answer("Ben,Dai,Ben")
+    assert said(out, "wolf.executed")[0].params == {"names": ["Ben", "Dai"]}
+    assert t.ask.line == "wolf.executed_werewolf" and t.ask.ends_game == ("yes", "no")
+    assert t.state.executed == ("Ben", "Dai")
+    with pytest.raises(AnswerError, match="expected yes or no, got 'maybe'"):
+        t.answer("maybe")
+    t.answer("no")
+    assert t.state.winner == "werewolves"
+
+
+# --- whom a holder may pick, and what they are shown (calls) -------------------------------
+
+def test_the_wolves_may_not_attack_their_own_pack_but_may_attack_the_madman():
+    t = Table("tabula", TABULA)
+    t.answer("done", "Gen", "Gen", "Hana", "Emi")
+    assert t.ask.line == "wolf.call.werewolves.choose" and t.ask.player == "Aki"
+    assert t.ask.choices == ("Chika", "Dai", "Emi", "Fumi", "Hana")  # not Aki, not Ben, not the dead Gen
+    with pytest.raises(AnswerError, match="werewolves picks one of Chika, Dai, Emi, Fumi, Hana, not 'Ben'"):
+        t.answer("Ben")
+
+
+def test_the_seer_may_not_pick_herself_and_sees_the_madman_human_and_a_wolf_werewolf():
+    t = Table("werewolf", SIX)
+    t.answer("done")
+    assert t.ask.line == "wolf.call.seer.choose" and t.ask.player == "Ben"
+    assert t.ask.choices == ("Aki", "Chika", "Dai", "Emi", "Fumi")
+    with pytest.raises(AnswerError, match="not 'Ben'"):
+        t.answer("Ben")
+    with pytest.raises(AnswerError, match="seer picks one of"):
+        t.answer(["Emi", "Fumi"])  # one seat divined a night, never two
+    out = t.answer(["Emi"])  # a one-name list is that name
+    assert shown(out, "Ben") == [Private("Ben", "wolf.result.human", {"name": "Emi"})]
+    assert not shown(out, "Emi")
+    t.answer("Fumi")
+    out = t.answer("Aki")
+    assert shown(out, "Ben") == [Private("Ben", "wolf.result.werewolf", {"name": "Aki"})]
+
+
+def test_the_medium_is_shown_yesterdays_executed_from_night_two():
+    t = Table("werewolf", SIX)
+    t.answer("done", "Chika")
+    assert "wolf.call.medium.wake" not in lines(t.cues)     # from night 2 only
+    t.answer("Emi")                                         # the madman executed on day 1
+    night2 = t.answer("Dai")                                # night 2: the seer divines; then the medium's call
+    assert shown(night2, "Dai") == [Private("Dai", "wolf.result.human", {"name": "Emi"})]
+    assert lines(night2) == ["wolf.result.human", "wolf.sleep", "wolf.call.medium.wake", "wolf.call.medium.act",
+                             "wolf.result.human", "wolf.sleep", "wolf.call.knight.wake", "wolf.call.knight.choose"]
+    assert [c.seconds for c in night2 if isinstance(c, Countdown)] == [10]
+
+
+def test_the_medium_after_a_day_without_execution_is_shown_nobody():
+    t = Table("werewolf", SIX)
+    t.answer("done", "Chika", "Emi,Fumi", "Emi,Fumi")  # tied twice: nobody executed
+    assert said(t.cues, "wolf.no_execution")
+    night2 = t.answer("Dai")
+    assert shown(night2, "Dai") == [Private("Dai", "wolf.result.nobody")]
+
+
+def test_the_wolves_meet_on_the_first_night_only_each_shown_the_other():
+    t = Table("tabula", TABULA)
+    t.answer("done")
+    assert shown(t.cues, "Aki")[-1] == Private("Aki", "wolf.partners", {"names": ["Ben"]})
+    assert shown(t.cues, "Ben")[-1] == Private("Ben", "wolf.partners", {"names": ["Aki"]})
+    t.answer("Gen", "Gen")
+    assert lines(t.cues).count("wolf.call.werewolves_meet.wake") == 1
+    alone = Table("werewolf", FIVE)
+    alone.answer("done")
+    assert shown(alone.cues, "Aki")[-1] == Private("Aki", "wolf.alone")
+
+
+def test_a_role_nobody_holds_is_not_called_but_a_dead_holders_call_goes_on():
+    t = Table("werewolf", FIVE)  # no medium in the set: never called
+    t.answer("done", "Dai")
+    night2 = t.answer("Ben")          # the seer executed; night 2 up to the knight's guard
+    assert "wolf.call.seer.wake" in lines(night2) and "wolf.call.seer.choose" in lines(night2)
+    assert not any(isinstance(c, Ask) and c.line == "wolf.call.seer.choose" for c in night2)
+    assert "wolf.call.medium.wake" not in lines(t.cues)
+
+
+def test_the_one_night_seer_looks_at_the_centre_or_a_card_and_the_thief_may_keep_his():
+    t = Table("one-night", ONE_NIGHT)
+    t.answer("done")
+    assert t.ask.choices == ("Aki", "Chika", "Dai", "centre") and t.ask.player == "Ben"
+    out = t.answer("centre")
+    assert shown(out, "Ben") == [Private("Ben", "wolf.seen_centre",
+                                         {"cards": [["wolf.role.werewolf", 1], ["wolf.role.villager", 1]]})]
+    assert t.ask.choices == ("Aki", "Ben", "Dai", "nobody") and t.ask.player == "Chika"
+    out = t.answer("nobody")
+    assert shown(out, "Chika") == [Private("Chika", "wolf.kept_card", {"cards": [["wolf.role.thief", 1]]})]
+    assert t.state.cards == tuple(ONE_NIGHT)
+    t = Table("one-night", ONE_NIGHT)
+    out = t.answer("done", "Dai")
+    assert shown(out, "Ben") == [Private("Ben", "wolf.seen_card", {"name": "Dai", "cards": [["wolf.role.villager", 1]]})]
+    t.answer("Ben")
+    assert t.state.cards[:3] == ("werewolf", "thief", "seer") and t.state.first == tuple(ONE_NIGHT)
+
+
+def test_the_device_deal_shows_each_seat_its_card_and_says_the_box():
+    t = Table("one-night", ONE_NIGHT)
+    assert said(t.cues, "wolf.box")[0].params == {"cards": [["wolf.card.werewolf", 2], ["wolf.card.seer", 1],
+                                                            ["wolf.card.thief", 1], ["wolf.card.villager", 2]]}
+    you = [c for c in t.cues if isinstance(c, Private) and c.line == "wolf.you_are"]
+    assert [(c.to, c.params["cards"][0][0]) for c in you] == [
+        ("Aki", "wolf.role.werewolf"), ("Ben", "wolf.role.seer"), ("Chika", "wolf.role.thief"),
+        ("Dai", "wolf.role.villager")]
+    assert lines(t.cues)[:2] == ["wolf.welcome.one_night", "wolf.box"] and "wolf.deal_device" in lines(t.cues)
+    assert said(t.cues, "wolf.welcome.one_night")[0].params == {"players": 4}
+    assert t.ask.line == "wolf.ready" and t.ask.choices == ("done",)
+    assert Countdown(5) in t.cues
+
+
+def test_a_shuffled_deal_follows_the_seed_and_holds_the_set():
+    spec = spec_of("werewolf")
+    config = KConfig(game="werewolf", names=NAMES[:6], players=6, seed=3, roles=dict(spec.deal[6]), digital_cards=True)
+    cards = engine.deal_cards(spec, config)
+    assert sorted(cards) == sorted(r for r, n in spec.deal[6].items() for _ in range(n))
+    assert engine.deal_cards(spec, config) == cards
+    others = {engine.deal_cards(spec, KConfig(**{**config.__dict__, "seed": s})) for s in range(8)}
+    assert len(others) > 1
+
+
+def test_physical_cards_deal_the_centre_and_the_calls_keep_time_aloud():
+    t = Table("one-night", cards="physical", players=4)
+    assert said(t.cues, "wolf.deal_centre")[0].params == {"n": 2}
+    out = t.answer("done")
+    assert lines(out)[:4] == ["wolf.night", "wolf.call.one_night_werewolves.wake",
+                              "wolf.call.one_night_werewolves.act", "wolf.sleep"]
+    assert said(out, "wolf.night")[0].params == {"night": 1}
+    assert [c.seconds for c in out if isinstance(c, Countdown)] == [10, 15, 15]
+    assert not [c for c in out if isinstance(c, Private)]
+    assert said(out, "wolf.discussion")[0].params == {"day": 1, "seconds": 180}
+    assert [c for c in out if isinstance(c, Timer)] == [Timer("discussion", 180, (60, 10))]
+    assert lines(out)[-3:] == ["wolf.discussion_end", "wolf.point", "wolf.executed_any"]
+
+
+def test_a_countdown_setting_times_every_call_and_a_discussion_setting_every_day():
+    t = Table("one-night", cards="physical", players=4, countdown=7, discussion=(90,), warnings=(120, 30))
+    out = t.answer("done")
+    assert [c.seconds for c in out if isinstance(c, Countdown)] == [7, 7, 7]
+    assert [c for c in out if isinstance(c, Timer)] == [Timer("discussion", 90, (30,))]
+
+
+def test_the_werewolf_discussion_shortens_each_day_and_the_last_repeats():
+    t = Table("werewolf", ["werewolf", "seer", "knight", "villager", "villager", "villager", "villager",
+                           "villager", "villager"])
+    t.answer("done", "Dai", "Dai", "Emi", "Ben", "Emi", "Fumi", "Gen", "Ben", "Gen", "Hana", "Iku", "Ben", "Iku")
+    seconds = [c.params["seconds"] for c in said(t.cues, "wolf.discussion")]
+    assert seconds[:4] == [300, 240, 180, 120]
+    assert [c.params["day"] for c in said(t.cues, "wolf.discussion")][:2] == [1, 2]
+
+
+# --- the vote (engine._vote) ---------------------------------------------------------------
+
+def test_a_tie_is_voted_again_among_the_tied_and_a_second_tie_executes_nobody():
+    t = Table("werewolf", FIVE)
+    out = t.answer("done", "Dai", "Dai,Emi")
+    assert said(out, "wolf.revote")[0].params == {"names": ["Dai", "Emi"]}
+    assert t.ask.line == "wolf.vote" and t.ask.choices == ("Dai", "Emi")
+    with pytest.raises(AnswerError, match="name players among Dai, Emi, not 'Aki'"):
+        t.answer("Aki")
+    out = t.answer("Emi,Dai")
+    assert said(out, "wolf.no_execution") and t.state.dead == () and t.state.executed == ()
+    assert not [c for c in out if isinstance(c, Event)]
+    assert said(out, "wolf.night")[0].params == {"night": 2}
+
+
+def test_a_revote_that_settles_executes_the_one_named():
+    t = Table("werewolf", FIVE)
+    out = t.answer("done", "Dai", "Dai,Emi", "Emi")
+    assert said(out, "wolf.executed")[0].params == {"names": ["Emi"]}
+    assert Event("death", "Emi", "vote", day=1) in out
+    assert t.state.dead == ("Emi",) and t.state.tied == ()
+    # the next day's tie is voted again: the revote is not used up
+    t.answer("Aki", "Ben", "Dai")
+    out = t.answer("Aki,Ben")
+    assert said(out, "wolf.revote")[0].params == {"names": ["Aki", "Ben"]}
+
+
+def test_a_vote_for_nobody_the_dead_or_a_stranger_is_refused():
+    t = Table("werewolf", FIVE)
+    t.answer("done", "Dai", "Dai")
+    t.answer("Aki", "Ben", "Chika")
+    for bad in ([], ["Dai"], ["Zed"]):
+        with pytest.raises(AnswerError, match="name players among Aki, Ben, Emi"):
+            t.answer(bad)
+    with pytest.raises(AnswerError, match="the game is waiting for an answer"):
+        engine.advance(t.spec, t.config, t.state, Continue())
+
+
+def test_a_finished_game_takes_no_more_steps_and_an_unknown_step_is_refused():
+    t = Table("werewolf", FIVE)
+    t.answer("done", "Aki", "Aki")
+    assert engine.advance(t.spec, t.config, t.state, Continue()) == (t.state, [])
+    with pytest.raises(ValueError, match="unknown step"):
+        engine.advance(t.spec, t.config, replace(t.state, step="nap"), Continue())
+
+
+# --- resuming (engine.recap) ---------------------------------------------------------------
+
+def test_the_recap_says_where_the_game_picks_up():
+    t = Table("werewolf", FIVE)
+    assert engine.recap(t.spec, t.config, t.state) == [Say("wolf.recap_start")]
+    t.answer("done")
+    assert engine.recap(t.spec, t.config, t.state) == [Say("wolf.recap_night", {"night": 1})]
+    t.answer("Dai")
+    assert t.ask.line == "wolf.vote"
+    assert engine.recap(t.spec, t.config, t.state) == [Say("wolf.recap_day", {"day": 1})]
+    t.answer("Dai")
+    assert engine.recap(t.spec, t.config, t.state) == [Say("wolf.recap_night", {"night": 2})]
