@@ -113,11 +113,12 @@ def main() -> None:
     parser.add_argument("--source", action="append", required=True)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--work", type=Path, default=Path("/tmp/first-play"))
-    parser.add_argument("--timeout", type=float, default=1800)
+    parser.add_argument("--base", type=Path, default=None, help="a debootstrapped root to copy (default: WORK/base, made once)")
+    parser.add_argument("--timeout", type=float, default=7200, help="seconds to the first line before giving up")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
-    base = args.work / "base"
+    base = args.base or args.work / "base"
     mirror, suite = debian_mirror()
     if not (base / "usr/bin/apt-get").exists():
         shutil.rmtree(base, ignore_errors=True)
