@@ -11,7 +11,9 @@
    game starts do: `pause()`'s time is the delay it adds to a game's first line, and the
    time until the child is gone is printed beside it. `--priority normal` drops chrt/ionice/
    nice: on a machine others keep busy the lowest priority gets next to nothing (the point),
-   which measures nothing.
+   which measures nothing. `--names N` gives the child a table file of N players
+   (`--names-of`, as the service does): the table's names and the words around names render
+   first; a timeline of the cache (pieces, line clips) every `--sample` seconds shows when.
 
 Run: `.venv/bin/python bench/parallel_render.py packs [--packs ja,en] [--jobs N] [--limit N] [--rounds R]`
      `.venv/bin/python bench/parallel_render.py natural [--seconds 300] [--stops 5] [--priority normal]`
@@ -77,15 +79,30 @@ def packs(args) -> dict:
     return out
 
 
+NAMES = ["ハナコ", "タロウ", "サクラ", "ケンジ", "ユイ", "ダイチ", "ミオ", "ソウタ"]
+
+
+def cache_counts(cache: Path, at: float) -> dict:
+    """What the child has finished by `at`: pieces (names, words around names) and whole clips."""
+    done = [p.name for p in cache.glob("*.wav") if not p.name.endswith((".raw.wav", ".part.wav"))]
+    pieces = sum(1 for n in done if n.startswith("piece-"))
+    return {"s": round(at), "pieces": pieces, "line_clips": len(done) - pieces, "clips": len(done)}
+
+
 def natural(args) -> dict:
     from narrator.appliance.natural_fill import BackgroundRender, render_command
 
+    load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "ja-natural"
         shutil.copytree(REPO_VOICES / "ja-natural", folder, ignore=shutil.ignore_patterns("cache"), symlinks=False)
         (folder / "cache").mkdir()
         log = []
-        command = render_command(str(folder), "kokoro")
+        table = None
+        if args.names:
+            table = Path(tmp) / "table.toml"
+            table.write_text("names = [" + ", ".join(f'"{n}"' for n in NAMES[:args.names]) + "]\n", encoding="utf-8")
+        command = render_command(str(folder), "kokoro", table)
         if args.priority == "normal":  # what an idle machine gives the lowest priority anyway
             command = command[command.index(sys.executable):]
         render = BackgroundRender(command, log.append, folder=Path(tmp) / "home")
@@ -93,9 +110,13 @@ def natural(args) -> dict:
         gone: list[float] = []
         started = time.monotonic()
         render.resume()
-        time.sleep(args.seconds)  # the rate: one uninterrupted stretch
+        timeline = []
+        while time.monotonic() - started < args.seconds:  # the rate: one uninterrupted stretch
+            time.sleep(min(args.sample, max(args.seconds - (time.monotonic() - started), 0)))
+            timeline.append(cache_counts(folder / "cache", time.monotonic() - started))
+            print("t", timeline[-1], "load", os.getloadavg(), flush=True)
         elapsed = time.monotonic() - started
-        clips = len([p for p in (folder / "cache").glob("*.wav") if not p.name.endswith((".raw.wav", ".part.wav"))])
+        clips = cache_counts(folder / "cache", elapsed)["clips"]
         for _ in range(args.stops):  # then game starts: stop (what the game waits for), then start again
             process = render.process
             at = time.monotonic()
@@ -108,7 +129,8 @@ def natural(args) -> dict:
         pack = load_pack(str(folder))
         lines = len(render_requests(pack))
         per_hour = clips / elapsed * 3600
-        return {"priority": args.priority, "seconds": round(elapsed), "clips": clips, "clips_per_idle_hour": round(per_hour),
+        return {"priority": args.priority, "names": args.names, "timeline": timeline,
+                "load_before": load_before, "seconds": round(elapsed), "clips": clips, "clips_per_idle_hour": round(per_hour),
                 "pack_lines": lines, "whole_pack_hours_at_this_rate": round(lines / per_hour, 2) if per_hour else None,
                 "stop_ms": [round(s * 1000, 1) for s in stops], "longest_stop_ms": round(max(stops) * 1000, 1) if stops else None,
                 "median_stop_ms": round(statistics.median(stops) * 1000, 1) if stops else None,
@@ -128,6 +150,8 @@ def main() -> None:
     parser.add_argument("--stop-every", type=float, default=25.0)
     parser.add_argument("--priority", choices=["lowest", "normal"], default="lowest",
                         help="normal: the child without chrt/ionice/nice (on a shared machine the lowest gets ~nothing)")
+    parser.add_argument("--names", type=int, default=0, help="a table of N players: their names first")
+    parser.add_argument("--sample", type=float, default=30.0, help="seconds between looks at the cache")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
     result = packs(args) if args.what == "packs" else natural(args)

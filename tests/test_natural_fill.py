@@ -167,10 +167,12 @@ def test_the_appliance_stops_the_render_for_a_game_and_goes_on_after(narrator_ho
             calls.append("pause")
             return 0.0
 
-    monkeypatch.setattr(natural_fill, "for_voice", lambda voice, log: Recorder())
+    tables = []
+    monkeypatch.setattr(natural_fill, "for_voice", lambda voice, log, table=None: tables.append(table) or Recorder())
     played, transcript = run_serve(tmp_path, "yes", "done", "yes")
     assert played == 1 and lines_of(transcript)
     assert calls == ["resume", "pause", "resume", "pause"]  # idle, the game, idle, the service stops
+    assert len(tables) == 1 and tables[0] is not None and tables[0].name.endswith(".toml")  # its names first
 
 
 def test_voices_status_says_how_far_a_pack_is_and_whether_the_service_renders_it(narrator_home, tmp_path):
@@ -215,3 +217,113 @@ def test_a_missing_natural_engine_names_setup_natural_voice(monkeypatch):
     monkeypatch.setattr(engines, "load_tts", without_kokoro)
     natural = [f for f in check_packs() if f.what.startswith("ja-natural")]
     assert natural and all(f.fix == "scripts/setup --natural-voice" for f in natural if not f.ok), natural
+
+
+# --- the table's names first ---------------------------------------------------------------
+
+
+def table_file(tmp_path, names):
+    """A table file naming `names` ("花子:ハナコ" gives a reading)."""
+    path = tmp_path / "table.toml"
+    path.write_text("names = [" + ", ".join(f'"{n}"' for n in names) + "]\n", encoding="utf-8")
+    return path
+
+
+def test_the_command_names_the_table_file_whose_names_come_first(tmp_path):
+    command = natural_fill.render_command("/p/ja-natural", "kokoro", tmp_path / "table.toml")
+    assert command[-10:] == [sys.executable, "-m", "narrator", "voices", "render", "/p/ja-natural", "--engine",
+                             "kokoro", "--names-of", str(tmp_path / "table.toml")]
+    assert command[:-10] == lowest_priority([])  # the same lowest priority
+
+
+def test_voices_render_says_the_table_names_and_the_words_around_names_before_any_line(tmp_path, monkeypatch):
+    """A fake slow engine records the order: the names, then every word said around names, then lines."""
+    from click.testing import CliRunner
+
+    from narrator.cli import main
+    from narrator.cli import voices as voices_cli
+
+    natural = EngineVoice(load_pack("ja-natural"), Fake("slownat", names_apart=True), cache_dir=tmp_path / "natural")
+    monkeypatch.setattr(voices_cli, "_engine_voice", lambda name, engine=None, speed=1.0: natural)
+    monkeypatch.setattr(voices_cli, "render_requests", lambda pack, table=None: [("seer.wake", {}), ("seer.act", {})])
+    table = table_file(tmp_path, ["ハナコ", "タロウ"])
+    result = CliRunner().invoke(main, ["voices", "render", "ja-natural", "--jobs", "1", "--names-of", str(table)])
+    assert result.exit_code == 0, result.output
+    said = natural.engine.rendered
+    names = [p.words for p in name_clips.name_pieces(natural, ["ハナコ", "タロウ"])]
+    words = [p.words for p in name_clips.fixed_pieces(natural)]
+    lines = [natural._words(natural.pack.speak(line, {})) for line in ("seer.wake", "seer.act")]
+    assert said[:len(names)] == names  # the table's names, with and without the honorific
+    assert sorted(said[len(names):len(names) + len(words)]) == sorted(set(words) - set(names))
+    assert said[-2:] == lines and len(said) == len(set(names) | set(words)) + 2  # each rendered once
+    fill_in = FillInVoice(natural, EngineVoice(natural.pack, Fake("jtalkish"), cache_dir=tmp_path / "jtalk"))
+    spoken = natural.pack.speak("private.call", {"name": "ハナコ"})
+    assert fill_in.clip_for(spoken).wav.parent == tmp_path / "natural"  # the next game names her naturally
+    again = CliRunner().invoke(main, ["voices", "render", "ja-natural", "--jobs", "1", "--names-of", str(table)])
+    assert again.exit_code == 0 and len(natural.engine.rendered) == len(said)  # nothing twice
+
+
+def test_names_come_by_the_table_readings(tmp_path, monkeypatch):
+    from narrator.cli import voices as voices_cli
+
+    natural = EngineVoice(load_pack("ja-natural"), Fake("slownat", names_apart=True), cache_dir=tmp_path / "natural")
+    monkeypatch.setattr(name_clips, "fixed_pieces", lambda voice: [])
+    voices_cli._render_table_names(natural, "ja-natural", table_file(tmp_path, ["花子:ハナコ"]))
+    assert "ハナコ" in natural.engine.rendered and "花子" not in natural.engine.rendered
+    assert natural.pack.name_readings == {}  # the pack itself is left as it was
+
+
+def test_a_table_file_that_cannot_be_read_leaves_only_the_names_out(tmp_path, capsys):
+    from narrator.cli import voices as voices_cli
+
+    natural = EngineVoice(load_pack("ja-natural"), Fake("slownat", names_apart=True), cache_dir=tmp_path / "natural")
+    broken = tmp_path / "table.toml"
+    broken.write_text("names = [", encoding="utf-8")
+    voices_cli._render_table_names(natural, "ja-natural", broken)
+    assert "names are left to its next game" in capsys.readouterr().err
+    assert sorted(natural.engine.rendered) == sorted(p.words for p in name_clips.fixed_pieces(natural))
+
+
+def test_an_engine_that_says_lines_whole_renders_no_names_ahead(tmp_path):
+    from narrator.cli import voices as voices_cli
+
+    plain = EngineVoice(load_pack("ja"), Fake("jtalkish"), cache_dir=tmp_path)
+    assert voices_cli._render_table_names(plain, "ja", table_file(tmp_path, ["ハナコ"])) == 0
+    assert plain.engine.rendered == []
+
+
+def test_new_names_after_the_render_finished_start_it_again(tmp_path):
+    table = table_file(tmp_path, ["ハナコ"])
+    spawned = []
+
+    def spawn(command, log_path):
+        spawned.append(FakeProcess(10_000_000 + len(spawned)))
+        return spawned[-1]
+
+    render = BackgroundRender(["render"], lambda m: None, spawn, folder=tmp_path, clock=lambda: 5.0, table=table)
+    render.resume()
+    spawned[0].returncode = 0
+    render.resume()
+    assert render.finished and len(spawned) == 1  # the same table: nothing more to do
+    table_file(tmp_path, ["ハナコ", "ジロウ"])  # the host screen gave a new name
+    render.resume()
+    assert not render.finished and len(spawned) == 2
+    assert render.pause() < natural_fill.STOP_WITHIN and spawned[1].signals == ["term"]  # a game still stops it
+
+
+@pytest.mark.slow
+def test_the_real_natural_engine_renders_a_table_name_the_next_game_says_naturally(tmp_path, monkeypatch):
+    """Kokoro (skipped where it is not installed, failed where setup was asked for it)."""
+    from narrator.cli import voices as voices_cli
+    from narrator.sound.clips import measure
+    from tests.kokoro_support import open_kokoro
+
+    natural = EngineVoice(load_pack("ja-natural"), open_kokoro(), cache_dir=tmp_path / "natural")
+    spoken = natural.pack.speak("private.call", {"name": "ハナコ"})
+    words = [p for p in name_clips.pieces(natural, spoken) if not p.name]
+    monkeypatch.setattr(name_clips, "fixed_pieces", lambda voice: words)  # this line's words only: seconds, not minutes
+    rendered = voices_cli._render_table_names(natural, "ja-natural", table_file(tmp_path, ["ハナコ"]))
+    assert rendered == len(words) + 2  # ハナコ and ハナコさん
+    fill_in = FillInVoice(natural, EngineVoice(natural.pack, Fake("jtalkish"), cache_dir=tmp_path / "jtalk"))
+    clip = fill_in.clip_for(spoken)
+    assert clip.wav.parent == tmp_path / "natural" and measure(clip.wav)["seconds"] > 0.5  # seconds of speech

@@ -7,7 +7,11 @@ table is between games, and stops it (SIGTERM to its process group, SIGKILL afte
 the moment a game starts; it goes on after the game. A clip is written to a temporary file
 and moved into place, so stopping mid-line loses that line only. Meanwhile the game speaks
 through `narrator.sound.fill_in.FillInVoice`: each line natural when rendered, else Open
-JTalk, so a game never waits for it. `narrator voices status` reads `STATE_FILE` to say
+JTalk, so a game never waits for it. It renders the table's own player names (from the
+table file) and the words said around names first (`voices render --names-of`): they are
+what the next game needs, and otherwise every line that names a player is said with Open
+JTalk until then. A table file changed after the render finished (new names) starts it
+again, for the new names only. `narrator voices status` reads `STATE_FILE` to say
 whether it runs. The table is told nothing: it is the log's and the status command's.
 """
 
@@ -45,8 +49,21 @@ def lowest_priority(command: list[str]) -> list[str]:
     return prefix + command
 
 
-def render_command(pack: str, engine: str) -> list[str]:
-    return lowest_priority([sys.executable, "-m", "narrator", "voices", "render", pack, "--engine", engine])
+def render_command(pack: str, engine: str, table: Path | None = None) -> list[str]:
+    """`voices render` of the natural pack; with `table`, that table's names first."""
+    names = ["--names-of", str(table)] if table is not None else []
+    return lowest_priority([sys.executable, "-m", "narrator", "voices", "render", pack, "--engine", engine, *names])
+
+
+def _stamp(path: Path | None) -> Any:
+    """What tells that the table file changed (its names may have): its mtime and size."""
+    if path is None:
+        return None
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    return (info.st_mtime_ns, info.st_size)
 
 
 def _spawn(command: list[str], log_path: Path) -> Any:
@@ -80,8 +97,11 @@ class BackgroundRender:
     """`resume()` between games, `pause()` before one; the child renders, this only starts and stops it."""
 
     def __init__(self, command: list[str], log: Callable[[str], None], spawn: Callable[..., Any] = _spawn,
-                 folder: Path | None = None, clock: Callable[[], float] = time.time):
+                 folder: Path | None = None, clock: Callable[[], float] = time.time, table: Path | None = None):
         self.command, self.log, self.spawn, self.clock = command, log, spawn, clock
+        self.table = table
+        """The table file whose names the child renders first: changed after `finished`, it runs again."""
+        self._table_seen: Any = None
         self.folder = folder or home.app_home()
         self.process: Any = None
         self.finished = False
@@ -91,8 +111,11 @@ class BackgroundRender:
     def resume(self) -> None:
         """Start (or go on) rendering, unless it is running, finished, or failed twice in a row."""
         self._reap()
+        if self.finished and self.table is not None and _stamp(self.table) != self._table_seen:
+            self.finished, self.failures = False, 0  # new names: the rest is on disk, only they render
         if self.process is not None or self.finished or self.failures >= 2:
             return
+        self._table_seen = _stamp(self.table)
         self.process = self.spawn(self.command, self.folder / LOG_FILE)
         self._record("rendering")
         self.log(f"rendering the natural voice in the background (pid {self.process.pid}, lowest priority)")
@@ -153,11 +176,14 @@ def read_state(folder: Path | None = None) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
-def for_voice(voice: Any, log: Callable[[str], None]) -> BackgroundRender | None:
-    """The background render of a natural voice being filled in (`FillInVoice`); None for any other."""
+def for_voice(voice: Any, log: Callable[[str], None], table: Path | None = None) -> BackgroundRender | None:
+    """The background render of a natural voice being filled in (`FillInVoice`); None for any other.
+
+    `table`: the table file, whose player names are rendered first.
+    """
     from narrator.sound.fill_in import FillInVoice
 
     if not isinstance(voice, FillInVoice):
         return None
     log(f"lines not yet rendered in {voice.pack.name} are said with {voice.fallback.engine_name} meanwhile")
-    return BackgroundRender(render_command(str(voice.pack.path), voice.natural.engine_name), log)
+    return BackgroundRender(render_command(str(voice.pack.path), voice.natural.engine_name, table), log, table=table)

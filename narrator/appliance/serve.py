@@ -82,7 +82,7 @@ def serve(options: ServeOptions, log: Callable[[str], None] | None = None) -> in
     keyboard = sys.stdin.isatty() if options.keyboard is None else options.keyboard
     run = run_options(settings, keyboard)
     sitting = open_sitting(run, warn=lambda message: log(f"warning: {message}"), names=settings.names, fill_in=True)
-    background = natural_fill.for_voice(sitting.scheduler.voice, log)  # the natural voice, between games
+    background = natural_fill.for_voice(sitting.scheduler.voice, log, path)  # the natural voice, between games
     buttons = _open_buttons(appliance, log) if options.buttons else None
     if buttons is not None:
         sitting.starters.append(lambda loop: buttons.start(sitting.hub, loop))

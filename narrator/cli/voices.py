@@ -173,11 +173,18 @@ def doctor() -> None:
 @click.option("--engine", default=None, help="Render for this engine instead of the pack's first working one.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Worker processes (default: one per core; an engine that uses every core itself gets one).")
-def render(pack: str | None, table_file: Path | None, engine: str | None, jobs: int | None) -> None:
+@click.option("--names-of", "names_of", type=click.Path(path_type=Path), default=None,
+              help="First render the player names of this table file and the words said around names "
+                   "(an engine that says names apart: the natural voice).")
+def render(pack: str | None, table_file: Path | None, engine: str | None, jobs: int | None,
+           names_of: Path | None = None) -> None:
     """Render every fixed line and countdown number of PACK (default: all packs) into its cache.
 
     Without PACK, packs that inherit another (ja-natural) are left out: they say the same
     lines with another engine, which may take tens of minutes; render them by name.
+    With `--names-of` (the appliance's background render), an engine that says names apart
+    renders that table's names and the words around names before anything else: they are
+    what the table's next game needs, and the longest it would otherwise say with Open JTalk.
     """
     from narrator.sound.progress import Progress
     from narrator.sound.voicepack import list_packs, load_pack
@@ -190,6 +197,8 @@ def render(pack: str | None, table_file: Path | None, engine: str | None, jobs: 
         names = [name for name in names if name not in variants]
     for name in names:
         voice = _engine_voice(name, engine)
+        if names_of is not None:
+            _render_table_names(voice, name, names_of)
         requests = render_requests(voice.pack, table_file)
         lines_now = sum(1 for r in requests if not all(voice.is_cached(s) for s in voice.wordings(*r)))
         with Progress(len(requests), f"{name} ({voice.engine_name})") as bar:
@@ -211,6 +220,45 @@ def _render_pieces(voice: Any, name: str) -> int:
         return 0
     with Progress(len(pieces), f"{name}: words around names", unit="words") as bar:
         return voice.prepare_pieces(pieces, progress=bar.update)
+
+
+def table_names(table_file: Path) -> tuple[tuple[str, ...], Any]:
+    """The player names of an appliance table file and the readings it gives them (the rest unchecked)."""
+    from narrator.appliance.table import load_table
+    from narrator.settings import build_settings
+
+    settings = build_settings(load_table(table_file), {}, f"table file {table_file}")
+    return settings.names, settings.listening.get("name_readings")
+
+
+def _render_table_names(voice: Any, name: str, table_file: Path) -> int:
+    """A slow engine's pieces the table's next game needs, first: its names, then the words around names.
+
+    A table file that cannot be read is said and skipped: the rest of the pack still renders.
+    """
+    from narrator.sound.name_clips import fixed_pieces, name_pieces, piece_wav
+    from narrator.sound.names import with_readings
+    from narrator.sound.progress import Progress
+
+    if not getattr(voice.engine, "names_apart", False):
+        return 0
+    try:
+        names, readings = table_names(table_file)
+    except (NarratorError, OSError) as err:
+        click.echo(f"warning: {err}; the table's names are left to its next game", err=True)
+        names, readings = (), None
+    pack = voice.pack
+    voice.pack = with_readings(pack, names, readings)
+    try:
+        first = name_pieces(voice, names) + fixed_pieces(voice)
+        pieces = [p for p in dict((p.words, p) for p in first).values() if not piece_wav(voice, p).is_file()]
+        if not pieces:
+            return 0
+        with Progress(len(pieces), f"{name}: the table's names ({len(names)}) and the words around names",
+                      unit="words") as bar:
+            return voice.prepare_pieces(pieces, progress=bar.update)
+    finally:
+        voice.pack = pack
 
 
 def _games_to_render(table_file: Path | None, lang: str) -> list[tuple[Any, Any]]:
