@@ -15,8 +15,9 @@ class Stream:
     it records how much was asked and read, and a read after its end is a test failure (a
     loop that kept reading an ended body would spin forever)."""
 
-    def __init__(self, *pieces, endless: bytes = b"", error: BaseException | None = None):
-        self.pieces, self.endless, self.error = list(pieces), endless, error
+    def __init__(self, *pieces, endless: bytes = b"", most: int = 1 << 30,
+                 error: BaseException | None = None):
+        self.pieces, self.endless, self.most, self.error = list(pieces), endless, most, error
         self.read_bytes = 0
         self.ended = False
 
@@ -25,7 +26,7 @@ class Stream:
             raise self.error
         assert not self.ended, "read again after the body ended"
         if self.endless:
-            chunk = (self.endless * (n // len(self.endless) + 1))[:n]
+            chunk = (self.endless * (n // len(self.endless) + 1))[:min(n, self.most)]
         elif self.pieces:
             chunk = self.pieces.pop(0)[:n]
         else:
@@ -90,9 +91,12 @@ def test_a_body_over_the_limit_is_refused_with_its_reason():
     assert refusal(body_of(request(over[:100], over[100:]))) == too_big
 
 
-def test_an_endless_body_is_read_no_further_than_one_byte_past_the_limit():
-    endless = request(endless=b"[1,")
-    assert refusal(body_of(endless))[0] == 400
+@pytest.mark.parametrize("most", [1 << 30, 1000, 7])
+def test_an_endless_body_is_read_no_further_than_one_byte_past_the_limit(most):
+    """However the body arrives (all at once, or in pieces of `most` bytes), a flood of it is
+    read to one byte past the limit and no further."""
+    endless = request(endless=b"[1,", most=most)
+    assert refusal(body_of(endless)) == (400, f"request body larger than {wire.MAX_BODY} bytes")
     assert endless.content.read_bytes == wire.MAX_BODY + 1
 
 
@@ -123,3 +127,7 @@ def test_closing_brackets_bring_the_depth_back_down():
     assert wire._bracket_depth(b'{"a": [], "b": [], "c": [], "d": [], "e": [1]}') == 2
     assert wire._bracket_depth(b"1") == 0 and wire._bracket_depth(b'"[["') == 0
     assert wire.parse(b'{"a": [], "b": [], "c": [], "d": [], "e": [[1]]}')["e"] == [[1]]
+    assert wire._bracket_depth(b"[][[]]") == 2 and wire._bracket_depth(b"{}{}{}") == 1
+    many = b'{"a": [{}, {}, {}, {}, {}, {}]}'  # six objects side by side: 3 deep, taken
+    assert wire.parse(many) == {"a": [{}] * 6}
+    assert wire.parse(b'{"a": [], "b": [[[[1]]]]}').status == 400  # 5 deep after a closed list
