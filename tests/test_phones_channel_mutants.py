@@ -13,7 +13,10 @@ import segno
 from narrator.phones import answers, channel, crypto, wire
 from narrator.phones.crypto import SeatKeys
 
-AKI_CODE, CHIKA_CODE = "ABCDEFGH", "JKMNPQRS"
+AKI_CODE, CHIKA_CODE, SPENT_CODE = "ABCDEFGH", "JKMNPQRS", "TUVWXYZ2"
+SALT = b"0123456789abcdef"
+DERIVED = {crypto.normal_code(c): crypto.derive(c, SALT) for c in (AKI_CODE, CHIKA_CODE, SPENT_CODE)}
+"""Each code's key, derived once for the module (scrypt is slow on purpose)."""
 
 
 class Body:
@@ -30,6 +33,7 @@ class FakeServer:
 
     def __init__(self):
         self.keys = SeatKeys(None)
+        self.keys.salt, self.keys._derived = SALT, dict(DERIVED)
         self.players = {"aki-token": "Aki"}
         self.pushes = 0
         self.host_cookie_asked = []
@@ -209,7 +213,7 @@ def test_a_plain_join_gives_its_code_and_no_counter_it_did_not_prove(table):
 
 def test_a_join_whose_proof_fails_gives_a_code_no_seat_has(table):
     server, _ = table
-    spent = server.keys.for_code("TUVWXYZ2")[1]  # a seat id of a code no free seat holds
+    spent = server.keys.for_code(SPENT_CODE)[1]  # a seat id of a code no free seat holds
     wrong = [{"id": spent, "box": join_body(CHIKA_CODE, server=server)["box"]},
              {"id": 7, "box": join_body(CHIKA_CODE, server=server)["box"]},
              {**join_body(CHIKA_CODE, server=server), "box": join_body(AKI_CODE, server=server)["box"]},
