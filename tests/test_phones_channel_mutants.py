@@ -261,3 +261,17 @@ def test_the_qr_modules_are_the_links_qr_code_dark_as_1():
     assert len(rows) == len(rows[0]) == qr.symbol_size(border=0)[0]
     assert rows[0].startswith("1111111") and rows[1].startswith("1000001")  # a finder pattern
     assert set("".join(rows)) == {"0", "1"}
+
+
+def _error_level(rows):
+    """The error correction level a QR code's format bits say (read as a scanner reads them):
+    the two bits beside the top-left finder, unmasked (ISO/IEC 18004: L 01, M 00, Q 11, H 10)."""
+    return {1: "L", 0: "M", 3: "Q", 2: "H"}[(int(rows[8][0]) << 1 | int(rows[8][1])) ^ 0b10]
+
+
+def test_a_join_qr_code_keeps_at_least_medium_error_correction_whatever_the_links_length():
+    """A phone's camera on a scratched host screen still reads it: at least M (15%), also for
+    the long `.local` names the appliance announces."""
+    for n in range(5, 120, 7):
+        rows = channel.qr_modules(f"http://{'a' * n}.local:8080/#code=ABCDEFGH")
+        assert _error_level(rows) in {"M", "Q", "H"}, n
