@@ -255,3 +255,19 @@ def test_a_host_screen_with_its_own_key_gets_seat_codes_and_qr_codes_only_sealed
         code = server.seats.code("Chika")
         assert shown["link"] == f"http://10.42.0.1:8080/#code={code}" and shown["qr"]
         assert code.encode() not in response.body
+
+
+def test_a_shut_out_address_is_refused_before_its_body_is_read():
+    """A script that just sent a wrong code cannot hold a reading slot with a body that never
+    comes: its next join is a 429 at once, its body unread and no slot taken."""
+    server = FakeServer()
+    assert join(server, post({"code": "WRONGCODE"}))[1] == 403
+
+    def never(*_):
+        raise AssertionError("the body of a shut-out address was read")
+
+    request = post({"code": server.seats.code("Aki")}, on_read=never)
+    assert join(server, request)[1:] == (429, SLOW_DOWN)
+    assert server.gate.reading == {}
+    server.clock.t += 0.5  # half its second left: still refused unread
+    assert join(server, post({"code": "x"}, on_read=never))[1:] == (429, SLOW_DOWN)
