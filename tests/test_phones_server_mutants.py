@@ -148,3 +148,189 @@ def test_releasing_the_host_at_the_terminal_makes_a_new_code_said_aloud_and_drop
     assert "Ben" in server.release("ben") and server.seats.code("Ben") is not None
     unknown = server.release("Zed")
     assert "Zed" in unknown and "Aki, Ben, Chika, Dai, Emi" in unknown
+
+
+class Pack:
+    """A language pack that knows some lines and says each with its parameters."""
+
+    def __init__(self, lang, lines):
+        self.lang, self.lines = lang, set(lines)
+
+    def has(self, line):
+        return line in self.lines
+
+    def speak(self, line, params):
+        return SimpleNamespace(text=f"{self.lang}:{line}:{sorted(params.items())}")
+
+
+def stub_view(monkeypatch, private=None, ask=None):
+    """views.build_view (tested on its own in test_phones_views) as a stub that records what
+    it is given; what server.view adds around it is what these tests check."""
+    calls = []
+
+    def build(game, config, shown, state, name, open_ask, ask_text):
+        calls.append((game, config, shown, state, name, open_ask, ask_text))
+        return {"private": {k: list(v) if isinstance(v, list) else v for k, v in (private or {}).items()},
+                "ask": dict(ask) if ask else None}
+
+    monkeypatch.setattr(server_module, "build_view", build)
+    return calls
+
+
+def test_a_view_is_built_from_what_the_phones_show_and_the_state_for_that_seat(monkeypatch):
+    server, hub = make()
+    calls = stub_view(monkeypatch)
+    server.shown, server.state, server.call = "shown", "state", 7
+    view = server.view("Aki")
+    assert calls == [(server.game, server.config, "shown", "state", "Aki", hub.open_ask, server._ask_text)]
+    assert view["call"] == 7 and view["waiting"] is None and view["host"] is None
+    assert view["messages"] == [] and view["request"] is None
+
+
+def test_a_players_view_says_its_private_lines_once_each_in_every_language(monkeypatch):
+    server, _ = make()
+    server.packs = {"en": Pack("en", {"card.role", "night.memo"}), "ja": Pack("ja", {"card.role"})}
+    stub_view(monkeypatch, private={"lines": [("card.role", {"role": "seer"})]})
+    server.private_lines.add("Aki", "card.role", {"en": "You are the seer"}, (0, 0))
+    server.private_lines.add("Aki", "night.memo", {"en": "Ben is a citizen"}, (1, 0))
+    server.private_lines.add("Ben", "night.memo", {"en": "for Ben only"}, (1, 0))
+    view = server.view("Aki")
+    assert view["private"]["lines"] == [{"en": "en:card.role:[('role', 'seer')]", "ja": "ja:card.role:[('role', 'seer')]"}]
+    assert view["messages"] == [{"en": "Ben is a citizen"}]  # the card line is in the cards box already
+    stub_view(monkeypatch, private={})  # no cards shown: every private line is a message
+    assert server.view("Aki")["messages"] == [{"en": "You are the seer"}, {"en": "Ben is a citizen"}]
+    assert server.view(None, True)["messages"] == []
+
+
+def test_a_players_view_carries_what_the_open_round_asks_of_them(monkeypatch):
+    server, _ = make()
+    stub_view(monkeypatch)
+    asked = []
+    monkeypatch.setattr(server_module, "request_view",
+                        lambda collect, name, text: asked.append((collect, name, text)) or {"for": name})
+    server.hub = SimpleNamespace(open_ask=None, open_collect=("round", 3))
+    assert server.view("Aki")["request"] == {"for": "Aki"}
+    assert asked == [(("round", 3), "Aki", server._text)]
+    assert server.view(None, True)["request"] is None and len(asked) == 1
+
+
+def test_a_public_question_is_on_the_host_screen_only_and_a_private_one_on_its_players_phone(monkeypatch):
+    server, _ = make()
+    server.clock = SimpleNamespace(now=lambda: 0.0)
+    stub_view(monkeypatch, ask={"private": False, "line": "vote.ask"})
+    assert server.view("Aki")["ask"] is None
+    assert server.view(None, True)["ask"] == {"private": False, "line": "vote.ask"}
+    stub_view(monkeypatch, ask={"private": True, "line": "seer.ask"})
+    assert server.view("Aki")["ask"] == {"private": True, "line": "seer.ask"}
+
+
+def test_the_host_screen_lists_the_end_lines_and_everyone_sees_the_wait_for_phones(monkeypatch):
+    server, _ = make()
+    stub_view(monkeypatch)
+    server.end_lines = SimpleNamespace(shown=lambda: [{"en": "The village wins"}])
+    host_view = server.view(None, True)["host"]
+    assert host_view["end_lines"] == [{"en": "The village wins"}] and host_view["free"] == 5
+    server.waiting = object()
+    server.seats.claim("Aki")
+    assert server.view("Ben")["waiting"] == {"free": 4}
+
+
+def test_the_terminal_answers_in_the_games_language_else_the_first_pack():
+    server, _ = make()
+    server.packs = {"en": Pack("en", {"hint.x"}), "ja": Pack("ja", {"hint.x"})}
+    server.lang = "ja"
+    assert server._said_at_the_terminal("hint.x", {"a": 1}) == "ja:hint.x:[('a', 1)]"
+    server.lang = "ko"
+    assert server._said_at_the_terminal("hint.x", {}) == "en:hint.x:[]"
+
+
+def test_the_tables_press_confirms_only_a_phone_that_waits():
+    server, _ = make()
+    assert server._table_confirms() is False
+    server.gate.now = lambda: 0.0
+    server.pending_host = server_module.host.PendingHost("tok", "42", 15.0)
+    assert server._table_confirms() is True and server.seats.is_host("tok")
+
+
+def run_waiting(server, hub, step):
+    async def main():
+        task = asyncio.ensure_future(server.wait_for_phones())
+        for _ in range(5):
+            await asyncio.sleep(0)
+        waiting = server.waiting
+        await step(server, hub)
+        await asyncio.wait_for(task, 5)
+        return waiting
+
+    return asyncio.run(main())
+
+
+def test_the_game_waits_for_phones_until_every_seat_has_one():
+    server, hub = make()
+
+    async def seat_all(server, hub):
+        assert server.view("Aki")["waiting"] == {"free": 5}
+        hub.offer_command("repeat", "keyboard")  # another command: still waiting
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert server.waiting is not None and not server.waiting.done()
+        for name in NAMES.split(","):
+            server.seats.claim(name)
+        server.seats_changed()
+
+    assert run_waiting(server, hub, seat_all) is not None
+    assert server.waiting is None and server.view("Aki")["waiting"] is None
+    assert hub.command_nowait() is None  # the command it listened for is not left behind
+
+
+def test_done_at_the_table_starts_the_game_with_seats_free():
+    server, hub = make()
+
+    async def done(server, hub):
+        hub.offer_command("done", "keyboard")
+
+    assert run_waiting(server, hub, done) is not None
+    assert server.waiting is None and server.seats.free()
+
+
+def test_a_full_table_does_not_wait():
+    server, hub = make()
+    for name in NAMES.split(","):
+        server.seats.claim(name)
+    asyncio.run(asyncio.wait_for(server.wait_for_phones(), 1))
+    assert server.waiting is None
+
+
+def test_a_view_request_needs_a_seat_or_the_host_screen_and_a_seats_view_is_sealed(monkeypatch):
+    import json
+
+    server, _ = make()
+    stub_view(monkeypatch)
+    cookies = {}
+    request = SimpleNamespace(cookies=cookies)
+    reply = asyncio.run(server._view(request))
+    assert (reply.status, json.loads(reply.body)) == (401, {"error": "no seat: enter your seat's code first"})
+    token = server.seats.claim("Aki")
+    cookies[server.cookie] = token
+    key, _ = server.keys.for_code("ABCDEFGH")
+    server.keys.bind(token, key)
+    reply = asyncio.run(server._view(request))
+    from narrator.phones import crypto
+
+    opened = crypto.unseal(key, json.loads(reply.body)["box"])
+    assert reply.status == 200 and opened["call"] == 0 and opened["host"] is None
+    del cookies[server.cookie]
+    cookies[server.host_cookie] = "host-token"
+    server.seats.claim(HOST, "host-token")
+    reply = asyncio.run(server._view(request))
+    assert reply.status == 200 and json.loads(reply.body)["host"]["free"] == 4
+
+
+def test_without_the_games_clock_the_timer_follows_the_event_loops():
+    server, _ = make()
+
+    async def main():
+        server.timer = (asyncio.get_running_loop().time(), 30.0)
+        return server.view("Aki")["timer"]
+
+    assert asyncio.run(main()) == 30
