@@ -271,3 +271,42 @@ def test_a_shut_out_address_is_refused_before_its_body_is_read():
     assert server.gate.reading == {}
     server.clock.t += 0.5  # half its second left: still refused unread
     assert join(server, post({"code": "x"}, on_read=never))[1:] == (429, SLOW_DOWN)
+
+
+def host_request(server, body):
+    server.seats.claim(HOST, "host-token")
+    return post(body, cookies={"narrator_host": "host-token"})
+
+
+def test_a_release_from_the_host_screen_is_said_aloud_by_seat_number():
+    server = FakeServer()
+    server.seats.claim("Chika")
+    response = asyncio.run(host.release(server, host_request(server, {"seat": "Chika"})))
+    assert (response.status, json.loads(response.body)) == (200, {"ok": True, "free": "Chika"})
+    assert server.said == [("phones.seat_released", {"n": 2})] and server.changes == 1
+
+
+def test_a_move_from_the_host_screen_is_said_aloud_with_both_seat_numbers():
+    server = FakeServer()
+    server.seats.claim("Aki")
+    response = asyncio.run(host.move(server, host_request(server, {"from": "Aki", "to": "Dai"})))
+    assert (response.status, json.loads(response.body)) == (200, {"ok": True})
+    assert server.said == [("phones.seat_moved", {"n": 1, "m": 3})] and server.changes == 1
+
+
+def test_the_host_view_shows_a_public_question_and_once_over_the_standings():
+    server = FakeServer()
+    server.shown = None
+    server._ask_text = lambda ask: {"en": f"text of {ask.line}"}
+    ask = SimpleNamespace(player=None, line="vote.ask", choices=("Aki", "Ben"), multiple=False)
+    server.hub.open_ask = (4, ask)
+    view = host.host_view(server)
+    assert view["ask"] == {"serial": 4, "line": "vote.ask", "text": {"en": "text of vote.ask"},
+                           "choices": ["Aki", "Ben"], "multiple": False, "private": False}
+    assert "standings" not in view
+    server.hub.open_ask = (5, SimpleNamespace(player="Aki", line="seer.ask", choices=(), multiple=False))
+    assert host.host_view(server)["ask"] is None  # a player's own question is not the table's
+    server.hub.open_ask = None
+    server.shown = SimpleNamespace(finished=True)
+    server.final_standings = {"shown": False, "reason": "off"}
+    assert host.host_view(server)["standings"] == {"shown": False, "reason": "off"}
