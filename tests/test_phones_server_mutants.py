@@ -334,3 +334,151 @@ def test_without_the_games_clock_the_timer_follows_the_event_loops():
         return server.view("Aki")["timer"]
 
     assert asyncio.run(main()) == 30
+
+
+# --- the live stream, over loopback -------------------------------------------------------------
+
+async def _open_stream(session, base):
+    response = await session.get(f"{base}/api/events")
+    return response
+
+
+async def _next_event(response):
+    """The next line block of a stream: a padded event's data, or a keepalive comment."""
+    block = b""
+    while not block.endswith(b"\n\n"):
+        block += await asyncio.wait_for(response.content.readuntil(b"\n\n"), 10)
+    return block
+
+
+def streaming(test, monkeypatch=None):
+    import aiohttp
+
+    async def main():
+        server, hub = make()
+        server.check_origin = False
+        port = await server.start("127.0.0.1", 0)
+        base = f"http://127.0.0.1:{port}"
+        jar = aiohttp.CookieJar(unsafe=True)
+        async with aiohttp.ClientSession(cookie_jar=jar) as session:
+            try:
+                await test(server, session, base, jar)
+            finally:
+                await server.stop()
+
+    asyncio.run(main())
+
+
+def _seat(server, jar, base, name="Aki", key=None):
+    from yarl import URL
+
+    token = server.seats.claim(name)
+    if key is not None:
+        server.keys.bind(token, key)
+    jar.update_cookies({server.cookie: token}, URL(base))
+    return token
+
+
+def test_a_seated_phones_stream_sends_its_sealed_view_at_once_and_at_each_change():
+    import json
+
+    from narrator.phones import crypto, wire
+
+    async def test(server, session, base, jar):
+        key, _ = server.keys.for_code("ABCDEFGH")
+        _seat(server, jar, base, key=key)
+        response = await _open_stream(session, base)
+        assert response.status == 200
+        assert response.headers["Content-Type"] == "text/event-stream"
+        assert response.headers["X-Accel-Buffering"] == "no"
+        first = await _next_event(response)
+        assert len(first) == wire.BUCKET and first.startswith(b"data: {")
+        view = crypto.unseal(key, json.loads(first[len(b"data: "):])["box"])
+        assert view["call"] == 0 and view["host"] is None and view["waiting"] is None
+        server.call = 3
+        server._changed()
+        view = crypto.unseal(key, json.loads((await _next_event(response))[6:])["box"])
+        assert view["call"] == 3
+        response.close()
+
+    streaming(test)
+
+
+def test_a_stream_ends_when_its_seat_is_released_or_the_server_stops():
+    async def test(server, session, base, jar):
+        _seat(server, jar, base)
+        response = await _open_stream(session, base)
+        await _next_event(response)
+        server.seats.release("Aki")
+        server._changed()
+        assert await asyncio.wait_for(response.content.read(), 10) == b""  # ended
+        assert server._seat_streams.get("Aki") == 0 and not server._streams
+        _seat(server, jar, base, "Ben")
+        response = await _open_stream(session, base)
+        await _next_event(response)
+        await server._close_streams(None)
+        assert await asyncio.wait_for(response.content.read(), 10) == b""
+        assert server._seat_streams["Ben"] == 0
+
+    streaming(test)
+
+
+def test_a_seat_keeps_four_pages_open_and_a_closed_one_frees_its_place(monkeypatch):
+    monkeypatch.setattr(server_module, "CHECK_EVERY", 0.02)  # how soon a gone page is noticed
+
+    async def test(server, session, base, jar):
+        _seat(server, jar, base)
+        streams = []
+        for _ in range(server_module.MAX_STREAMS_PER_SEAT):
+            streams.append(await _open_stream(session, base))
+            await _next_event(streams[-1])
+        assert server._seat_streams["Aki"] == 4
+        refused = await _open_stream(session, base)
+        assert refused.status == 429
+        assert (await refused.json()) == {"error": "too many open pages for this seat; close one and reload"}
+        streams.pop().close()
+        for _ in range(500):  # the server sees the page gone at its next check
+            if server._seat_streams["Aki"] == 3:
+                break
+            await asyncio.sleep(0.01)
+        assert server._seat_streams["Aki"] == 3
+        again = await _open_stream(session, base)
+        assert again.status == 200
+        for s in streams + [again]:
+            s.close()
+
+    streaming(test)
+
+
+def test_a_quiet_stream_gets_a_keepalive_comment_then_its_next_view(monkeypatch):
+    monkeypatch.setattr(server_module, "CHECK_EVERY", 0.01)
+    monkeypatch.setattr(server_module, "KEEPALIVE", 0.05)
+
+    async def test(server, session, base, jar):
+        _seat(server, jar, base)
+        response = await _open_stream(session, base)
+        await _next_event(response)
+        assert await _next_event(response) == b": keepalive\n\n"
+        server._changed()
+        assert (await _next_event(response)).startswith(b"data: {")
+        response.close()
+
+    streaming(test)
+
+
+def test_the_host_screens_stream_carries_the_host_view_and_a_stranger_gets_none():
+    import json
+
+    from yarl import URL
+
+    async def test(server, session, base, jar):
+        refused = await _open_stream(session, base)
+        assert (refused.status, await refused.json()) == (401, {"error": "no seat: enter your seat's code first"})
+        server.seats.claim(HOST, "host-token")
+        jar.update_cookies({server.host_cookie: "host-token"}, URL(base))
+        response = await _open_stream(session, base)
+        view = json.loads((await _next_event(response))[6:])
+        assert view["host"]["free"] == 5 and server._seat_streams[HOST] == 1
+        response.close()
+
+    streaming(test)
