@@ -75,10 +75,27 @@ class Transport:
         return self.closing
 
 
+class Request(SimpleNamespace):
+    """A request as a handler sees it, with aiohttp's per-request store (`request[key]`)."""
+
+    def __init__(self, **fields):
+        super().__init__(**fields)
+        self.store = {}
+
+    def __contains__(self, key):
+        return key in self.store
+
+    def __getitem__(self, key):
+        return self.store[key]
+
+    def __setitem__(self, key, value):
+        self.store[key] = value
+
+
 def post(body, address="10.42.0.7", transport=None, cookies=None, on_read=None,
          content_type="application/json"):
     raw = json.dumps(body).encode()
-    return SimpleNamespace(remote=address, transport=Transport() if transport is None else transport,
+    return Request(remote=address, transport=Transport() if transport is None else transport,
                            content_type=content_type, content_length=len(raw),
                            content=Body(raw, on_read), cookies=cookies or {},
                            host="10.42.0.1:8080", match_info={})
