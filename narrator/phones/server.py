@@ -423,8 +423,8 @@ class PhoneServer:
                         await response.write(b": keepalive\n\n")
                         quiet = 0.0
                     continue
-                if item == "close":
-                    break
+                if item == "close" or self.player(request) != name or self.is_host(request) != is_host:
+                    break  # closed, or the seat was released while this stream waited
                 # every phone gets a message at every change, of the same size: nobody's
                 # traffic tells when their own view changed
                 await response.write(wire.event_frame(channel.sealed_view(self, request, self.view(name, is_host))))

@@ -1,0 +1,484 @@
+"""server.py against its mutants, in-process (no socket): a failing call from the game is one
+line on stderr and the game goes on; the names the page answers to; the timer and the call
+count a phone sees; what `stop` gives back to the hub; the Origin check."""
+
+import asyncio
+from types import SimpleNamespace
+
+import pytest
+
+from narrator.games import get_game
+from narrator.inputs.hub import ListenerHub
+from narrator.phones import network, server as server_module
+from narrator.phones.seats import HOST, Seats
+from narrator.phones.server import PhoneServer, _own_names
+from narrator.phones.table import page_packs
+from narrator.settings import build_settings
+
+NAMES = "Aki,Ben,Chika,Dai,Emi"
+
+
+def make(hub=None):
+    settings = build_settings({}, {"game": "additional-werewolf", "seed": 1, "phones": True,
+                                   "names": NAMES, "digital_cards": "true"}, "test")
+    rules = get_game(settings.game)
+    config = rules.configure(settings)
+    hub = hub or ListenerHub()
+    return PhoneServer(rules, config, hub, Seats(tuple(NAMES.split(","))), "narrator_t", "en", page_packs()), hub
+
+
+def test_a_failing_call_from_the_game_is_one_line_on_stderr_and_returns_nothing(capsys):
+    server, _ = make()
+
+    def broken(state):
+        raise ValueError("no such seat")
+
+    wrapped = server_module.safe(lambda self, state: broken(state))
+    assert wrapped(server, 1) is None
+    err = capsys.readouterr().err
+    assert err == "phones: <lambda> failed (ValueError: no such seat); the game goes on\n"
+
+    @server_module.safe
+    def set_it(self, value):
+        return value * 2
+
+    assert set_it(server, 21) == 42 and set_it.__name__ == "set_it"
+
+
+@pytest.mark.parametrize("bound, lan, mdns, names", [
+    ("0.0.0.0", "192.168.4.1", "narrator.local", {"0.0.0.0", "192.168.4.1", "127.0.0.1", "localhost", "narrator.local"}),
+    ("", None, None, {"", "127.0.0.1", "localhost"}),
+    ("::", "fe80::1", None, {"[::]", "[fe80::1]", "127.0.0.1", "localhost"}),
+    ("127.0.0.1", "192.168.4.1", "narrator.local", {"127.0.0.1", "localhost"}),
+    ("::1", "192.168.4.1", "narrator.local", {"[::1]", "localhost"}),
+    ("localhost", "192.168.4.1", "narrator.local", {"localhost"}),
+    ("10.42.0.1", "192.168.4.1", "narrator.local", {"10.42.0.1", "narrator.local"}),
+    ("Narrator.LAN", None, "narrator.local", {"narrator.lan", "narrator.local"}),
+])
+def test_the_page_answers_to_the_names_a_phone_may_use_for_its_address(monkeypatch, bound, lan, mdns, names):
+    monkeypatch.setattr(network, "lan_ip", lambda: lan)
+    monkeypatch.setattr(network, "mdns_name", lambda: mdns)
+    assert _own_names(bound) == names
+
+
+def test_the_timer_a_phone_sees_counts_down_by_the_games_clock_and_stops_at_zero():
+    server, _ = make()
+    clock = SimpleNamespace(t=50.0)
+    server.clock = SimpleNamespace(now=lambda: clock.t)
+    assert server.view("Aki")["timer"] is None
+    server.timer = (50.0, 30.0)
+    clock.t = 60.4
+    assert server.view("Aki")["timer"] == 20  # 19.6 rounded
+    clock.t = 79.6
+    assert server.view("Aki")["timer"] == 0
+    clock.t = 200.0
+    assert server.view("Aki")["timer"] == 0  # never below zero
+
+
+def test_a_host_screens_view_names_the_running_timer_and_a_players_names_none():
+    server, _ = make()
+    server.clock = SimpleNamespace(now=lambda: 0.0)
+    assert server.view(None, True)["host"]["timer_serial"] is None
+    server.timer, server.timer_serial = (0.0, 10.0), 3
+    assert server.view(None, True)["host"]["timer_serial"] == 3
+    assert server.view("Aki")["host"] is None
+
+
+def test_the_call_counts_each_private_round_once_however_often_it_changes():
+    server, _ = make()
+    hub = server.hub = SimpleNamespace(open_ask=None, open_collect=None)  # what is open now
+    assert server.call == 0
+    hub.open_collect = (4, SimpleNamespace())
+    server._changed()
+    server._changed()
+    assert server.call == 1
+    hub.open_collect = (5, SimpleNamespace())
+    server._changed()
+    assert server.call == 2
+    hub.open_collect = None
+    hub.open_ask = (5, SimpleNamespace(player="Aki"))  # a private question: a call of its own
+    server._changed()
+    assert server.call == 3
+    hub.open_ask = (6, SimpleNamespace(player=None))  # a public question calls nobody
+    server._changed()
+    assert server.call == 3
+
+
+def test_every_open_page_is_told_of_a_change_once_until_it_reads_it():
+    server, _ = make()
+    queue = asyncio.Queue()
+    server._streams.add(queue)
+    server._changed()
+    server._changed()
+    assert queue.qsize() == 1 and queue.get_nowait() == "changed"
+
+
+def test_stop_gives_the_hub_back_what_the_server_took():
+    hub = ListenerHub()
+    before = hub.rounds_during_timers
+    server, _ = make(hub)
+    assert hub.rounds_during_timers is True and hub.table_claim == server._table_confirms
+    asyncio.run(server.stop())
+    assert hub.rounds_during_timers == before and hub.table_claim is None
+
+
+def test_a_post_must_carry_the_pages_own_origin_in_any_case():
+    server, _ = make()
+
+    def request(origin, host="10.42.0.1:8080"):
+        return SimpleNamespace(headers={"Origin": origin} if origin is not None else {}, host=host)
+
+    assert server._same_origin(request("http://10.42.0.1:8080"))
+    assert server._same_origin(request("HTTP://Narrator.Local:8080", "narrator.local:8080"))
+    assert not server._same_origin(request("https://10.42.0.1:8080"))
+    assert not server._same_origin(request("http://evil.example"))
+    assert not server._same_origin(request(None))
+
+
+def test_releasing_the_host_at_the_terminal_makes_a_new_code_said_aloud_and_drops_a_waiting_phone():
+    server, _ = make()
+    server.seats.claim(HOST, "host-token")
+    old = server.seats.table_code
+    server.pending_host = object()
+    reply = server.release("HOST")
+    new = server.seats.table_code
+    assert new != old and not server.seats.has_host and server.pending_host is None
+    assert server.said[-1] == ("phones.host_released", {"code": " ".join(new)})
+    assert new in reply
+    assert "Ben" in server.release("ben") and server.seats.code("Ben") is not None
+    unknown = server.release("Zed")
+    assert "Zed" in unknown and "Aki, Ben, Chika, Dai, Emi" in unknown
+
+
+class Pack:
+    """A language pack that knows some lines and says each with its parameters."""
+
+    def __init__(self, lang, lines):
+        self.lang, self.lines = lang, set(lines)
+
+    def has(self, line):
+        return line in self.lines
+
+    def speak(self, line, params):
+        return SimpleNamespace(text=f"{self.lang}:{line}:{sorted(params.items())}")
+
+
+def stub_view(monkeypatch, private=None, ask=None):
+    """views.build_view (tested on its own in test_phones_views) as a stub that records what
+    it is given; what server.view adds around it is what these tests check."""
+    calls = []
+
+    def build(game, config, shown, state, name, open_ask, ask_text):
+        calls.append((game, config, shown, state, name, open_ask, ask_text))
+        return {"private": {k: list(v) if isinstance(v, list) else v for k, v in (private or {}).items()},
+                "ask": dict(ask) if ask else None}
+
+    monkeypatch.setattr(server_module, "build_view", build)
+    return calls
+
+
+def test_a_view_is_built_from_what_the_phones_show_and_the_state_for_that_seat(monkeypatch):
+    server, hub = make()
+    calls = stub_view(monkeypatch)
+    server.shown, server.state, server.call = "shown", "state", 7
+    view = server.view("Aki")
+    assert calls == [(server.game, server.config, "shown", "state", "Aki", hub.open_ask, server._ask_text)]
+    assert view["call"] == 7 and view["waiting"] is None and view["host"] is None
+    assert view["messages"] == [] and view["request"] is None
+
+
+def test_a_players_view_says_its_private_lines_once_each_in_every_language(monkeypatch):
+    server, _ = make()
+    server.packs = {"en": Pack("en", {"card.role", "night.memo"}), "ja": Pack("ja", {"card.role"})}
+    stub_view(monkeypatch, private={"lines": [("card.role", {"role": "seer"})]})
+    server.private_lines.add("Aki", "card.role", {"en": "You are the seer"}, (0, 0))
+    server.private_lines.add("Aki", "night.memo", {"en": "Ben is a citizen"}, (1, 0))
+    server.private_lines.add("Ben", "night.memo", {"en": "for Ben only"}, (1, 0))
+    view = server.view("Aki")
+    assert view["private"]["lines"] == [{"en": "en:card.role:[('role', 'seer')]", "ja": "ja:card.role:[('role', 'seer')]"}]
+    assert view["messages"] == [{"en": "Ben is a citizen"}]  # the card line is in the cards box already
+    stub_view(monkeypatch, private={})  # no cards shown: every private line is a message
+    assert server.view("Aki")["messages"] == [{"en": "You are the seer"}, {"en": "Ben is a citizen"}]
+    assert server.view(None, True)["messages"] == []
+
+
+def test_a_players_view_carries_what_the_open_round_asks_of_them(monkeypatch):
+    server, _ = make()
+    stub_view(monkeypatch)
+    asked = []
+    monkeypatch.setattr(server_module, "request_view",
+                        lambda collect, name, text: asked.append((collect, name, text)) or {"for": name})
+    server.hub = SimpleNamespace(open_ask=None, open_collect=("round", 3))
+    assert server.view("Aki")["request"] == {"for": "Aki"}
+    assert asked == [(("round", 3), "Aki", server._text)]
+    assert server.view(None, True)["request"] is None and len(asked) == 1
+
+
+def test_a_public_question_is_on_the_host_screen_only_and_a_private_one_on_its_players_phone(monkeypatch):
+    server, _ = make()
+    server.clock = SimpleNamespace(now=lambda: 0.0)
+    stub_view(monkeypatch, ask={"private": False, "line": "vote.ask"})
+    assert server.view("Aki")["ask"] is None
+    assert server.view(None, True)["ask"] == {"private": False, "line": "vote.ask"}
+    stub_view(monkeypatch, ask={"private": True, "line": "seer.ask"})
+    assert server.view("Aki")["ask"] == {"private": True, "line": "seer.ask"}
+
+
+def test_the_host_screen_lists_the_end_lines_and_everyone_sees_the_wait_for_phones(monkeypatch):
+    server, _ = make()
+    stub_view(monkeypatch)
+    server.end_lines = SimpleNamespace(shown=lambda: [{"en": "The village wins"}])
+    host_view = server.view(None, True)["host"]
+    assert host_view["end_lines"] == [{"en": "The village wins"}] and host_view["free"] == 5
+    server.waiting = object()
+    server.seats.claim("Aki")
+    assert server.view("Ben")["waiting"] == {"free": 4}
+
+
+def test_the_terminal_answers_in_the_games_language_else_the_first_pack():
+    server, _ = make()
+    server.packs = {"en": Pack("en", {"hint.x"}), "ja": Pack("ja", {"hint.x"})}
+    server.lang = "ja"
+    assert server._said_at_the_terminal("hint.x", {"a": 1}) == "ja:hint.x:[('a', 1)]"
+    server.lang = "ko"
+    assert server._said_at_the_terminal("hint.x", {}) == "en:hint.x:[]"
+
+
+def test_the_tables_press_confirms_only_a_phone_that_waits():
+    server, _ = make()
+    assert server._table_confirms() is False
+    server.gate.now = lambda: 0.0
+    server.pending_host = server_module.host.PendingHost("tok", "42", 15.0)
+    assert server._table_confirms() is True and server.seats.is_host("tok")
+
+
+def run_waiting(server, hub, step):
+    async def main():
+        task = asyncio.ensure_future(server.wait_for_phones())
+        for _ in range(5):
+            await asyncio.sleep(0)
+        waiting = server.waiting
+        await step(server, hub)
+        await asyncio.wait_for(task, 5)
+        return waiting
+
+    return asyncio.run(main())
+
+
+def test_the_game_waits_for_phones_until_every_seat_has_one():
+    server, hub = make()
+
+    async def seat_all(server, hub):
+        assert server.view("Aki")["waiting"] == {"free": 5}
+        hub.offer_command("repeat", "keyboard")  # another command: still waiting
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert server.waiting is not None and not server.waiting.done()
+        for name in NAMES.split(","):
+            server.seats.claim(name)
+        server.seats_changed()
+
+    assert run_waiting(server, hub, seat_all) is not None
+    assert server.waiting is None and server.view("Aki")["waiting"] is None
+    assert hub.command_nowait() is None  # the command it listened for is not left behind
+
+
+def test_done_at_the_table_starts_the_game_with_seats_free():
+    server, hub = make()
+
+    async def done(server, hub):
+        hub.offer_command("done", "keyboard")
+
+    assert run_waiting(server, hub, done) is not None
+    assert server.waiting is None and server.seats.free()
+
+
+def test_a_full_table_does_not_wait():
+    server, hub = make()
+    for name in NAMES.split(","):
+        server.seats.claim(name)
+    asyncio.run(asyncio.wait_for(server.wait_for_phones(), 1))
+    assert server.waiting is None
+
+
+def test_a_view_request_needs_a_seat_or_the_host_screen_and_a_seats_view_is_sealed(monkeypatch):
+    import json
+
+    server, _ = make()
+    stub_view(monkeypatch)
+    cookies = {}
+    request = SimpleNamespace(cookies=cookies)
+    reply = asyncio.run(server._view(request))
+    assert (reply.status, json.loads(reply.body)) == (401, {"error": "no seat: enter your seat's code first"})
+    token = server.seats.claim("Aki")
+    cookies[server.cookie] = token
+    key, _ = server.keys.for_code("ABCDEFGH")
+    server.keys.bind(token, key)
+    reply = asyncio.run(server._view(request))
+    from narrator.phones import crypto
+
+    opened = crypto.unseal(key, json.loads(reply.body)["box"])
+    assert reply.status == 200 and opened["call"] == 0 and opened["host"] is None
+    del cookies[server.cookie]
+    cookies[server.host_cookie] = "host-token"
+    server.seats.claim(HOST, "host-token")
+    reply = asyncio.run(server._view(request))
+    assert reply.status == 200 and json.loads(reply.body)["host"]["free"] == 4
+
+
+def test_without_the_games_clock_the_timer_follows_the_event_loops():
+    server, _ = make()
+
+    async def main():
+        server.timer = (asyncio.get_running_loop().time(), 30.0)
+        return server.view("Aki")["timer"]
+
+    assert asyncio.run(main()) == 30
+
+
+# --- the live stream, over loopback -------------------------------------------------------------
+
+async def _open_stream(session, base):
+    response = await session.get(f"{base}/api/events")
+    return response
+
+
+async def _next_event(response):
+    """The next line block of a stream: a padded event's data, or a keepalive comment."""
+    block = b""
+    while not block.endswith(b"\n\n"):
+        block += await asyncio.wait_for(response.content.readuntil(b"\n\n"), 10)
+    return block
+
+
+def streaming(test, monkeypatch=None):
+    import aiohttp
+
+    async def main():
+        server, hub = make()
+        server.check_origin = False
+        port = await server.start("127.0.0.1", 0)
+        base = f"http://127.0.0.1:{port}"
+        jar = aiohttp.CookieJar(unsafe=True)
+        async with aiohttp.ClientSession(cookie_jar=jar) as session:
+            try:
+                await test(server, session, base, jar)
+            finally:
+                await server.stop()
+
+    asyncio.run(main())
+
+
+def _seat(server, jar, base, name="Aki", key=None):
+    from yarl import URL
+
+    token = server.seats.claim(name)
+    if key is not None:
+        server.keys.bind(token, key)
+    jar.update_cookies({server.cookie: token}, URL(base))
+    return token
+
+
+def test_a_seated_phones_stream_sends_its_sealed_view_at_once_and_at_each_change():
+    import json
+
+    from narrator.phones import crypto, wire
+
+    async def test(server, session, base, jar):
+        key, _ = server.keys.for_code("ABCDEFGH")
+        _seat(server, jar, base, key=key)
+        response = await _open_stream(session, base)
+        assert response.status == 200
+        assert response.headers["Content-Type"] == "text/event-stream"
+        assert response.headers["X-Accel-Buffering"] == "no"
+        first = await _next_event(response)
+        assert len(first) == wire.BUCKET and first.startswith(b"data: {")
+        view = crypto.unseal(key, json.loads(first[len(b"data: "):])["box"])
+        assert view["call"] == 0 and view["host"] is None and view["waiting"] is None
+        server.call = 3
+        server._changed()
+        view = crypto.unseal(key, json.loads((await _next_event(response))[6:])["box"])
+        assert view["call"] == 3
+        response.close()
+
+    streaming(test)
+
+
+def test_a_stream_ends_when_its_seat_is_released_or_the_server_stops():
+    async def test(server, session, base, jar):
+        _seat(server, jar, base)
+        response = await _open_stream(session, base)
+        await _next_event(response)
+        server.seats.release("Aki")
+        server._changed()
+        assert await asyncio.wait_for(response.content.read(), 10) == b""  # ended
+        assert server._seat_streams.get("Aki") == 0 and not server._streams
+        _seat(server, jar, base, "Ben")
+        response = await _open_stream(session, base)
+        await _next_event(response)
+        await server._close_streams(None)
+        assert await asyncio.wait_for(response.content.read(), 10) == b""
+        assert server._seat_streams["Ben"] == 0
+
+    streaming(test)
+
+
+def test_a_seat_keeps_four_pages_open_and_a_closed_one_frees_its_place(monkeypatch):
+    monkeypatch.setattr(server_module, "CHECK_EVERY", 0.02)  # how soon a gone page is noticed
+
+    async def test(server, session, base, jar):
+        _seat(server, jar, base)
+        streams = []
+        for _ in range(server_module.MAX_STREAMS_PER_SEAT):
+            streams.append(await _open_stream(session, base))
+            await _next_event(streams[-1])
+        assert server._seat_streams["Aki"] == 4
+        refused = await _open_stream(session, base)
+        assert refused.status == 429
+        assert (await refused.json()) == {"error": "too many open pages for this seat; close one and reload"}
+        streams.pop().close()
+        for _ in range(500):  # the server sees the page gone at its next check
+            if server._seat_streams["Aki"] == 3:
+                break
+            await asyncio.sleep(0.01)
+        assert server._seat_streams["Aki"] == 3
+        again = await _open_stream(session, base)
+        assert again.status == 200
+        for s in streams + [again]:
+            s.close()
+
+    streaming(test)
+
+
+def test_a_quiet_stream_gets_a_keepalive_comment_then_its_next_view(monkeypatch):
+    monkeypatch.setattr(server_module, "CHECK_EVERY", 0.01)
+    monkeypatch.setattr(server_module, "KEEPALIVE", 0.05)
+
+    async def test(server, session, base, jar):
+        _seat(server, jar, base)
+        response = await _open_stream(session, base)
+        await _next_event(response)
+        assert await _next_event(response) == b": keepalive\n\n"
+        server._changed()
+        assert (await _next_event(response)).startswith(b"data: {")
+        response.close()
+
+    streaming(test)
+
+
+def test_the_host_screens_stream_carries_the_host_view_and_a_stranger_gets_none():
+    import json
+
+    from yarl import URL
+
+    async def test(server, session, base, jar):
+        refused = await _open_stream(session, base)
+        assert (refused.status, await refused.json()) == (401, {"error": "no seat: enter your seat's code first"})
+        server.seats.claim(HOST, "host-token")
+        jar.update_cookies({server.host_cookie: "host-token"}, URL(base))
+        response = await _open_stream(session, base)
+        view = json.loads((await _next_event(response))[6:])
+        assert view["host"]["free"] == 5 and server._seat_streams[HOST] == 1
+        response.close()
+
+    streaming(test)
