@@ -38,7 +38,7 @@ from tests.phones_listener import RecordingProxy, posts_by_cookie, read_capture 
 from tests.test_phones_bestia import DEAL, NAMES, memo_for, vote_for  # noqa: E402
 from tests.test_phones_browser import CHROMIUM, LAUNCH_ARGS, new_phone, play, play_rounds, seat_everyone  # noqa: E402
 
-OFF_PAGE = ("Seal.sizes.plain = 1; Seal.sizes.request = 1; decoy = () => {};"
+OFF_PAGE = ("Seal.sizes.plain = 1; Seal.sizes.request = 1; COVER.on = false; decoy = () => {};"
             "Seal.seal = (key, obj) => JSON.stringify(obj); Seal.open = (key, text) => JSON.parse(text); true")
 """The page with issue 24's protections off: requests in the clear and unpadded, no decoys."""
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -88,6 +89,12 @@ class PhoneServer:
         self.call = 0
         """Counts the private calls (night calls, rounds): every phone vibrates at each."""
         self._last_call: tuple[str, int] | None = None
+        self._call_opened = 0.0
+        """When the last call opened (time.monotonic): the phones' send slots count from it."""
+        self._in_call = False
+        self._call_length: float | None = None
+        """Seconds the last call lasted, open to close (or to the next call): a phone whose slot
+        timer ran late sends the slots it missed (app.js: COVER)."""
         self.clock: Any = None
         """The game's clock (`open_phones` sets it), so the timer shown follows --time-scale."""
         self.waiting: asyncio.Future | None = None
@@ -147,10 +154,15 @@ class PhoneServer:
     @safe
     def _changed(self) -> None:
         open_ask, open_collect = self.hub.open_ask, self.hub.open_collect
+        serial = None
         if open_ask is not None and open_ask[1].player is not None or open_collect is not None:
             serial = ("ask", open_ask[0]) if open_ask is not None and open_ask[1].player else ("round", open_collect[0])
-            if serial != self._last_call:
-                self._last_call, self.call = serial, self.call + 1
+        now = time.monotonic()
+        if self._in_call and serial != self._last_call:  # the call closed, or the next one opened
+            self._call_length = now - self._call_opened
+        if serial is not None and serial != self._last_call:
+            self._last_call, self.call, self._call_opened = serial, self.call + 1, now
+        self._in_call = serial is not None
         for queue in self._streams:
             if queue.empty():
                 queue.put_nowait("changed")
@@ -229,6 +241,10 @@ class PhoneServer:
         """Everything this phone shows now (see views.py for what may be in it)."""
         view = build_view(self.game, self.config, self.shown, self.state, name, self.hub.open_ask, self._ask_text)
         view["call"] = self.call
+        # Whether a call is open is said aloud: the same on every phone, as are its times.
+        view["calling"] = self._in_call
+        view["call_age"] = round(time.monotonic() - self._call_opened, 3) if self._in_call else None
+        view["call_length"] = None if self._call_length is None else round(self._call_length, 3)
         view["timer"] = None
         if self.timer is not None:
             started, seconds = self.timer
