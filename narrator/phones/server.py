@@ -243,7 +243,6 @@ class PhoneServer:
         view["call"] = self.call
         # Whether a call is open is said aloud: the same on every phone, as are its times.
         view["calling"] = self._in_call
-        view["call_age"] = round(time.monotonic() - self._call_opened, 3) if self._in_call else None
         view["call_length"] = None if self._call_length is None else round(self._call_length, 3)
         view["timer"] = None
         if self.timer is not None:
@@ -265,6 +264,13 @@ class PhoneServer:
             view["host"]["end_lines"] = self.end_lines.shown()
         if not is_host and view["ask"] is not None and not view["ask"]["private"]:
             view["ask"] = None  # public questions are answered on the host screen (answers.py)
+        return view
+
+    def view_now(self, name: str | None, is_host: bool = False) -> dict[str, Any]:
+        """The view as it leaves now: with the open call's age, which the phones' send slots
+        count from (app.js: COVER); it changes by the moment, so `view` leaves it out."""
+        view = self.view(name, is_host)
+        view["call_age"] = round(time.monotonic() - self._call_opened, 3) if self._in_call else None
         return view
 
     def _now(self) -> float:
@@ -406,7 +412,7 @@ class PhoneServer:
         name, is_host = self.player(request), self.is_host(request)
         if name is None and not is_host:
             return wire.error(401, "no seat: enter your seat's code first")
-        return wire.reply(channel.sealed_view(self, request, self.view(name, is_host)))
+        return wire.reply(channel.sealed_view(self, request, self.view_now(name, is_host)))
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
         name, is_host = self.player(request), self.is_host(request)
@@ -441,7 +447,7 @@ class PhoneServer:
                     break
                 # every phone gets a message at every change, of the same size: nobody's
                 # traffic tells when their own view changed
-                await response.write(wire.event_frame(channel.sealed_view(self, request, self.view(name, is_host))))
+                await response.write(wire.event_frame(channel.sealed_view(self, request, self.view_now(name, is_host))))
                 quiet = 0.0
         except (ConnectionResetError, asyncio.CancelledError):
             pass
