@@ -244,6 +244,7 @@ class PhoneServer:
         # Whether a call is open is said aloud: the same on every phone, as are its times.
         view["calling"] = self._in_call
         view["call_length"] = None if self._call_length is None else round(self._call_length, 3)
+        view["call_age"] = None  # by the moment: only in the view as it leaves (`view_now`)
         view["timer"] = None
         if self.timer is not None:
             started, seconds = self.timer
