@@ -11,9 +11,12 @@ before them sent, through today's page), "on" = as shipped.
 - Bestia Magica, 6 players, every role: the roles, seat codes and memo targets the capture
   gives; the request sizes of the memos and votes (distinct sizes, and how many players
   their sizes name: no player of another role sent a request of the same size).
-- Additional Werewolf, 5 players, digital cards: requests per phone over the game against the
-  number of calls (who sends), and how often "the first phone to send after a call opens" is
-  the called player (the timing that is left; the bench taps at once, so this is its worst case).
+- Additional Werewolf, 5 players, digital cards, every called player tapping the moment the
+  question shows (the listener's best case): requests per phone over the game against the
+  number of calls (who sends), how often "the first phone to send after a call opens" is the
+  called player (timing), the calls where every phone sent in the same slots, and the median
+  time from a call's opening to its answer reaching the narrator; with the page before slots
+  (random decoys) and with slots (as shipped). `... phones_listener.py werewolf`: this part only.
 - Join to first view: a seat's link opened (a QR scan) until the page shows the seat, with the
   key derived on the page, against a plain join with sealing off.
 """
@@ -36,9 +39,10 @@ from narrator.phones.crypto import SeatKeys  # noqa: E402
 from tests.phones_harness import NAMES5, open_table  # noqa: E402
 from tests.phones_listener import RecordingProxy, posts_by_cookie, read_capture  # noqa: E402
 from tests.test_phones_bestia import DEAL, NAMES, memo_for, vote_for  # noqa: E402
-from tests.test_phones_browser import CHROMIUM, LAUNCH_ARGS, new_phone, play, play_rounds, seat_everyone  # noqa: E402
+from tests.test_phones_browser import CHROMIUM, LAUNCH_ARGS, new_phone, play_rounds, seat_everyone  # noqa: E402
+from tests.test_phones_timing_browser import INSTANT_TAPS, host_plays  # noqa: E402
 
-OFF_PAGE = ("Seal.sizes.plain = 1; Seal.sizes.request = 1; decoy = () => {};"
+OFF_PAGE = ("Seal.sizes.plain = 1; Seal.sizes.request = 1; COVER.on = false; decoy = () => {};"
             "Seal.seal = (key, obj) => JSON.stringify(obj); Seal.open = (key, text) => JSON.parse(text); true")
 """The page with issue 24's protections off: requests in the clear and unpadded, no decoys."""
 
@@ -108,19 +112,31 @@ async def bestia(browser, on: bool) -> dict:
             "captured bytes": len(proxy.captured)}
 
 
-async def werewolf(browser, on: bool) -> dict:
+async def werewolf(browser, on: bool, slots: bool = True) -> dict:
+    """`on` and `slots`: as shipped; `on` without `slots`: the page before slots (a decoy at a
+    random moment 1-6 s after the call, the answer at the tap); neither: no decoys at all."""
     switch(on)
     table = await open_table(NAMES5, seed=11, lang="ja")
     table.server.reply_after = channel.REPLY_AFTER if on else 0
     proxy, seen_as = await behind_proxy(table)
     names = NAMES5.split(",")
-    pages, calls = {}, []
+    pages, calls, latency, logs = {}, [], [], {}
+    dispatch = channel.dispatch
+
+    def hear(server, request, to, body):  # whom each call calls, and when its answer came
+        if to in ("answer", "private"):
+            latency.append(time.monotonic() - server._call_opened)
+        return dispatch(server, request, to, body)
+    channel.dispatch = hear
     try:
         host = await seat_everyone(seen_as, browser, names, pages)
         posts = watch(pages, names)
-        if not on:
-            for name in names:
+        for name in names:
+            if not on:
                 await pages[name].evaluate(OFF_PAGE)
+            elif not slots:
+                await pages[name].evaluate("COVER.on = false; true")
+            await pages[name].evaluate(INSTANT_TAPS)  # the listener's best case: every tap at once
 
         async def follow_calls():  # when each private call opens, and whom it calls
             last = table.server.call
@@ -132,15 +148,19 @@ async def werewolf(browser, on: bool) -> dict:
                     calls.append((time.perf_counter(), who))
                 await asyncio.sleep(0.001)
         follower = asyncio.ensure_future(follow_calls())
-        await play(table, {n: pages[n] for n in names}, host)
+        await host_plays(table, host)
         await asyncio.sleep(7)  # the last decoys (DECOY_DELAY: 1-6 s)
         follower.cancel()
+        for name in names:  # the slots each page sent, by call
+            for entry in await pages[name].evaluate("COVER.log"):
+                logs.setdefault(entry["call"], collections.defaultdict(list))[name].append(entry["slot"])
         seat_of = {}  # the listener's view: a cookie is a phone; the bench knows whose
         for name in names:
             for cookie in await pages[name].context.cookies():
                 if cookie["name"] == table.server.cookie:
                     seat_of[cookie["value"]] = name
     finally:
+        channel.dispatch = dispatch
         for page in pages.values():
             await page.context.close()
         await proxy.stop()
@@ -156,8 +176,12 @@ async def werewolf(browser, on: bool) -> dict:
         firsts = [n for t, n in heard if start <= t < end and n is not None]
         if firsts:
             first_is_actor.append(firsts[0] == who)
+    same = [c for c, by in logs.items() if len(by) == len(names) and len({tuple(v) for v in by.values()}) == 1]
     return {"calls": len(calls), "requests per phone": sent,
-            "first sender is the called player": f"{sum(first_is_actor)}/{len(first_is_actor)}"}
+            "first sender is the called player": f"{sum(first_is_actor)}/{len(first_is_actor)}",
+            "calls where every phone sent in the same slots": f"{len(same)}/{len(calls)}" if logs else None,
+            "slots per call": dict(collections.Counter(len(next(iter(logs[c].values()))) for c in same)) if logs else None,
+            "answer after the call opened, median ms": round(statistics.median(latency) * 1000) if latency else None}
 
 
 async def join_times(browser, on: bool, runs: int) -> list[float]:
@@ -224,7 +248,7 @@ async def reply_times(on: bool, rounds: int = 5) -> dict[str, float]:
 
 
 async def main() -> None:
-    for on in (False, True):
+    for on in (False, True) if "werewolf" not in sys.argv else ():
         replies = await reply_times(on)
         print(f"sealed reply, {'paced' if on else 'not paced'}, median ms: decoy {replies['decoy']:.2f}, "
               f"a memo taken {replies['memo']:.2f}", flush=True)
@@ -233,10 +257,13 @@ async def main() -> None:
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
         try:
-            for on in (False, True):
+            for on in (False, True) if "werewolf" not in sys.argv else ():
                 print(f"bestia-magica, 6 players, protections {'on' if on else 'off'}: {await bestia(browser, on)}", flush=True)
-            for on in (False, True):
-                print(f"additional-werewolf, 5 players, protections {'on' if on else 'off'}: {await werewolf(browser, on)}", flush=True)
+            for on, slots, label in ((False, False, "off"), (True, False, "on, the page before slots"), (True, True, "on")):
+                print(f"additional-werewolf, 5 players, instant taps, protections {label}: "
+                      f"{await werewolf(browser, on, slots)}", flush=True)
+            if "werewolf" in sys.argv:  # `bench/phones_listener.py werewolf`: this part alone
+                return
             for on in (False, True):
                 *joins, derive = await join_times(browser, on, 6)
                 print(f"join to first view, {'sealed' if on else 'plain, sealing off'}: median "

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -89,6 +90,12 @@ class PhoneServer:
         self.call = 0
         """Counts the private calls (night calls, rounds): every phone vibrates at each."""
         self._last_call: tuple[str, int] | None = None
+        self._call_opened = 0.0
+        """When the last call opened (time.monotonic): the phones' send slots count from it."""
+        self._in_call = False
+        self._call_length: float | None = None
+        """Seconds the last call lasted, open to close (or to the next call): a phone whose slot
+        timer ran late sends the slots it missed (app.js: COVER)."""
         self.clock: Any = None
         """The game's clock (`open_phones` sets it), so the timer shown follows --time-scale."""
         self.waiting: asyncio.Future | None = None
@@ -148,10 +155,15 @@ class PhoneServer:
     @safe
     def _changed(self) -> None:
         open_ask, open_collect = self.hub.open_ask, self.hub.open_collect
+        serial = None
         if open_ask is not None and open_ask[1].player is not None or open_collect is not None:
             serial = ("ask", open_ask[0]) if open_ask is not None and open_ask[1].player else ("round", open_collect[0])
-            if serial != self._last_call:
-                self._last_call, self.call = serial, self.call + 1
+        now = time.monotonic()
+        if self._in_call and serial != self._last_call:  # the call closed, or the next one opened
+            self._call_length = now - self._call_opened
+        if serial is not None and serial != self._last_call:
+            self._last_call, self.call, self._call_opened = serial, self.call + 1, now
+        self._in_call = serial is not None
         for queue in self._streams:
             if queue.empty():
                 queue.put_nowait("changed")
@@ -230,6 +242,10 @@ class PhoneServer:
         """Everything this phone shows now (see views.py for what may be in it)."""
         view = build_view(self.game, self.config, self.shown, self.state, name, self.hub.open_ask, self._ask_text)
         view["call"] = self.call
+        # Whether a call is open is said aloud: the same on every phone, as are its times.
+        view["calling"] = self._in_call
+        view["call_length"] = None if self._call_length is None else round(self._call_length, 3)
+        view["call_age"] = None  # by the moment: only in the view as it leaves (`view_now`)
         view["timer"] = None
         if self.timer is not None:
             started, seconds = self.timer
@@ -250,6 +266,13 @@ class PhoneServer:
             view["host"]["end_lines"] = self.end_lines.shown()
         if not is_host and view["ask"] is not None and not view["ask"]["private"]:
             view["ask"] = None  # public questions are answered on the host screen (answers.py)
+        return view
+
+    def view_now(self, name: str | None, is_host: bool = False) -> dict[str, Any]:
+        """The view as it leaves now: with the open call's age, which the phones' send slots
+        count from (app.js: COVER); it changes by the moment, so `view` leaves it out."""
+        view = self.view(name, is_host)
+        view["call_age"] = round(time.monotonic() - self._call_opened, 3) if self._in_call else None
         return view
 
     def _now(self) -> float:
@@ -392,7 +415,7 @@ class PhoneServer:
         name, is_host = self.player(request), self.is_host(request)
         if name is None and not is_host:
             return wire.error(401, "no seat: enter your seat's code first")
-        return wire.reply(channel.sealed_view(self, request, self.view(name, is_host)))
+        return wire.reply(channel.sealed_view(self, request, self.view_now(name, is_host)))
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
         name, is_host = self.player(request), self.is_host(request)
@@ -427,7 +450,7 @@ class PhoneServer:
                     break  # closed, or the seat was released while this stream waited
                 # every phone gets a message at every change, of the same size: nobody's
                 # traffic tells when their own view changed
-                await response.write(wire.event_frame(channel.sealed_view(self, request, self.view(name, is_host))))
+                await response.write(wire.event_frame(channel.sealed_view(self, request, self.view_now(name, is_host))))
                 quiet = 0.0
         except (ConnectionResetError, asyncio.CancelledError):
             pass

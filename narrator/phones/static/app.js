@@ -191,6 +191,7 @@ async function sealedOnce(to, body) {
 // A send that keeps trying: a lost request or reply (a flood, a Wi-Fi drop) is sent again
 // after 0.5, 1, 2, 4 and 8 s; the result is the narrator's own reply, or null if none came.
 async function send(to, body, onRetry) {
+  if (cover && COVER.on && to !== "view") return queued(to, body, onRetry);  // a call is open: in its next slot
   for (let i = 0; ; i++) {
     const reply = await sealedOnce(to, body);
     if (reply) return Object.assign(reply, { retried: i > 0 });
@@ -203,8 +204,59 @@ async function send(to, body, onRetry) {
 // The page's own view, asked through the sealed door (the tests read a phone's view with it).
 async function sealedView() { const r = await send("view"); return r && r.status === 200 ? r.body : null; }
 
-// At every night call and private round, a phone with nothing to send sends a decoy, so who
-// sends tells nothing; the narrator answers it as it answers a real one.
+// At every night call and private round every seated phone sends the same requests at the
+// same moments, whatever its role, so neither who sends nor when tells who was called. From
+// the call's opening (the narrator's clock: its view's `call_age`) to its close, the phone sends
+// one sealed request per slot, at call opening + 1, 2, 3... slots: the answer its player gave
+// if one waits, else a decoy; the narrator answers a decoy as it answers a real one. An answer
+// waits at most one slot; a lost one goes again in the next slots (as many tries as RETRIES).
+// `COVER.on = false` is the page before slots: a decoy at a random moment, answers at once.
+const COVER = { on: true, slot: 1000, log: [] };  // log: the last (call, slot)s sent (the tests read it)
+let cover = null;      // the open call's slots: {call, start, k (the slot due next), timer, queue}
+function follow(v) {
+  if (!COVER.on) return lastCall !== null && v.call !== lastCall && decoy(v);
+  if (cover && (cover.call !== v.call || !v.calling)) coverStop(v);
+  if (cover || !v.seat || !v.calling) return;
+  // Slot times from the call's opening, not from this phone's arrival or a tap: a phone that
+  // saw the call late sends the slots it missed at once.
+  cover = { call: v.call, start: performance.now() - (v.call_age || 0) * 1000, k: 0, timer: null, queue: [] };
+  coverNext(cover);
+}
+function coverNext(c) {
+  c.k += 1;
+  c.timer = setTimeout(() => { if (cover === c) { coverSlot(c); coverNext(c); } },
+                       Math.max(0, c.start + c.k * COVER.slot - performance.now()));
+}
+async function coverSlot(c) {  // slot c.k: the answer waiting, else a decoy
+  const item = c.queue.shift();
+  COVER.log.push({ call: c.call, slot: c.k });
+  if (COVER.log.length > 2000) COVER.log.shift();
+  const reply = await sealedOnce(item ? item.to : "decoy", item ? item.body : {});
+  if (!item) return;
+  if (!reply && cover === c && item.tries < RETRIES.length) {  // lost: again in the next slot
+    if (item.onRetry) item.onRetry(item.tries);
+    item.tries += 1;
+    return c.queue.unshift(item);
+  }
+  item.done(reply && Object.assign(reply, { retried: item.tries > 0 }));
+}
+function queued(to, body, onRetry) {
+  return new Promise((done) => cover.queue.push({ to, body, onRetry, done, tries: 0 }));
+}
+// The call closed (or the next one opened): the slots it lasted that this phone has not sent
+// yet (its timer ran late) go now, as every phone sent them; an answer still waiting after
+// them was never sent, and the narrator takes none for a closed call.
+function coverStop(v) {
+  const c = cover;
+  cover = null;
+  clearTimeout(c.timer);
+  const ended = v.call === c.call ? !v.calling : v.call === c.call + 1 && v.calling;
+  const length = ended && typeof v.call_length === "number" ? v.call_length : 0;
+  for (; c.k <= Math.floor(length * 1000 / COVER.slot); c.k++) coverSlot(c);
+  for (const item of c.queue) item.done({ status: 409, body: {}, retried: item.tries > 0 });
+}
+
+// The page before slots: a phone with nothing to send sends one decoy at a random moment.
 let decoyFor = null;
 function decoy(v) {
   if (!v.seat || v.call === decoyFor || !v.call) return;
@@ -223,7 +275,7 @@ function render(v) {
   $("who").textContent = v.seat ? seatLabel(v.seat) : t("host");
   $("phase").textContent = t("phase_" + v.phase, { n: v.phase === "night" ? v.night : v.day });
   if (lastCall !== null && v.call !== lastCall && navigator.vibrate) navigator.vibrate([200, 100, 200]);
-  if (lastCall !== null && v.call !== lastCall) decoy(v);
+  follow(v);
   lastCall = v.call;
   const parts = [];
   if (v.waiting) parts.push(waiting(v));
