@@ -17,6 +17,7 @@ from gpiozero import Device  # noqa: E402
 from gpiozero.pins.mock import MockFactory  # noqa: E402
 
 from narrator.appliance.serve import ServeOptions, serve  # noqa: E402
+from narrator.errors import NoMoreAnswers  # noqa: E402
 from narrator.table.store import saved_games  # noqa: E402
 from narrator.table.transcript import read_transcript  # noqa: E402
 from tests.clock_helpers import wait_until  # noqa: E402
@@ -35,10 +36,10 @@ def mock_pins():
 class Spy:
     """Keeps the hub so the test's table knows when a question is open (registers nothing)."""
 
-    hub = None
+    hub = loop = None
 
     def start(self, hub, loop):
-        self.hub = hub
+        self.hub, self.loop = hub, loop
 
 
 def records(path):
@@ -63,8 +64,21 @@ class Table(threading.Thread):
         self.pin, self.spy, self.transcript = pin, spy, transcript
         self.stop = threading.Event()
         self.paused_records_still = None
+        self.error = None
 
     def run(self):
+        """The players; if they give up (a bounded wait ran out on a loaded machine), the game
+        is stopped at its next question, so the test fails saying why instead of hanging."""
+        try:
+            self._play()
+        except Exception as err:  # noqa: BLE001 - reported by the test, after serve returns
+            self.error = err
+            while not self.stop.is_set():
+                if self.spy.loop is not None:
+                    self.spy.loop.call_soon_threadsafe(self.spy.hub.fail, NoMoreAnswers(f"the test's table gave up: {err}"))
+                time.sleep(0.2)
+
+    def _play(self):
         answered, repeated, paused_done = set(), False, False
         while not self.stop.is_set():
             seen = records(self.transcript)
@@ -104,10 +118,13 @@ def test_a_whole_game_by_one_button(narrator_home, tmp_path, mock_pins):
                            overrides={"voice": "text", "time_scale": "0.02", "transcript": str(transcript)})
     table.start()
     try:
-        assert serve(options, log=lambda m: None) == 1
+        status = serve(options, log=lambda m: None)
     finally:
         table.stop.set()
         table.join(timeout=5)
+    if table.error is not None:
+        raise table.error
+    assert status == 1
     seen = read_transcript(transcript)
     answers = [(r["line"], r["value"], r["source"]) for r in seen if r["kind"] == "answer"]
     assert answers == [("appliance.offer", "yes", "button"), ("setup.ready", "done", "button"),
