@@ -47,8 +47,8 @@ def nothing_saved(tmp_path):
     (["--time-scale", "nan"], "time_scale must be between 0 and 10"),
     (["--time-scale", "-1"], "time_scale must be between 0 and 10"),
     (["--volume", "nan"], "volume must be between 0 and 2"),
-    (["--port", "99999"], "port must be 0 to 65535"),
-    (["--audio", "bogus"], "audio must be auto, null or device"),
+    (["--port", "99999"], "port must be between 0 and 65535"),
+    (["--audio", "bogus"], "audio must be one of auto, null, device"),
     (["--warnings", "0"], "warnings must be at least 1"),
     (["--seed", str(2**300)], "seed must be at most"),
 ])

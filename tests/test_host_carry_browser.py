@@ -116,7 +116,7 @@ async def drive(url, transcript, button):
             host = await new_phone(browser)
             await host.goto(f"{url}#code={code}")
             # the table code alone is not enough: the page shows its number, the table presses
-            await host.wait_for_function("() => /\\d\\d/.test(document.getElementById('msg').textContent)",
+            await host.wait_for_function("() => /\\d\\d/.test((document.getElementById('msg') || {}).textContent || '')",
                                          timeout=15000)
             assert await host.locator("#play").count() == 0
             button.press()
@@ -140,7 +140,7 @@ async def drive(url, transcript, button):
             assert await text_of(host, "#who") == HOST
             await host.fill('[data-key="discussion"] input.value', "120")
             await host.click('[data-key="discussion"] button.save')
-            await host.wait_for_function("() => document.getElementById('msg').textContent === '保存しました'",
+            await host.wait_for_function("() => (document.getElementById('msg') || {}).textContent === '保存しました'",
                                          timeout=15000)
 
             # one tap replays the same settings, reshuffled, on the same host screen

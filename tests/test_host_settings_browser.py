@@ -70,7 +70,7 @@ def free_port():
 
 async def says(page, text):
     """Wait for the page's message line to show `text` (each action first clears it: see `act`)."""
-    await page.wait_for_function("t => document.getElementById('msg').textContent === t", arg=text, timeout=10000)
+    await page.wait_for_function("t => (document.getElementById('msg') || {}).textContent === t", arg=text, timeout=10000)
 
 
 async def act(page, selector, expect="保存しました"):
@@ -149,7 +149,7 @@ async def drive(port, messages, table_file, button, transcript):
         try:
             host, player = await new_phone(browser), await new_phone(browser)
             await host.goto(f"{url}#code={code}")
-            await host.wait_for_function("() => /\\d\\d/.test(document.getElementById('msg').textContent)")
+            await host.wait_for_function("() => /\\d\\d/.test((document.getElementById('msg') || {}).textContent || '')")
             button.press()  # the table confirms the phone whose number was said (carry.claim)
             await host.wait_for_selector("#play")
             assert await host.locator("#who").text_content() == "ホスト画面"

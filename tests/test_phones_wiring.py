@@ -30,7 +30,7 @@ def test_phone_keys_from_table_file_and_flags():
     assert (settings.phones, settings.host, settings.port) == (True, "127.0.0.1", 9000)
     assert build_settings({"port": 9000}, {"port": "0"}, "cli").port == 0
     assert build_settings({}, {}, "cli").phones is False
-    with pytest.raises(SetupError, match="port must be 0 to 65535"):
+    with pytest.raises(SetupError, match="port must be between 0 and 65535"):
         build_settings({"port": 70000}, {}, "table")
     with pytest.raises(SetupError, match="phones must be true or false"):
         build_settings({"phones": "maybe"}, {}, "table")

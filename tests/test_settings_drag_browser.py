@@ -97,7 +97,7 @@ async def clear_message(page):
 
 
 async def says(page, text):
-    await page.wait_for_function("t => document.getElementById('msg').textContent === t", arg=text, timeout=15_000)
+    await page.wait_for_function("t => (document.getElementById('msg') || {}).textContent === t", arg=text, timeout=15_000)
 
 
 async def lifted(page, id_, near_y):

@@ -73,6 +73,8 @@ def make_ko_pack(home: Path) -> Path:
     voice = (pack / "voice.toml").read_text(encoding="utf-8")
     voice = voice.replace('name = "en"\nlang = "en"', 'name = "ko"\nlang = "ko"', 1)
     voice = voice.split("[listening.phrases]")[0]
+    # a Korean pack spells its own words: no English table word (release host) left in it
+    voice = "".join(line for line in voice.splitlines(keepends=True) if not line.startswith("release_host ="))
     voice += "[listening.phrases]\n" + "".join(f'{m} = ["{w}"]\n' for m, w in VOCABULARY.items())
     (pack / "voice.toml").write_text(voice, encoding="utf-8")
     return pack

@@ -17,7 +17,7 @@ import click
 from narrator.cli.common import friendly_errors
 from narrator.errors import NarratorError
 from narrator.sound.doctor import command_name
-from narrator.inputs.voice.grammar import Grammar, PhraseBook, _norm
+from narrator.inputs.voice.grammar import TABLE_WORDS, Grammar, PhraseBook, _norm
 from narrator.inputs.voice.models import (find_model, install, installed_models, model_index, models_dir,
                                           trusted_path)
 from narrator.inputs.voice.microphone import Microphone, WavSource
@@ -31,7 +31,8 @@ class FixedPhrases:
     def __init__(self, grammar: Grammar):
         self._grammar = grammar
 
-    def grammar(self, ask: Any) -> Grammar:
+    def grammar(self, ask: Any, also: tuple[str, ...] = ()) -> Grammar:
+        """The one grammar, whatever is asked (`also`: the hub's extra words, none here)."""
         return self._grammar
 
 
@@ -64,8 +65,10 @@ def listen_grammar(grammar: str | None, lang: str, pack_name: str | None = None)
     from narrator.sound.voicepack import load_pack
 
     book = PhraseBook.from_pack(load_pack(pack_name or lang))
-    return Grammar({**book.grammar(None).meanings, **{_norm(p): m for m in ("yes", "no")
-                                                       for p in book.phrases.get(m, [])}})
+    # the table's words (release host) only where the pack spells them for the recognizer: a
+    # game merely notes a [vocabulary]-only word the model lacks, so listening must not fail on it
+    heard = {p: m for p, m in book.grammar(None).meanings.items() if m not in TABLE_WORDS or m in book.declared}
+    return Grammar({**heard, **{_norm(p): m for m in ("yes", "no") for p in book.phrases.get(m, [])}})
 
 
 def run_listen(engine: Any, source: Any, grammar: Grammar, confidence: float, seconds: float | None,
