@@ -34,8 +34,9 @@ MAX_TIME_SCALE = 10.0
 MAX_SEED = 2**256
 """Seeds are up to 256 bits (`secrets` makes 128-bit ones)."""
 MAX_LIST = 100
-DEVICE_SECTIONS = ("appliance", "presets")
-"""Table-file sections about the device, not the game (checked by `narrator.appliance.table`)."""
+DEVICE_SECTIONS = ("appliance", "presets", "kept")
+"""Table-file sections that are not the game's options: the device, the presets, and the other
+games' setups kept aside by a switch of game (checked by `narrator.appliance.table`)."""
 
 
 @dataclass(frozen=True)

@@ -143,6 +143,29 @@ def test_config_set_changes_cards_one_by_one_in_one_checked_save(narrator_home):
     assert odd.exit_code == 2 and "KEY VALUE" in odd.stderr
 
 
+def test_one_card_changed_in_a_file_without_cards_edits_the_recommended_set(narrator_home):
+    """A file that leaves `cards` unset plays the recommended set for its count (the host screen
+    shows it, the read-back says it), so changing one card edits that set, not an empty one."""
+    cli("config", "show")
+    alone = cli("config", "set", "cards.占い師", "2")  # 6 cards of the set the host sees, not "2"
+    assert alone.exit_code == 2 and "5人にアディショナルカードが6枚です" in alone.stderr, alone.stderr
+    result = cli("config", "set", "cards.占い師", "2", "cards.策士", "0")
+    assert result.exit_code == 0, result.stderr
+    data = tomllib.loads((narrator_home / "table.toml").read_text(encoding="utf-8"))
+    assert data["cards"] == {"seer": 2, "peddler": 1, "phantom_mage": 2, "strategist": 0}
+    assert "roles" not in data  # only the section changed is written
+
+
+def test_a_card_changed_with_the_count_starts_from_the_new_counts_set(narrator_home):
+    """`players` is applied first, whatever the order typed: the set edited is the new count's."""
+    cli("config", "show")
+    result = cli("config", "set", "cards.霊能者", "0", "cards.占い師", "2", "players", "6")
+    assert result.exit_code == 0, result.stderr
+    data = tomllib.loads((narrator_home / "table.toml").read_text(encoding="utf-8"))
+    assert data["cards"] == {"seer": 2, "medium": 0, "peddler": 1, "phantom_mage": 2, "strategist": 1}
+    assert data["players"] == 6
+
+
 @pytest.mark.parametrize("key, value, message", [
     ("countdowns.占い", "20", "countdowns の「占い」というアディショナルカードはありません。「占い師」のことですか？"),
     ("cards.x.y", "1", "「cards.x.y」はテーブルファイルの設定名ではありません"),

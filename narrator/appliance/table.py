@@ -31,7 +31,7 @@ from typing import Any, Iterator, Mapping
 from narrator import home
 from narrator.appliance import table_text
 from narrator.appliance.table_text import format_value, parse_value  # noqa: F401 - `narrator config`'s
-from narrator.appliance import presets
+from narrator.appliance import game_switch, presets
 from narrator.errors import Refusal, SaveError, SetupError, worded
 from narrator.games import get_game
 from narrator.settings import DEFAULT_GAME, TableSettings, build_settings, read_text_bounded
@@ -157,6 +157,7 @@ def check_table(table: Mapping[str, Any], source: str,
     with worded(settings.stated_lang):
         appliance = parse_appliance(table.get("appliance", {}), source)
         presets.check_presets(table, source, lambda preset, where: check_table(preset, where))
+        game_switch.check_kept(table, source)
     return settings, config, appliance
 
 
@@ -205,11 +206,23 @@ def update_table(path: Path, changes: Mapping[str, Any]) -> dict[str, Any]:
     and the write happen under the file's lock, so a change made meanwhile is never lost.
     """
     with locked(path):
-        document = table_text.parse(read_table_text(path), path)
+        text = read_table_text(path)
+        document = table_text.parse(text, path)
         with worded(table_text.stated_lang(document)):
-            for dotted, value in changes.items():
-                table_text.apply(document, dotted, value, changes)
-            return save_checked(path, document.as_string())
+            *better, last = game_switch.plans(document.unwrap(), changes)  # a switch of game keeps the old setup
+            for plan in better:
+                try:
+                    return _save_plan(path, text, plan)
+                except SetupError:  # the new game's kept setup does not fit (another count): without it
+                    continue
+            return _save_plan(path, text, last)
+
+
+def _save_plan(path: Path, text: str, plan: Mapping[str, Any]) -> dict[str, Any]:
+    document = table_text.parse(text, path)
+    for dotted, value in sorted(plan.items(), key=lambda change: "." in change[0]):
+        table_text.apply(document, dotted, value, plan)  # `players` first: it sets the counts
+    return save_checked(path, document.as_string())
 
 
 def set_key(text: str, dotted: str, value: Any) -> str:

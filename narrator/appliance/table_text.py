@@ -22,7 +22,7 @@ from tomlkit.items import InlineTable, Table
 
 from narrator.errors import Refusal, SetupError
 from narrator.games import get_game
-from narrator.settings import DEFAULT_GAME
+from narrator.settings import DEFAULT_GAME, build_settings
 
 Document = tomlkit.TOMLDocument
 
@@ -48,8 +48,10 @@ def apply(document: Document, dotted: str, value: Any, changes: Mapping[str, Any
     if holder is None:
         if value is None:
             raise _not_set(dotted)
+        played = played_counts(document, section)
         document[section] = tomlkit.table()
         holder = document[section]
+        holder.update(played)
     elif isinstance(holder, str) and "=" in holder:  # `cards = "seer=1,…"`: one entry of it changes
         document[section] = holder = inline(_pairs(holder))
     elif not isinstance(holder, (Table, InlineTable)):
@@ -59,6 +61,21 @@ def apply(document: Document, dotted: str, value: Any, changes: Mapping[str, Any
         _remove(holder, key, dotted)
     else:
         holder[key] = inline(value) if isinstance(value, dict) else value
+
+
+def played_counts(document: Document, section: str) -> dict[str, int]:
+    """The counts the table plays for `section` while the file leaves it unset: the game's
+    recommended cards for the count. `config set cards.占い師 2` edits the set the host sees
+    and hears read back, so the change is seeded with it, not with an empty set."""
+    try:
+        settings = build_settings(tomllib.loads(document.as_string()), {}, "table file")
+        game = get_game(settings.game)
+        if not any(s.key == section and s.names_at == "keys" for s in game.settings):
+            return {}
+        value = game.configure(settings).to_dict().get(section)
+    except Exception:  # noqa: BLE001 - a table that does not play yet: the caller's check names why
+        return {}
+    return {str(k): v for k, v in value.items()} if isinstance(value, Mapping) else {}
 
 
 def split(dotted: str) -> tuple[str | None, str]:
