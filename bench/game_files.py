@@ -21,7 +21,7 @@ sys.path.insert(0, str(REPO))
 
 from bench.appliance_footprint import measure  # noqa: E402
 from narrator.games.kernel import files as kernel  # noqa: E402
-from narrator.games.kernel.model import read_game_file  # noqa: E402
+from narrator.games.kernel.parse import read_game_file  # noqa: E402
 from tests.test_kernel_cli import NAMES, _scripted, play_in_process  # noqa: E402
 
 

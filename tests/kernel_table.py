@@ -10,7 +10,7 @@ from __future__ import annotations
 from narrator.cues import Answer, Ask, Continue, End, Private, Say, Start
 from narrator.games.kernel import engine
 from narrator.games.kernel import files as kernel
-from narrator.games.kernel.model import read_game_file
+from narrator.games.kernel.parse import read_game_file
 from narrator.games.kernel.state import KConfig, KState
 
 NAMES = ("Aki", "Ben", "Chika", "Dai", "Emi", "Fumi", "Gen", "Hana", "Iku")

@@ -13,7 +13,7 @@ import pytest
 
 from narrator.errors import SetupError
 from narrator.games.kernel import files as kernel
-from narrator.games.kernel.model import parse_game, read_game_file
+from narrator.games.kernel.parse import parse_game, read_game_file
 
 ODD_VALUES = [None, True, -1, 0, 10**9, 2.5, "", "村人", "seer", [], [1, "a"], {}, {"x": 1}, [[]], "0"]
 

@@ -19,7 +19,7 @@ from narrator.errors import SetupError
 from narrator.games.kernel import files as kernel
 from narrator.games.kernel import plans, schema
 from narrator.games.kernel.lines import unreviewed
-from narrator.games.kernel.model import parse_game, read_game_file
+from narrator.games.kernel.parse import parse_game, read_game_file
 
 ROOT = Path(__file__).resolve().parents[1]
 WEREWOLF = kernel.shipped_files()["werewolf"]

@@ -12,6 +12,7 @@ from narrator.appliance import game_switch
 from narrator.appliance.table import check_table, load_table, update_table
 from narrator.cli import main
 from narrator.errors import SetupError
+from narrator.table.store import saved_games
 
 
 def cli(*args):
@@ -130,3 +131,18 @@ def test_the_host_screen_switches_a_set_up_table_and_back(tmp_path, monkeypatch)
 
     path = run(tmp_path, check)
     assert "kept" not in tomllib.loads(path.read_text(encoding="utf-8"))
+
+
+def test_the_spoken_menu_switches_back_and_plays_the_kept_setup(set_up, narrator_home, tmp_path):
+    """The service's menu, one yes/no at a time: back to Additional Werewolf from one-night, the
+    kept cards and countdown are what it reads back and plays (not the recommended set)."""
+    from tests.test_spoken_setup import served
+
+    assert cli("config", "set", "game", "one-night").exit_code == 0
+    games = ["no"] * 3 + ["yes"]  # one-night? tabula? werewolf? then round to additional-werewolf
+    said, table = served(narrator_home, tmp_path, "no", *games, "no", "yes", "yes", "done", "yes")
+    readback = next(r["text"] for r in said if r["line"] == "setup.readback_cards")
+    assert "占い師2枚" in readback and "策士" not in readback
+    assert table["cards"]["seer"] == 2 and "kept" not in table  # one-night set nothing of its own
+    [game] = saved_games(narrator_home)
+    assert game.meta["config"]["cards"]["seer"] == 2 and game.meta["config"]["countdown"] == 15

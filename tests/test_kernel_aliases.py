@@ -13,7 +13,7 @@ import pytest
 from narrator.errors import SetupError
 from narrator.games import get_game
 from narrator.games.kernel import files as kernel
-from narrator.games.kernel.model import parse_game, read_game_file
+from narrator.games.kernel.parse import parse_game, read_game_file
 from narrator.settings import build_settings
 
 WEREWOLF = kernel.shipped_files()["werewolf"]

@@ -13,7 +13,7 @@ import pytest
 from narrator.errors import SetupError
 from narrator.games.kernel import files as kernel
 from narrator.games.kernel import engine, plans
-from narrator.games.kernel.model import parse_game
+from narrator.games.kernel.parse import parse_game
 from narrator.games.kernel.state import KConfig, KState
 from narrator.cues import Answer, Ask, Continue, Start, Timer
 

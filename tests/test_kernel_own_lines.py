@@ -57,7 +57,7 @@ def test_a_files_own_lines_let_it_load_and_its_unreviewed_ones_are_listed(tmp_pa
     game = kernel.load(_house_file(tmp_path))
     spec_lines = game.lines("en")
     assert spec_lines["wolf"]["call"]["bodyguard"]["wake"] == "Bodyguard of the house, wake up."
-    from narrator.games.kernel.model import read_game_file
+    from narrator.games.kernel.parse import read_game_file
 
     listed = unreviewed(read_game_file(_house_file(tmp_path)))
     assert set(listed) == {"wolf.welcome.house", "wolf.call.bodyguard.wake", "wolf.call.bodyguard.act",
@@ -72,7 +72,7 @@ def test_the_pack_rewords_a_line_the_file_also_gives():
 
 
 def test_a_bad_line_in_a_file_is_refused_in_one_line(tmp_path):
-    from narrator.games.kernel.model import read_game_file
+    from narrator.games.kernel.parse import read_game_file
 
     with pytest.raises(SetupError, match=r"\[lines.en.wolf\] sleep: '3' is not a line; give a text"):
         read_game_file(_house_file(tmp_path, '\n[lines.en.wolf]\nsleep = 3\n'))

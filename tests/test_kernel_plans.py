@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from narrator.games.kernel import files as kernel
 from narrator.games.kernel import engine, plans
-from narrator.games.kernel.model import read_game_file
+from narrator.games.kernel.parse import read_game_file
 from narrator.games.kernel.state import KConfig
 
 

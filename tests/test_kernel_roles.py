@@ -11,7 +11,7 @@ import pytest
 
 from narrator.games.kernel import files as kernel
 from narrator.games.kernel import plans
-from narrator.games.kernel.model import read_game_file
+from narrator.games.kernel.parse import read_game_file
 
 FOUR = ["Aki", "Ben", "Chika", "Dai"]
 SIX = ["Aki", "Ben", "Chika", "Dai", "Emi", "Fumi"]

@@ -23,22 +23,20 @@ from narrator import home
 from narrator.table.clock import make_clock
 from narrator.cues import Ask, Say
 from narrator.errors import AnswerError, NarratorError, NoMoreAnswers, SaveError, SetupError
-from narrator.games import game_names, game_over_message, get_game
+from narrator.games import game_over_message, get_game
 from narrator.inputs.button import ButtonListener, ButtonUnavailable
 from narrator.table.runner import play as play_loop
 from narrator.table.runner import resume_position, start_position
 from narrator.table.session import RunOptions, open_sitting
-from narrator.settings import COMMON_KEYS, TableSettings, build_settings
-from narrator.appliance import evening, natural_fill, setup_menu, trouble
+from narrator.settings import TableSettings, build_settings
+from narrator.appliance import evening, game_menu, natural_fill, setup_menu, trouble
+from narrator.appliance.game_menu import MAX_PLAYERS, YES_NO
 from narrator.appliance.table import (
     DEFAULT_TABLE, ApplianceConfig, UnreadableTable, check_table, ensure_table, load_table,
-    table_path, update_table,
+    table_path,
 )
-from narrator.table.lock import held_by_other
-from narrator.table.store import GameStore, saved_games
+from narrator.table.store import GameStore
 
-YES_NO = ("yes", "no")
-MAX_PLAYERS = 20
 WAIT_SOURCE = "appliance"
 """Held in the hub when no listener exists, so the appliance waits instead of giving up."""
 
@@ -126,27 +124,6 @@ def _open_buttons(appliance: ApplianceConfig, log: Callable[[str], None]) -> But
     return buttons
 
 
-def latest_unfinished(root: Path, log: Callable[[str], None] | None = None,
-                      skip: set[str] = frozenset()) -> GameStore | None:
-    """The latest unfinished game this appliance may take: a damaged game, or one another
-    narrator is playing, is named in the log and skipped, never a reason to stop."""
-    log = log or (lambda message: None)
-    unfinished = []
-    for store in saved_games(root):
-        if store.id in skip:
-            continue
-        problem = store.problem()
-        if problem:
-            log(f"skipping a damaged game: {problem}")
-        elif not store.meta.get("finished"):
-            holder = held_by_other(store.folder)
-            if holder:
-                log(f"skipping game {store.id}: another narrator is playing it ({holder})")
-            else:
-                unfinished.append(store)
-    return unfinished[-1] if unfinished else None
-
-
 class Appliance:
     """The loop of a headless table: resume or choose, play, offer another game."""
 
@@ -206,7 +183,7 @@ class Appliance:
 
     async def _one_game(self) -> None:
         """Resume the unfinished game (if the table wants it) or choose and play a new one."""
-        store = self._take(latest_unfinished(home.app_home(), self.log, skip=self.unresumable))
+        store = self._take(trouble.latest_unfinished(home.app_home(), self.log, skip=self.unresumable))
         resume = store is not None and await self.ask_resume()
         if resume and not await self.play_saved(store):
             await self.play_new(await self.choose())
@@ -293,63 +270,13 @@ class Appliance:
             return self._settings(self.table) or settings  # at "play again?": the same, reshuffled
         self.choosing = True
         try:
-            return await self._choose(settings)
+            return await game_menu.choose(self, settings)
         except setup_menu.StartNow:
             self.page.take_start()
             self._reload_table()
             return self._settings(self.table) or settings
         finally:
             self.choosing = False
-
-    async def _choose(self, settings: TableSettings) -> TableSettings:
-        """The spoken menu: the offer, else game → players → preset → read back → yes / no."""
-        while True:
-            await self.say_title(settings.game)
-            if await self.ask(Ask("appliance.offer", YES_NO, {"players": settings.players})) == "yes":
-                self._reload_table()  # the host screen may have changed it meanwhile
-                return self._settings(self.table) or settings
-            games = [g for g in game_names() if self._counts(g)]
-            if len(games) > 1:
-                await self.say("appliance.choose_game")
-                game = await self._pick(games, games.index(settings.game) if settings.game in games else 0,
-                                        lambda g: self.say_title(g), Ask("appliance.this_one", YES_NO))
-            else:
-                game = games[0]
-            counts = self._counts(game)
-            current = settings.players if settings.game == game else None
-            start = next((i for i, (n, _) in enumerate(counts) if n == current), 0)
-            if len(counts) > 1:
-                await self.say("appliance.choose_players")
-                players = await self._pick([n for n, _ in counts], start, None, None)
-            else:
-                players = counts[0][0]
-            settings = dict(counts)[players]
-            if not self._save_choice(game, players):
-                await self.say("appliance.table_unwritable")
-            elif await setup_menu.pick_preset(self, game, players):
-                settings = self._settings(self.table) or settings
-            if await setup_menu.confirm(self, settings):
-                return settings
-
-    async def _pick(self, items: list[Any], start: int, intro: Callable[[Any], Any] | None,
-                    ask: Ask | None) -> Any:
-        """Offer items one by one (from `start`, round and round) until one gets a yes."""
-        i = start
-        while True:
-            item = items[i % len(items)]
-            if intro is not None:
-                await intro(item)
-            question = ask or Ask("appliance.players_option", YES_NO, {"players": item})
-            if await self.ask(question) == "yes":
-                return item
-            i += 1
-
-    async def say_title(self, game: str) -> None:
-        line = "title." + game.replace("-", "_")
-        if self.pack.has(line):
-            await self.say(line)
-        else:
-            await self.say("appliance.game_unnamed", n=game_names().index(game) + 1)
 
     # --- games -----------------------------------------------------------------------------
 
@@ -445,16 +372,6 @@ class Appliance:
             settings = replace(settings, players=get_game(settings.game).configure(settings).players)
         return settings
 
-    def _counts(self, game: str) -> list[tuple[int, TableSettings]]:
-        """Player counts the game accepts with this table (its own options dropped if they misfit)."""
-        for table in (self.table, {k: v for k, v in self.table.items() if k in COMMON_KEYS}):
-            table = {k: v for k, v in table.items() if k not in ("players",)}
-            found = [(n, s) for n in range(1, MAX_PLAYERS + 1)
-                     if (s := self._settings(table, game=game, players=n)) is not None]
-            if found:
-                return found
-        return []
-
     def _reload_table(self) -> None:
         """Pick up `narrator config set` changes made while the service runs (if valid)."""
         if self.table_error:
@@ -466,13 +383,3 @@ class Appliance:
             self.log(f"keeping the table as it was at start: {err}")
             return
         self.table = table
-
-    def _save_choice(self, game: str, players: int) -> bool:
-        """Keep the table's choice for the next game; False (logged) when the file refuses it."""
-        try:
-            self.table = update_table(self.path, {"game": game, "players": players})
-            self.log(f"table file {self.path}: game = {game}, players = {players}")
-        except NarratorError as err:
-            self.log(f"playing {game} for {players} without saving it: {err}")
-            return False
-        return True

@@ -6,7 +6,9 @@ table's language, from the voice pack) and waits for the button, then tries agai
 card, a read-only card and an unwritable table file each have their own line: the fix differs
 (free space, check the card, the game goes on without saving the choice). A table file that
 is not TOML text at all is set aside beside itself (nothing is lost) and the defaults written
-in its place, so the next start does not stumble on it again.
+in its place, so the next start does not stumble on it again. A damaged saved game, or one
+another narrator is playing, is named in the log and skipped when the appliance looks for a
+game to resume.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from pathlib import Path
 from typing import Callable
 
 from narrator import home
+from narrator.table.lock import held_by_other
+from narrator.table.store import GameStore, saved_games
 
 FULL = {errno.ENOSPC, errno.EDQUOT}
 READ_ONLY = {errno.EROFS, errno.EACCES, errno.EPERM}
@@ -58,3 +62,24 @@ def set_aside_table(path: Path, log: Callable[[str], None], write_default: Calla
         return False
     log(f"set {path} aside as {kept.name}; a new table file with the defaults is in its place")
     return True
+
+
+def latest_unfinished(root: Path, log: Callable[[str], None] | None = None,
+                      skip: set[str] = frozenset()) -> GameStore | None:
+    """The latest unfinished game this appliance may take: a damaged game, or one another
+    narrator is playing, is named in the log and skipped, never a reason to stop."""
+    log = log or (lambda message: None)
+    unfinished = []
+    for store in saved_games(root):
+        if store.id in skip:
+            continue
+        problem = store.problem()
+        if problem:
+            log(f"skipping a damaged game: {problem}")
+        elif not store.meta.get("finished"):
+            holder = held_by_other(store.folder)
+            if holder:
+                log(f"skipping game {store.id}: another narrator is playing it ({holder})")
+            else:
+                unfinished.append(store)
+    return unfinished[-1] if unfinished else None

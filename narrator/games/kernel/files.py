@@ -28,7 +28,7 @@ def home_files() -> dict[str, Path]:
 def load(path: Path):
     """The `Game` of one file, read and checked once (one line naming the file and the fix)."""
     from narrator.games.kernel.game import build
-    from narrator.games.kernel.model import read_game_file
+    from narrator.games.kernel.parse import read_game_file
 
     spec = read_game_file(Path(path))
     if spec.name != Path(path).stem and Path(path).parent in (SHIPPED, home.app_home() / HOME_FOLDER):

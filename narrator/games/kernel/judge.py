@@ -68,7 +68,7 @@ def one_night(spec: GameFile, config: KConfig, state: KState, executed: tuple[st
         if (rule.kind == "found" and rule.role in found) or (
                 rule.kind == "peace" and not executed and rule.role not in held) or rule.kind == "otherwise":
             return finish(replace(state, executed=executed, day=max(state.day, 1)), cues, rule.winner, rule.kind)
-    raise AssertionError("the file's last win rule is `otherwise`")  # model.parse_game checks it
+    raise AssertionError("the file's last win rule is `otherwise`")  # parse.parse_game checks it
 
 
 def told(spec: GameFile, state: KState, kind: str) -> tuple[KState, list[Cue]]:
