@@ -17,6 +17,19 @@ NAMES = ("Aki", "Ben", "Chika", "Dai", "Emi", "Fumi", "Gen", "Hana", "Iku")
 MAX_STEPS = 500
 
 
+class StepBudget:
+    """A bound on a loop that drives a game to its end: a game that never ends (a win rule
+    that no longer holds, a step that repeats) fails its test after `limit` steps, saying so,
+    instead of hanging the run (a mutation run's or CI's) until something kills it."""
+
+    def __init__(self, limit: int = MAX_STEPS):
+        self.left = limit
+
+    def tick(self) -> None:
+        self.left -= 1
+        assert self.left >= 0, "the game did not end (or ask) within its step budget"
+
+
 def spec_of(game: str):
     return read_game_file(kernel.shipped_files()[game])
 

@@ -20,6 +20,7 @@ import pytest
 from narrator.cues import Answer, Ask, Continue, Start
 from narrator.games import get_game
 from narrator.settings import build_settings
+from tests.kernel_table import StepBudget
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = {"one-night": "Aki,Ben,Chika,Dai", "werewolf": "Aki,Ben,Chika,Dai,Emi,Fumi",
@@ -28,8 +29,9 @@ NAMES = {"one-night": "Aki,Ben,Chika,Dai", "werewolf": "Aki,Ben,Chika,Dai,Emi,Fu
 
 def play_in_process(game, config, pick) -> tuple[list[str], str]:
     """(answers, winner) of a game played in-process; `pick(state, ask)` answers each question."""
-    state, event, answers = game.new_state(), Start(), []
+    state, event, answers, budget = game.new_state(), Start(), [], StepBudget()
     while not state.finished:
+        budget.tick()
         state, cues = game.advance(config, state, event)
         ask = cues[-1] if cues and isinstance(cues[-1], Ask) else None
         if ask is None:

@@ -16,6 +16,7 @@ from narrator.games.kernel import engine, plans
 from narrator.games.kernel.parse import parse_game
 from narrator.games.kernel.state import KConfig, KState
 from narrator.cues import Answer, Ask, Continue, Start, Timer
+from tests.kernel_table import StepBudget
 
 WEREWOLF = kernel.shipped_files()["werewolf"]
 ORDER = 'order = ["deaths", "check", "discussion", "vote", "check"]'
@@ -35,8 +36,9 @@ def _day_one(spec) -> list:
                      roles={"werewolf": 1, "seer": 1, "knight": 1, "villager": 2}, digital_cards=True,
                      fixed=tuple(DEAL))
     state, event, said = KState(), Start(), []
-    answers = ["done", "Aki"]  # ready; the seer (Ben) divines
+    answers, budget = ["done", "Aki"], StepBudget()  # ready; the seer (Ben) divines
     while True:
+        budget.tick()
         state, cues = engine.advance(spec, config, state, event)
         if state.day:
             said += cues

@@ -21,6 +21,7 @@ from narrator.cues import Answer, Ask, Continue, Private, Say, Start
 from narrator.games import get_game
 from narrator.settings import build_settings
 from narrator.table.transcript import read_transcript
+from tests.kernel_table import StepBudget
 
 NAMES = {"werewolf": "Aki,Ben,Chika,Dai,Emi,Fumi", "tabula": "Aki,Ben,Chika,Dai,Emi,Fumi,Gen,Hana,Iku,Jun"}
 
@@ -142,8 +143,9 @@ def _public_walk(game, config):
     """Every (line, params) said aloud in a passed game, and every question the table answers aloud."""
     from narrator.cues import End
 
-    state, event, said, asks = game.new_state(), Start(), [], []
+    state, event, said, asks, budget = game.new_state(), Start(), [], [], StepBudget()
     while not state.finished:
+        budget.tick()
         state, cues = game.advance(config, state, event)
         said += [(c.line, c.params) for c in cues if isinstance(c, (Say, End)) or (isinstance(c, Ask) and not c.player)]
         asks += [c for c in cues if isinstance(c, Ask) and not c.player]

@@ -12,6 +12,7 @@ import pytest
 from narrator.games.kernel import files as kernel
 from narrator.games.kernel import plans
 from narrator.games.kernel.parse import read_game_file
+from tests.kernel_table import StepBudget
 
 FOUR = ["Aki", "Ben", "Chika", "Dai"]
 SIX = ["Aki", "Ben", "Chika", "Dai", "Emi", "Fumi"]
@@ -150,8 +151,9 @@ def test_a_state_round_trips_through_json_at_every_step():
                      roles={r: scenario["deal"].count(r) for r in scenario["deal"]}, digital_cards=True,
                      fixed=tuple(scenario["deal"]))
     assert KConfig.from_dict(json.loads(json.dumps(config.to_dict()))) == config
-    state, event, answers = KState(), Start(), list(scenario["answers"])
+    state, event, answers, budget = KState(), Start(), list(scenario["answers"]), StepBudget()
     while not state.finished:
+        budget.tick()
         state, cues = engine.advance(spec, config, state, event)
         assert KState.from_dict(json.loads(json.dumps(state.to_dict()))) == state
         event = Answer(answers.pop(0)) if cues and isinstance(cues[-1], Ask) else Continue()

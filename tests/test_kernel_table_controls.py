@@ -25,6 +25,7 @@ from narrator.table.runner import play, resume_position, start_position
 from narrator.table.scheduler import Scheduler
 from narrator.table.store import GameStore
 from narrator.table.transcript import Transcript, read_transcript
+from tests.kernel_table import StepBudget
 
 GAMES = {"one-night": ("Aki,Ben,Chika,Dai", {}), "one-night-device": ("Aki,Ben,Chika,Dai", {"digital_cards": "true",
                                                                                            "phones": True}),
@@ -62,8 +63,9 @@ def _setup(name: str, tmp_path, tag: str):
 def _answers(rules, config) -> tuple[list, list]:
     """A whole game's answers (every choice the first allowed, the vote a human, so the game
     lasts), and for each another answer its question allows (or None)."""
-    state, event, answers, others = rules.new_state(), Start(), [], []
+    state, event, answers, others, budget = rules.new_state(), Start(), [], [], StepBudget()
     while not state.finished:
+        budget.tick()
         state, cues = rules.advance(config, state, event)
         ask = cues[-1] if cues and isinstance(cues[-1], Ask) else None
         if ask is None:
@@ -158,8 +160,9 @@ def _cues_until(name: str, line: str):
     """The config, and the cues of the first step of a werewolf game that asks `line`."""
     rules = get_game(name)
     config = rules.configure(build_settings({}, {"names": GAMES[name][0], "seed": "3"}, "test"))
-    state, event = rules.new_state(), Start()
+    state, event, budget = rules.new_state(), Start(), StepBudget()
     while True:
+        budget.tick()
         state, cues = rules.advance(config, state, event)
         ask = cues[-1] if cues and isinstance(cues[-1], Ask) else None
         if ask is not None and ask.line == line:
