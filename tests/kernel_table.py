@@ -38,8 +38,9 @@ class Table:
     """One kernel game at a table: `answer` gives the open question its answer and plays on
     to the next question (or the end); `cues` keeps everything said, shown and asked."""
 
-    def __init__(self, game: str, deal: list[str] | None = None, cards: str = "device", names=None, **config):
-        self.spec = spec_of(game)
+    def __init__(self, game: str, deal: list[str] | None = None, cards: str = "device", names=None, spec=None,
+                 **config):
+        self.spec = spec or spec_of(game)  # `spec`: the shipped file changed by the test
         deal = deal or []
         if names is None:
             names = NAMES[:len(deal) - self.spec.centre] if deal else ()

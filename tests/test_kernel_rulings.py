@@ -247,6 +247,29 @@ def test_a_role_nobody_holds_is_not_called_but_a_dead_holders_call_goes_on():
     assert "wolf.call.medium.wake" not in lines(t.cues)
 
 
+def _seer_step_with(**change):
+    """The shipped werewolf file with its seer's call changed (`while`, `absent`)."""
+    spec = spec_of("werewolf")
+    return replace(spec, steps=tuple(replace(s, **change) if s.id == "seer" else s for s in spec.steps))
+
+
+def test_a_call_while_alive_stops_once_its_holder_is_dead():
+    t = Table("werewolf", FIVE, spec=_seer_step_with(while_="alive"))
+    t.answer("done", "Dai")
+    night2 = t.answer("Ben")  # the seer executed: her call is not made on night 2
+    assert "wolf.call.seer.wake" not in lines(night2)
+    assert "wolf.call.knight.wake" in lines(night2)  # the others' calls go on
+
+
+def test_a_call_absent_skip_is_made_while_its_holder_lives_and_skipped_after():
+    t = Table("werewolf", FIVE, spec=_seer_step_with(absent="skip"))
+    night1 = t.answer("done")
+    assert "wolf.call.seer.wake" in lines(night1)  # Ben holds the seer and lives: called
+    t.answer("Dai")
+    night2 = t.answer("Ben")
+    assert "wolf.call.seer.wake" not in lines(night2)
+
+
 def test_the_one_night_seer_looks_at_the_centre_or_a_card_and_the_thief_may_keep_his():
     t = Table("one-night", ONE_NIGHT)
     t.answer("done")
