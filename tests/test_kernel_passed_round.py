@@ -104,3 +104,21 @@ def test_a_passed_game_plays_to_its_win_without_a_word_of_the_night_aloud():
     assert t.state.winner == "village"
     night_lines = [line for line in aloud(t.cues) if line.startswith("wolf.call.")]
     assert night_lines == [] and "wolf.win.village" in lines(t.cues)
+
+
+def test_a_seat_with_a_part_before_its_choice_makes_the_choice_it_is_asked():
+    """A file whose wolves meet and attack on the same night: the device shows Aki his partners
+    (alone here), then asks his attack, and the answer is the attack (not the meeting's)."""
+    from dataclasses import replace
+
+    spec = spec_of("werewolf")
+    spec = replace(spec, steps=tuple(replace(s, from_night=1) if s.id == "werewolves" else s for s in spec.steps))
+    t = Table("werewolf", SIX, passed=True, spec=spec)
+    night = t.answer("done")
+    assert shown(night, "Aki")[0] == Private("Aki", "wolf.alone")
+    assert t.ask.player == "Aki" and t.ask.line == "wolf.call.werewolves.choose"
+    t.answer("Fumi")  # the wolf's attack; then the seer's turn
+    assert t.ask.player == "Ben" and t.ask.line == "wolf.call.seer.choose"
+    morning = t.answer("Aki")
+    assert said(morning, "wolf.morning") and any(c.params.get("names") == ["Fumi"] or c.params.get("name") == "Fumi"
+                                                 for c in said(morning, "wolf.killed") + said(morning, "wolf.dead"))
