@@ -283,6 +283,28 @@ def test_the_game_waits_for_phones_until_every_seat_has_one():
     assert hub.command_nowait() is None  # the command it listened for is not left behind
 
 
+def test_a_command_after_every_phone_joined_reaches_the_game_not_the_finished_wait():
+    """The wait listens for the table's "done"; once every seat has a phone it stops listening,
+    so the table's next command (the first answer of the game) is not swallowed by it."""
+    server, hub = make()
+
+    async def main():
+        task = asyncio.ensure_future(server.wait_for_phones())
+        for _ in range(5):
+            await asyncio.sleep(0)
+        for name in NAMES.split(","):
+            server.seats.claim(name)
+        server.seats_changed()
+        await asyncio.wait_for(task, 5)
+        hub.offer_command("done", "keyboard")
+        for _ in range(5):
+            await asyncio.sleep(0)
+        return hub.command_nowait()
+
+    heard = asyncio.run(main())
+    assert heard is not None and heard.value == "done"
+
+
 def test_done_at_the_table_starts_the_game_with_seats_free():
     server, hub = make()
 
@@ -479,6 +501,25 @@ def test_the_host_screens_stream_carries_the_host_view_and_a_stranger_gets_none(
         response = await _open_stream(session, base)
         view = json.loads((await _next_event(response))[6:])
         assert view["host"]["free"] == 5 and server._seat_streams[HOST] == 1
+        response.close()
+
+    streaming(test)
+
+
+def test_a_quiet_stream_sends_keepalives_and_stays_open(monkeypatch):
+    """A stream with nothing new says `: keepalive` every KEEPALIVE seconds (proxies and phones
+    drop a silent connection), and goes on after each: the waits are cut short here."""
+    monkeypatch.setattr(server_module, "CHECK_EVERY", 0.01)
+    monkeypatch.setattr(server_module, "KEEPALIVE", 0.03)
+
+    async def test(server, session, base, jar):
+        _seat(server, jar, base)
+        response = await _open_stream(session, base)
+        assert (await _next_event(response)).startswith(b"data: ")
+        assert await _next_event(response) == b": keepalive\n\n"
+        assert await _next_event(response) == b": keepalive\n\n"
+        server._changed()
+        assert (await _next_event(response)).startswith(b"data: ")  # still the seat's stream
         response.close()
 
     streaming(test)
