@@ -26,7 +26,11 @@
 # slow, real processes and kills, stay in: they pin what a mutant would break). Tests that start `python -m narrator` run the
 # mutant in the subprocess too (mutmut's trampolines follow the environment), but only tests
 # that also call the function in-process are chosen for it, so the figure errs low.
-# MUTATION_CHILDREN (default 2) mutants run at once. Prints mutmut's results, every survivor's
+# MUTATION_CHILDREN (default 2) mutants run at once. A test that runs past MUTATION_TEST_BOUND
+# seconds (default 90; pytest-timeout, installed with mutmut) fails: a mutant that makes a test
+# hang (a stream kept silent, a game that never ends) is caught by it, where mutmut's own CPU
+# limit never fires for a test that waits without working; such kills take the bound's time
+# (mutmut's meta files keep each mutant's duration). Prints mutmut's results, every survivor's
 # diff (mutation-survivors.txt in MUTATION_DIR) and killed/total per module.
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -54,9 +58,11 @@ esac
 FILES=${2:-$DEFAULT}
 TESTS=${MUTATION_TESTS:-$TESTS}
 WORK=${MUTATION_DIR:-/tmp/narrator-mutation-$TARGET}
+TEST_BOUND=${MUTATION_TEST_BOUND:-90}
 MUTMUT=${MUTMUT:-$ROOT/.venv/bin/mutmut}  # a worktree without its own .venv: MUTMUT=/path/to/.venv/bin/mutmut
-[ -x "$MUTMUT" ] || "$(dirname "$MUTMUT")/pip" install -q "mutmut==3.8.1" || {
-    echo "cannot install mutmut: run scripts/setup --test first, or $ROOT/.venv/bin/pip install mutmut" >&2; exit 2; }
+[ -x "$MUTMUT" ] && "$(dirname "$MUTMUT")/python" -c "import pytest_timeout" 2>/dev/null ||
+    "$(dirname "$MUTMUT")/pip" install -q "mutmut==3.8.1" "pytest-timeout==2.4.0" || {
+    echo "cannot install mutmut: run scripts/setup --test first, or $ROOT/.venv/bin/pip install mutmut pytest-timeout" >&2; exit 2; }
 
 rm -rf "$WORK" && mkdir -p "$WORK"
 (cd "$ROOT" && git ls-files -co --exclude-standard -z | xargs -0 cp --parents -t "$WORK" 2>/dev/null || true)
@@ -71,7 +77,7 @@ source_paths = ["narrator/"]
 only_mutate = [$ONLY]
 also_copy = ["tests/", "voices/", "engines/", "bench/"]
 pytest_add_cli_args_test_selection = [$SELECTED]
-pytest_add_cli_args = ["-p", "no:cacheprovider", "-m", "not chroot", "-q", "-x", "-k", "not 1024"]
+pytest_add_cli_args = ["-p", "no:cacheprovider", "-m", "not chroot", "-q", "-x", "-k", "not 1024", "--timeout", "$TEST_BOUND"]
 TOML
 cd "$WORK"
 set -f  # MUTANTS may hold mutmut's wildcards: hand them over as they are

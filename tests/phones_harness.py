@@ -195,8 +195,16 @@ class Phone:
         await self.session.close()
         self.session = self._session(jar)
 
-    async def first_event(self) -> dict[str, Any]:
-        """The first view the server pushes on the events stream."""
+    async def first_event(self, bound: float = 10.0) -> dict[str, Any]:
+        """The first view the server pushes on the events stream. The server sends it at once;
+        `bound` (seconds) only turns a stream that stays silent (a bug, a mutant) into a
+        failure instead of a test that never ends."""
+        try:
+            return await asyncio.wait_for(self._first_event(), bound)
+        except asyncio.TimeoutError:
+            raise AssertionError(f"the stream sent no view within {bound} s") from None
+
+    async def _first_event(self) -> dict[str, Any]:
         async with self.session.get("/api/events") as r:
             assert r.status == 200, r.status
             async for raw in r.content:
