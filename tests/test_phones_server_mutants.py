@@ -523,3 +523,135 @@ def test_a_quiet_stream_sends_keepalives_and_stays_open(monkeypatch):
         response.close()
 
     streaming(test)
+
+
+# --- listening and stopping (start, stop) -------------------------------------------------------
+
+async def _get(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, bytes]:
+    """One keep-alive GET of /api/seats on a raw connection: (reader, writer, the reply's head)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(f"GET /api/seats HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+    head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+    return reader, writer, head
+
+
+def test_a_narrator_restarted_at_once_listens_on_the_same_port_again():
+    """The appliance restarts the narrator (a crash, a new game) on its fixed port while the
+    last one's connections are still in TIME_WAIT: the new server binds anyway (SO_REUSEADDR)."""
+    async def main():
+        first, _ = make()
+        port = await first.start("127.0.0.1", 0)
+        _, writer, head = await _get(port)
+        assert head.startswith(b"HTTP/1.1 200")
+        await first.stop()  # the server closes the phone's connection first: TIME_WAIT on its side
+        writer.close()
+        second, _ = make()
+        assert await second.start("127.0.0.1", port) == port
+        _, writer, head = await _get(port)
+        assert head.startswith(b"HTTP/1.1 200")
+        writer.close()
+        await second.stop()
+
+    asyncio.run(main())
+
+
+def test_a_port_in_use_is_one_line_that_names_the_fix():
+    import socket
+
+    from narrator.errors import SetupError
+
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen()
+
+    async def main():
+        server, _ = make()
+        with pytest.raises(SetupError) as refused:
+            await server.start("127.0.0.1", busy.getsockname()[1])
+        assert server._listener is None and server.addresses == []
+        return str(refused.value)
+
+    try:
+        port = busy.getsockname()[1]
+        line = asyncio.run(main())
+        assert line.startswith(f"the phone page cannot listen on 127.0.0.1:{port} (") and "\n" not in line
+        assert "address already in use" in line.lower() and line.endswith("); choose another --port or --host")
+    finally:
+        busy.close()
+
+
+def test_requests_leave_no_access_log(caplog):
+    """The journal gets no line per request (addresses and paths of every phone, all night)."""
+    import logging
+
+    caplog.set_level(logging.DEBUG)
+
+    async def main():
+        server, _ = make()
+        port = await server.start("127.0.0.1", 0)
+        _, writer, head = await _get(port)
+        writer.close()
+        await server.stop()
+        return head
+
+    assert asyncio.run(main()).startswith(b"HTTP/1.1 200")
+    assert not [r for r in caplog.records if r.name.startswith("aiohttp.access")]
+
+
+def test_an_idle_connection_is_closed_after_the_request_timeout(monkeypatch):
+    """A phone's idle keep-alive connection is closed after guard.REQUEST_TIMEOUT, not held
+    for aiohttp's hour: an idle socket is a place a phone cannot have (guard.py). The timeout is
+    cut to 50 ms here, a real wait: aiohttp keeps it on the loop's own clock."""
+    from narrator.phones import guard
+
+    monkeypatch.setattr(guard, "REQUEST_TIMEOUT", 0.05)
+
+    async def main():
+        server, _ = make()
+        port = await server.start("127.0.0.1", 0)
+        try:
+            reader, writer, head = await _get(port)
+            assert head.startswith(b"HTTP/1.1 200")
+            length = int(next(line.split(b":")[1] for line in head.split(b"\r\n")
+                              if line.lower().startswith(b"content-length")))
+            await reader.readexactly(length)
+            assert await asyncio.wait_for(reader.read(), 5) == b""  # closed by the server
+            writer.close()
+        finally:
+            await server.stop()
+
+    asyncio.run(main())
+
+
+def test_stop_closes_the_port_and_ends_the_sweeper_and_a_second_stop_is_harmless():
+    async def main():
+        server, _ = make()
+        port = await server.start("127.0.0.1", 0)
+        sweeper = server._sweeper
+        assert not sweeper.done()
+        await server.stop()
+        await asyncio.sleep(0)
+        assert sweeper.cancelled() and server._sweeper is None
+        assert server._listener is None and server._runner is None and server.addresses == []
+        with pytest.raises(OSError):
+            await asyncio.open_connection("127.0.0.1", port)
+        await server.stop()
+
+    asyncio.run(main())
+
+
+def test_stop_with_a_release_asked_stops_the_voice_hearing_yes_and_else_leaves_its_words():
+    from narrator.phones import host_release
+
+    hub = ListenerHub()
+    server, _ = make(hub)
+    host_release.ask(server)
+    assert hub.listen_also == ("yes",)
+    asyncio.run(server.stop())
+    assert hub.listen_also == ()
+
+    hub = ListenerHub()
+    server, _ = make(hub)
+    hub.hear_also(("menu",))  # someone else's words (no release asked): not the server's to undo
+    asyncio.run(server.stop())
+    assert hub.listen_also == ("menu",)
