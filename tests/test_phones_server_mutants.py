@@ -655,3 +655,44 @@ def test_stop_with_a_release_asked_stops_the_voice_hearing_yes_and_else_leaves_i
     hub.hear_also(("menu",))  # someone else's words (no release asked): not the server's to undo
     asyncio.run(server.stop())
     assert hub.listen_also == ("menu",)
+
+
+def test_with_the_schedulers_cues_the_phones_show_a_new_state_only_once_its_step_is_announced():
+    """A death is said aloud before any phone shows it: the server follows the hub's cues and
+    shows the game's state at the next timer, question or end, not at each state change."""
+    from narrator.cues import Say, Timer
+
+    hub = ListenerHub()
+    server, _ = make(hub)
+    from narrator.table.clock import ManualClock
+
+    server.clock = ManualClock()
+    assert server._cue in hub.cue_watchers
+    server.set_state("night 1")
+    server.set_state("morning: Ben died")
+    assert (server.state, server.shown) == ("morning: Ben died", "night 1")
+    hub.cue_started(Say("morning.deaths"))  # spoken, not yet shown
+    assert server.shown == "night 1"
+    hub.cue_started(Timer("discussion", 60))
+    assert server.shown == "morning: Ben died" and server.timer[1] == 60.0 and server.timer_serial == 1
+
+
+def test_without_cues_from_the_hub_the_phones_show_every_state_at_once():
+    hub = SimpleNamespace(open_ask=None, open_collect=None, rounds_during_timers=False, table_actions={},
+                          watch=lambda callback: None, subscribe_private=lambda callback: None,
+                          register=lambda source: None, add_table_command=lambda word, handler: None)
+    server, _ = make(hub)
+    server.set_state("night 1")
+    server.set_state("morning: Ben died")
+    assert server.shown == "morning: Ben died"
+
+
+def test_a_line_announced_before_the_voice_is_wired_is_kept_and_says_nothing_wrong(capsys):
+    server, _ = make()
+    server.announce("phones.host_released", {"code": "A B C"})
+    assert server.said == [("phones.host_released", {"code": "A B C"})]
+    assert capsys.readouterr().err == ""
+    heard = []
+    server.speak = lambda line, params: heard.append(line)
+    server.announce("phones.seat_released", {"name": "Aki"})
+    assert heard == ["phones.seat_released"]
