@@ -696,3 +696,45 @@ def test_a_line_announced_before_the_voice_is_wired_is_kept_and_says_nothing_wro
     server.speak = lambda line, params: heard.append(line)
     server.announce("phones.seat_released", {"name": "Aki"})
     assert heard == ["phones.seat_released"]
+
+
+def test_an_open_stream_is_not_swept_as_an_idle_connection():
+    """The guard closes a connection idle past its request timeout, but a page's event stream
+    is quiet by design: it stays open through the sweep and gets the next change."""
+    from narrator.table.clock import ManualClock
+
+    clock = ManualClock()
+
+    async def test(server, session, base, jar):
+        server.guard.now = clock.now
+        _seat(server, jar, base)
+        response = await _open_stream(session, base)
+        await _next_event(response)
+        await clock.advance(server.guard.request_timeout + 1)
+        assert server.guard.sweep() == 0
+        server._changed()
+        assert (await _next_event(response)).startswith(b"data: ")
+        response.close()
+
+    streaming(test)
+
+
+def test_a_seat_released_with_no_change_pushed_ends_its_stream_at_the_next_check_cleanly(monkeypatch, caplog):
+    """A seat freed by another path (a move, a carried host) with no push: the stream sees its
+    token is worth nothing at its next check, ends, and frees its place; no error is logged."""
+    import logging
+
+    monkeypatch.setattr(server_module, "CHECK_EVERY", 0.01)
+    caplog.set_level(logging.DEBUG, logger="aiohttp")
+
+    async def test(server, session, base, jar):
+        _seat(server, jar, base)
+        _seat(server, jar, base, "Ben")  # this phone's cookie is Ben's now: Aki's stream is not this one
+        response = await _open_stream(session, base)
+        await _next_event(response)
+        server.seats.release("Ben")  # no _changed(): only the stream's own check can see it
+        assert await asyncio.wait_for(response.content.read(), 10) == b""
+        assert server._seat_streams["Ben"] == 0 and not server._streams
+
+    streaming(test)
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.records
