@@ -738,3 +738,17 @@ def test_a_seat_released_with_no_change_pushed_ends_its_stream_at_the_next_check
 
     streaming(test)
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.records
+
+
+def test_a_views_call_length_and_age_are_the_calls_own_to_the_millisecond(monkeypatch):
+    """The phones' send slots count from the open call's age and cover a late timer from the
+    last call's length (app.js: COVER): both leave as the call's own figures, in milliseconds."""
+    server, _ = make()
+    server.clock = SimpleNamespace(now=lambda: 0.0)
+    assert server.view_now("Aki")["call_length"] is None and server.view_now("Aki")["call_age"] is None
+    server._call_length = 12.34567
+    monkeypatch.setattr(server_module.time, "monotonic", lambda: 1000.98765)
+    server._in_call, server._call_opened = True, 990.0
+    view = server.view_now("Aki")
+    assert view["call_length"] == 12.346 and view["call_age"] == 10.988
+    assert server.view("Aki")["call_age"] is None  # by the moment: only in the view as it leaves
