@@ -30,7 +30,9 @@
 # seconds (default 90; pytest-timeout, installed with mutmut) fails: a mutant that makes a test
 # hang (a stream kept silent, a game that never ends) is caught by it, where mutmut's own CPU
 # limit never fires for a test that waits without working; such kills take the bound's time
-# (mutmut's meta files keep each mutant's duration). Prints mutmut's results, every survivor's
+# (mutmut's meta files keep each mutant's duration). The thread method: it ends the test
+# process (exit 1, a failure), where the signal method's exception, raised inside a game's
+# asyncio task, is kept by the task and the loop spins on. Prints mutmut's results, every survivor's
 # diff (mutation-survivors.txt in MUTATION_DIR) and killed/total per module.
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -77,7 +79,7 @@ source_paths = ["narrator/"]
 only_mutate = [$ONLY]
 also_copy = ["tests/", "voices/", "engines/", "bench/"]
 pytest_add_cli_args_test_selection = [$SELECTED]
-pytest_add_cli_args = ["-p", "no:cacheprovider", "-m", "not chroot", "-q", "-x", "-k", "not 1024", "--timeout", "$TEST_BOUND"]
+pytest_add_cli_args = ["-p", "no:cacheprovider", "-m", "not chroot", "-q", "-x", "-k", "not 1024", "--timeout", "$TEST_BOUND", "--timeout-method", "thread"]
 TOML
 cd "$WORK"
 set -f  # MUTANTS may hold mutmut's wildcards: hand them over as they are
