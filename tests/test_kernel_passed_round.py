@@ -122,3 +122,23 @@ def test_a_seat_with_a_part_before_its_choice_makes_the_choice_it_is_asked():
     morning = t.answer("Aki")
     assert said(morning, "wolf.morning") and any(c.params.get("names") == ["Fumi"] or c.params.get("name") == "Fumi"
                                                  for c in said(morning, "wolf.killed") + said(morning, "wolf.dead"))
+
+
+def test_a_seat_with_a_part_after_its_choice_is_shown_that_part_too():
+    """A file whose wolves attack first and then meet, on the same night: once Aki has chosen,
+    his turn goes on to his next part (his partners, none here), before the device moves on.
+    A turn that skipped a part after a choice would show him nothing of the meeting."""
+    from dataclasses import replace
+
+    spec = spec_of("werewolf")
+    attack = replace(next(s for s in spec.steps if s.id == "werewolves"), from_night=1)
+    meet = next(s for s in spec.steps if s.id == "werewolves_meet")
+    others = tuple(s for s in spec.steps if s.id not in ("werewolves", "werewolves_meet"))
+    spec = replace(spec, steps=(attack, meet) + others)
+    t = Table("werewolf", SIX, passed=True, spec=spec)
+    night = t.answer("done")
+    assert t.ask.player == "Aki" and t.ask.line == "wolf.call.werewolves.choose"
+    assert shown(night, "Aki") == []  # the choice comes first: nothing shown before it
+    rest = t.answer("Fumi")
+    assert shown(rest, "Aki") == [Private("Aki", "wolf.alone")]  # then his part after it
+    assert t.ask.player == "Ben" and t.ask.line == "wolf.call.seer.choose"
