@@ -89,7 +89,7 @@ set +f
 "$MUTMUT" results --all true >mutmut-results.txt 2>&1 || true
 for name in $(grep -E ': (survived|no tests|timeout|suspicious)' mutmut-results.txt | sed 's/^ *//; s/:.*//'); do
     echo "== $name ($(grep -F "$name:" mutmut-results.txt | sed 's/.*: //'))"
-    "$MUTMUT" show "$name" 2>/dev/null | grep -E '^[-+] '
+    "$MUTMUT" show "$name" 2>/dev/null | grep -E '^[-+] ' || echo "   (no one-line diff: mutmut show $name)"
 done >mutation-survivors.txt
 python3 - "$WORK/mutmut-results.txt" <<'PY'
 import collections, os, re, sys

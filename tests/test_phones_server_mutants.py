@@ -122,6 +122,18 @@ def test_stop_gives_the_hub_back_what_the_server_took():
     assert hub.rounds_during_timers == before and hub.table_claim is None
 
 
+def test_the_phones_are_a_listener_so_a_table_without_a_keyboard_still_waits_for_them():
+    """A hub with no other listener (the appliance's, no keyboard): the phones are the one that
+    can still answer, under its own name; with none, a pause would end the game as a listener
+    run dry (`table/commands.py`) and the appliance would not wait for the phones."""
+    from narrator.phones import answers
+
+    hub = ListenerHub()
+    assert hub.sources == frozenset()
+    make(hub)
+    assert hub.sources == {answers.SOURCE} and answers.SOURCE == "phone"
+
+
 def test_a_post_must_carry_the_pages_own_origin_in_any_case():
     server, _ = make()
 
