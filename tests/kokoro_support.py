@@ -21,3 +21,15 @@ def open_kokoro():
         if REQUESTED.is_file():
             pytest.fail(f"setup was asked for the natural voice ({REQUESTED}) but it does not load: {err}")
         pytest.skip(str(err))
+
+
+def kokoro_module():
+    """The engine's package without loading its model (a class attribute to read): the same
+    skip, or failure where setup was asked for the natural voice, as `open_kokoro`."""
+    try:
+        import narrator_kokoro
+    except ImportError as err:
+        if REQUESTED.is_file():
+            pytest.fail(f"setup was asked for the natural voice ({REQUESTED}) but it does not import: {err}")
+        pytest.skip(f"the natural voice is not installed ({err}): scripts/setup --natural-voice")
+    return narrator_kokoro

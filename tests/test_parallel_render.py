@@ -86,9 +86,9 @@ def test_workers_default_to_the_cores_and_never_exceed_the_work():
 
 
 def test_the_kokoro_engine_says_it_uses_threads():
-    from narrator_kokoro import KokoroEngine
+    from tests.kokoro_support import kokoro_module
 
-    assert KokoroEngine.uses_threads is True
+    assert kokoro_module().KokoroEngine.uses_threads is True
 
 
 def test_progress_gives_the_rate_and_the_time_left():
