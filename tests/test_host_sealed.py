@@ -158,14 +158,19 @@ def test_every_host_action_goes_through_the_door_and_a_forged_one_opens_to_nothi
             assert status == 409  # the real status, inside the sealed reply
             assert (await screen.act("answer", {"serial": -1, "value": "yes"}))[0] == 409
             assert (await screen.act("release", {"seat": "Nobody"}))[0] == 404
-            assert (await screen.act("shutdown", {}))[0] == 400
+            status, body = await screen.act("shutdown", {})  # no such action: the reply names those there are
+            assert status == 400 and body["error"].startswith("a host action is one of: ")
+            assert {"start", "end-timer", "answer", "release", "move"} <= set(body["error"].split(": ", 1)[1].split(", "))
+            # a host screen that has a key sending a plain action: refused, saying what to do
+            async with screen.phone.session.post("/api/host/release", json={"seat": "Aki"}) as r:
+                assert (r.status, await r.json()) == (401, {"error": host_channel.PLAIN_REFUSED})
             # sealed by someone else's key pair, or by a seat: refused at the door
             stranger = HostScreen(screen.phone, nacl.public.PrivateKey.generate(), table.server)
             assert (await stranger.act("release", {"seat": "Aki"}))[0] == 401
             assert table.server.seats.taken("Aki")
             # a seated phone cannot use the door, with or without a box
             async with phones["Aki"].session.post(host_channel.DOOR, json=screen.sealed_body("start", {})) as r:
-                assert r.status == 403
+                assert (r.status, await r.json()) == (403, {"error": "only the host screen may do this"})
             # a sealed reply of the host's own, sent back as a request, is not from the host screen
             async with screen.phone.session.post(host_channel.DOOR, json={"box": 1}) as r:
                 assert r.status == 401
