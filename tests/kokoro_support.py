@@ -18,9 +18,7 @@ def open_kokoro():
     try:
         return load_tts("kokoro")
     except EngineUnavailable as err:
-        if REQUESTED.is_file():
-            pytest.fail(f"setup was asked for the natural voice ({REQUESTED}) but it does not load: {err}")
-        pytest.skip(str(err))
+        _missing(f"it does not load: {err}", str(err))
 
 
 def kokoro_module():
@@ -29,7 +27,12 @@ def kokoro_module():
     try:
         import narrator_kokoro
     except ImportError as err:
-        if REQUESTED.is_file():
-            pytest.fail(f"setup was asked for the natural voice ({REQUESTED}) but it does not import: {err}")
-        pytest.skip(f"the natural voice is not installed ({err}): scripts/setup --natural-voice")
+        _missing(f"it does not import: {err}", f"the natural voice is not installed ({err}): scripts/setup --natural-voice")
     return narrator_kokoro
+
+
+def _missing(why: str, skip_reason: str) -> None:
+    """A failure where setup was asked for the natural voice, else a skip."""
+    if REQUESTED.is_file():
+        pytest.fail(f"setup was asked for the natural voice ({REQUESTED}) but {why}")
+    pytest.skip(skip_reason)
