@@ -11,6 +11,7 @@ winners. On failure every phone's screen is saved to `test-artifacts/`.
 
 import asyncio
 import contextlib
+import json
 import os
 from pathlib import Path
 
@@ -25,6 +26,7 @@ from tests.setup_parts import missing, require_import
 pytestmark = pytest.mark.slow  # Chromium through Playwright
 
 CHROMIUM = Path("/usr/bin/chromium")
+STATIC = Path(__file__).resolve().parent.parent / "narrator" / "phones" / "static"
 ARTIFACTS = Path(os.environ.get("NARRATOR_TEST_ARTIFACTS", Path(__file__).resolve().parent.parent / "test-artifacts"))
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -89,6 +91,7 @@ async def seat_everyone(table, browser, names, pages):
         await host.wait_for_selector(f'#seat-code[data-seat="{name}"] #letters:not(:empty)')
         assert await host.locator("#qr").count() == 1
         letters = await host.inner_text("#letters")
+        assert letters.strip(), f"the host screen showed {name}'s code card with no code in it"
         page = pages[name] = await new_phone(browser)
         if number == len(names):  # the last player scans the QR code: its link carries the code
             link = await host.evaluate(f"fetch('/api/host/code/{number}').then(r => r.json())"
@@ -411,6 +414,101 @@ def test_the_host_screen_waits_for_the_tables_press_showing_the_number_the_narra
                     await browser.close()
         finally:
             await table.close()
+
+    asyncio.run(main())
+
+
+BLANK_CODES = """window.__cards = 0; window.__blank = 0;
+new MutationObserver((records) => {
+  for (const r of records) for (const node of r.addedNodes) {
+    const card = node.id === "seat-code" ? node : node.querySelector && node.querySelector("#seat-code");
+    if (!card) continue;
+    window.__cards += 1;
+    if (!card.querySelector("#letters").textContent.trim()) window.__blank += 1;
+  }
+}).observe(document.body, { childList: true, subtree: true });"""
+
+
+def test_a_seat_code_being_copied_stays_on_the_host_screen_through_every_push(request):
+    """The host screen is drawn again at every push, and a night call brings one a second from
+    every phone. Each drawing once fetched the code anew and showed an empty card until the
+    reply came: a player copying the letters saw them blink, and the CI's browser test read ""
+    between two pushes, typed it as the seat's code and was shut out (the run of 2026-12-02)."""
+    async def main():
+        table = await open_table(NAMES5, seed=11, lang="ja")
+        name = NAMES5.split(",")[0]
+        async with browsers(request, table) as (browser, pages):
+            host = await seat_everyone(table, browser, [], pages)
+            await host.click(f'#host .seat[data-seat="{name}"] .show-code')
+            await host.wait_for_selector(f'#seat-code[data-seat="{name}"] #letters:not(:empty)')
+            await host.evaluate(BLANK_CODES)
+            for pushes in range(1, 6):
+                table.server._changed()  # a phone's decoy, a memo, a new line: the screen is drawn again
+                await host.wait_for_function(f"() => window.__cards >= {pushes}")
+            assert await host.evaluate("window.__blank") == 0
+            code = table.server.seats.code(name)
+            assert (await host.inner_text("#letters")).replace(" ", "") == code
+
+    asyncio.run(main())
+
+
+def test_a_join_whose_connection_drops_goes_again_and_seats_the_phone(request):
+    """A join's connection can drop (a Wi-Fi gap; a flood makes the narrator shed strangers'
+    connections, and a phone not yet seated is one): the page once stayed at "joining" for
+    good. It goes again after 0.5, 1, 2... s, so the player's one tap seats them."""
+    async def main():
+        table = await open_table(NAMES5, seed=11, lang="ja")
+        name = NAMES5.split(",")[0]
+        async with browsers(request, table) as (browser, pages):
+            host = await seat_everyone(table, browser, [], pages)
+            await host.click(f'#host .seat[data-seat="{name}"] .show-code')
+            await host.wait_for_selector(f'#seat-code[data-seat="{name}"] #letters:not(:empty)')
+            letters = await host.inner_text("#letters")
+            page = pages[name] = await new_phone(browser)
+            dropped = []
+
+            async def drop_first(route):
+                if dropped:
+                    return await route.continue_()
+                dropped.append(route.request.url)
+                await route.abort("connectionreset")
+
+            await page.route("**/api/join", drop_first)
+            await page.goto(table.base + "/")
+            await page.fill("#code", letters)
+            await page.click("#join")
+            await page.wait_for_selector(f"#who:text-is('1. {name}')", timeout=15_000)
+            assert len(dropped) == 1
+
+    asyncio.run(main())
+
+
+def test_a_join_that_never_gets_an_answer_says_so_after_its_retries(request):
+    """Every try of the join dropped: after the retries (0.5 + 1 + 2 + 4 + 8 s, run on the
+    page's fake clock, not waited for) the page says the send failed and keeps the code box."""
+    async def main():
+        table = await open_table(NAMES5, seed=11, lang="ja")
+        async with browsers(request, table) as (browser, pages):
+            page = pages["phone"] = await new_phone(browser)
+            tries = []
+
+            async def drop(route):
+                tries.append(1)
+                await route.abort("connectionreset")
+
+            await page.clock.install()
+            await page.route("**/api/join", drop)
+            await page.goto(table.base + "/")
+            await page.fill("#code", "ABCDE FGHJK")
+            await page.click("#join")
+            strings = json.loads((STATIC / "strings.json").read_text(encoding="utf-8"))["ja"]
+            for _ in range(60):  # each wait of the retry loop, run on the fake clock
+                if await page.locator(f'#msg:text-is("{strings["send_failed"]}")').count():
+                    break
+                await page.clock.run_for(1000)
+            assert await page.inner_text("#msg") == strings["send_failed"]
+            assert len(tries) == 6  # the first try and five more
+            assert await page.locator("#code").count() == 1
 
     asyncio.run(main())
 

@@ -16,6 +16,7 @@ let lastCall = null;   // every phone vibrates at every call, whoever is called
 let events = null;
 let round = { serial: null };  // the private round being filled in (target, ability, sent)
 let showing = null;    // host screen: the seat number whose code is shown now
+let shownCode = null;  // host screen: {number, data} of that code as fetched, kept across renders
 let timerLeft = null, timerTick = null;
 let asked = null;      // host screen: the standings asked for before the first night
 let table = null;      // /api/seats: the table's salt and the narrator's public key
@@ -118,21 +119,35 @@ async function entry() {
 // makes the host screen, which sends a public key of its own for the seat codes it will show.
 async function join(code, seatedAlready) {
   if ($("msg")) $("msg").textContent = t("joining");
-  let response, joined;
+  let body, joined;
   if (Seal.normal(code).length === 8) {
     joined = Seal.hostKeys();
-    response = await post("/api/join", { code, key: joined.pk });
+    body = { code, key: joined.pk };
   } else {
     const derived = await Seal.derive(code, table.salt);
     const n = Date.now();
     joined = { key: Seal.b64(derived.key), n };
-    response = await post("/api/join", { id: derived.id, box: Seal.seal(derived.key, { from: "phone", n, join: true }) });
+    body = { id: derived.id, box: Seal.seal(derived.key, { from: "phone", n, join: true }) };
   }
-  if (response.status === 202) { mine = joined; keep(); return awaitTable(await response.json()); }
-  if (response.ok) { mine = joined; keep(); return listen(); }
+  const response = await joinPost(body);
+  if (response && response.status === 202) { mine = joined; keep(); return awaitTable(await response.json()); }
+  if (response && response.ok) { mine = joined; keep(); return listen(); }
   if (seatedAlready) return listen();
   if (!$("msg")) await entry();
-  $("msg").textContent = t({ 409: "host_taken", 429: "wait_code" }[response.status] || "wrong_code");
+  const status = response ? response.status : 0;
+  $("msg").textContent = t({ 409: "host_taken", 429: "wait_code" }[status] || (status === 0 || status >= 500 ? "send_failed" : "wrong_code"));
+}
+
+// A join that got no answer (its connection dropped: a Wi-Fi gap, a flood the narrator sheds)
+// or was asked to wait its turn (429: a wrong code from this address a moment ago) goes again
+// after 0.5, 1, 2, 4 and 8 s, as a send does; null when none came.
+async function joinPost(body) {
+  for (let i = 0; ; i++) {
+    const response = await post("/api/join", body).catch(() => null);
+    if (response && response.status !== 429 && response.status < 500) return response;
+    if (i >= RETRIES.length) return response;
+    await new Promise((r) => setTimeout(r, RETRIES[i]));
+  }
 }
 
 // The table code makes the host screen only once the table confirms it: the narrator says
@@ -493,7 +508,7 @@ function hostScreen(h) {
   const box = el("div", { class: "card", id: "host" }, el("h2", { text: t("host_title", { n: h.free }) }));
   if (h.ask) box.append(ask(h.ask));
   if (showing !== null && h.seats[showing - 1] && !h.seats[showing - 1].taken) box.append(codeCard(h.seats[showing - 1]));
-  else showing = null;
+  else showing = shownCode = null;
   const free = h.seats.filter((s) => !s.taken);
   for (const s of h.seats) {
     const row = el("div", { class: "seat", "data-seat": s.name }, el("span", { text: s.number + ". " + s.name + (s.taken ? "" : " (" + t("free") + ")") }));
@@ -549,17 +564,25 @@ function standings(d, closable) {
 }
 
 // A seat's code, sealed to this host screen's own key: its letters, and its QR code drawn
-// here from the modules (an image from the server would travel in the clear).
+// here from the modules (an image from the server would travel in the clear). The screen is
+// drawn again at every push (a night call brings one a second from every phone): the card
+// starts from the code it showed last and only then asks again, because a card drawn empty
+// until its reply came blanked the letters a player was copying (and a test read "" there).
 function codeCard(s) {
   const box = el("div", { class: "code-card", id: "seat-code", "data-seat": s.name },
     el("p", { text: t("code_for", { seat: s.number + ". " + s.name }) }));
   const letters = el("p", { id: "letters", class: "letters" });
   const qr = el("div", { id: "qr", role: "img", "aria-label": t("qr_alt") });
-  fetch("/api/host/code/" + s.number).then((r) => r.json()).then((d) => {
-    if (d.box) d = (mine && mine.sk && Seal.openForHost(mine.sk, table.key, d.box)) || {};
+  const fill = (d) => {
     letters.textContent = d.code ? d.code.slice(0, 5) + " " + d.code.slice(5) : "";
     if (d.qr) qr.replaceChildren(qrDrawing(d.qr));
-  });
+  };
+  if (shownCode && shownCode.number === s.number) fill(shownCode.data);
+  fetch("/api/host/code/" + s.number).then((r) => r.json()).then((d) => {
+    if (d.box) d = (mine && mine.sk && Seal.openForHost(mine.sk, table.key, d.box)) || {};
+    if (d.code && showing === s.number) shownCode = { number: s.number, data: d };
+    fill(d);
+  }).catch(() => {});  // no reply: the letters shown stay
   box.append(qr, letters, el("button", { type: "button", id: "hide-code", text: t("hide_code"), onclick: () => { showing = null; render(view); } }));
   return box;
 }
