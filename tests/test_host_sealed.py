@@ -158,6 +158,8 @@ def test_every_host_action_goes_through_the_door_and_a_forged_one_opens_to_nothi
             assert status == 409  # the real status, inside the sealed reply
             assert (await screen.act("answer", {"serial": -1, "value": "yes"}))[0] == 409
             assert (await screen.act("release", {"seat": "Nobody"}))[0] == 404
+            for odd in (["Aki"], "Aki", 3, None):  # a sealed body that is not an object is an empty one
+                assert await screen.act("release", odd) == (404, {"error": "unknown seat"})
             status, body = await screen.act("shutdown", {})  # no such action: the reply names those there are
             assert status == 400 and body["error"].startswith("a host action is one of: ")
             assert {"start", "end-timer", "answer", "release", "move"} <= set(body["error"].split(": ", 1)[1].split(", "))
