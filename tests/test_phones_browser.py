@@ -80,6 +80,15 @@ def contrast(fg: str, bg: str) -> float:
     return (hi + 0.05) / (lo + 0.05)
 
 
+async def shown_code(host, name):
+    """The host screen shows `name`'s code: its letters as the player reads them off the card."""
+    await host.click(f'#host .seat[data-seat="{name}"] .show-code')
+    await host.wait_for_selector(f'#seat-code[data-seat="{name}"] #letters:not(:empty)')
+    letters = await host.inner_text("#letters")
+    assert letters.strip(), f"the host screen showed {name}'s code card with no code in it"
+    return letters
+
+
 async def seat_everyone(table, browser, names, pages):
     """The join flow at the table: the host screen first, then each seat's own code in turn."""
     host = pages["host"] = await new_phone(browser)
@@ -87,11 +96,8 @@ async def seat_everyone(table, browser, names, pages):
     await host.wait_for_selector("#host")
     assert "#code" not in host.url  # the spent code leaves the address bar
     for number, name in enumerate(names, 1):
-        await host.click(f'#host .seat[data-seat="{name}"] .show-code')
-        await host.wait_for_selector(f'#seat-code[data-seat="{name}"] #letters:not(:empty)')
+        letters = await shown_code(host, name)
         assert await host.locator("#qr").count() == 1
-        letters = await host.inner_text("#letters")
-        assert letters.strip(), f"the host screen showed {name}'s code card with no code in it"
         page = pages[name] = await new_phone(browser)
         if number == len(names):  # the last player scans the QR code: its link carries the code
             link = await host.evaluate(f"fetch('/api/host/code/{number}').then(r => r.json())"
@@ -439,8 +445,7 @@ def test_a_seat_code_being_copied_stays_on_the_host_screen_through_every_push(re
         name = NAMES5.split(",")[0]
         async with browsers(request, table) as (browser, pages):
             host = await seat_everyone(table, browser, [], pages)
-            await host.click(f'#host .seat[data-seat="{name}"] .show-code')
-            await host.wait_for_selector(f'#seat-code[data-seat="{name}"] #letters:not(:empty)')
+            await shown_code(host, name)
             await host.evaluate(BLANK_CODES)
             for pushes in range(1, 6):
                 table.server._changed()  # a phone's decoy, a memo, a new line: the screen is drawn again
@@ -461,9 +466,7 @@ def test_a_join_whose_connection_drops_goes_again_and_seats_the_phone(request):
         name = NAMES5.split(",")[0]
         async with browsers(request, table) as (browser, pages):
             host = await seat_everyone(table, browser, [], pages)
-            await host.click(f'#host .seat[data-seat="{name}"] .show-code')
-            await host.wait_for_selector(f'#seat-code[data-seat="{name}"] #letters:not(:empty)')
-            letters = await host.inner_text("#letters")
+            letters = await shown_code(host, name)
             page = pages[name] = await new_phone(browser)
             dropped = []
 
