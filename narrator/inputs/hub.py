@@ -4,20 +4,23 @@ Keyboard, scripted answers, and later voice, a GPIO button and phones all hand r
 to the same `ListenerHub`, which reads them against the question open right now: the
 first fitting answer from any listener wins, and a word that fits nothing gets a hint.
 Which words mean yes, no, done, repeat … comes from the voice pack's vocabulary.
+Rounds of private answers (memos, votes) are the hub's other job: `private_rounds.py`.
 """
 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Protocol
 
-from narrator.cues import Ask, Collect, Request
+from narrator.cues import Ask
 from narrator.errors import AnswerError, NoMoreAnswers
+from narrator.inputs.heard import Heard
 from narrator.inputs.hints import Hints
+from narrator.inputs.private_rounds import OpenCollect, PrivateRounds  # noqa: F401  (OpenCollect re-exported)
 from narrator.inputs.words import (  # noqa: F401  (re-exported: the hub's words)
     ASCII_VOCABULARY, COMMANDS, Vocabulary, _parse_names, parse_answer, parse_private,
 )
+
 
 class Listener(Protocol):
     """An input source. `start` registers it with the hub and begins feeding it words
@@ -25,17 +28,6 @@ class Listener(Protocol):
 
     def start(self, hub: ListenerHub, loop: asyncio.AbstractEventLoop) -> Any:
         ...
-
-
-@dataclass(frozen=True)
-class Heard:
-    """An answer to the open question, or a command (`done`, `repeat`, `pause`, `undo`)."""
-
-    kind: str
-    value: Any
-    source: str
-    confirm: bool = False
-    """Repeat the answer back and ask yes/no before it counts (a listener that can mishear)."""
 
 
 def is_confirmation(ask: Ask) -> bool:
@@ -56,21 +48,7 @@ HANDS_FREE = frozenset({"button", "voice"})
 y at the terminal must not end a game that no undo can bring back."""
 
 
-@dataclass
-class OpenCollect:
-    """A round of private answers in progress."""
-
-    phase: str
-    number: int
-    requests: dict[str, Request]
-    future: asyncio.Future
-    answers: dict[str, Any]
-
-    def pending(self) -> list[Request]:
-        return [r for name, r in self.requests.items() if name not in self.answers]
-
-
-class ListenerHub:
+class ListenerHub(PrivateRounds):
     """Collects input from every listener; hands the scheduler answers and commands."""
 
     def __init__(self, vocabulary: Vocabulary | None = None, hints: Hints | None = None):
@@ -263,13 +241,6 @@ class ListenerHub:
         for callback in self.cue_watchers:
             callback(cue)
 
-    @property
-    def open_collect(self) -> tuple[int, OpenCollect] | None:
-        """The round of private answers open now, with its serial; None when none is."""
-        if self._collect is None or self._collect.future.done():
-            return None
-        return self._collect_serial, self._collect
-
     async def next_ask(self, after: int) -> tuple[int, Ask]:
         """Wait for a question newer than serial `after` (scripted listeners answer each once)."""
         while self._ask is None or self._ask_serial <= after:
@@ -352,89 +323,3 @@ class ListenerHub:
         waiter = asyncio.get_running_loop().create_future()
         self._change_waiters.append(waiter)
         return waiter
-
-    # --- private answers: one from each player of a `Collect` ------------------------------------
-    #
-    # The private-answer interface, for any channel (scripted file, pass-the-device, phones):
-    #   serial, open = await hub.next_collect(after)   # wait for a round newer than `after`
-    #   open.phase, open.number, open.requests          # "night"/"vote"/"revote", night or day, {player: Request}
-    #   hint = hub.offer_private(player, answer, source)  # None when taken, else why not
-    #   hub.subscribe_private(callback)                 # callback(to, line, text) for each private line
-    # An answer is {"target": name, "ability": bool} for a night memo, {"vote": name} for a vote
-    # (see `Request`). Answers may come in any order and from several channels; the round ends
-    # when every requested player has answered. `hub.fail(error)` stops the game (bad script).
-
-    def subscribe_private(self, callback: Any) -> None:
-        """Receive every private line as it is played: `callback(to, line, text)` (phones)."""
-        self._private_subscribers.append(callback)
-
-    def publish_private(self, to: str, line: str, text: str) -> None:
-        """The scheduler hands over one private line for player `to`."""
-        for callback in self._private_subscribers:
-            callback(to, line, text)
-
-    async def collect(self, collect: Collect, requests: tuple[Request, ...] | None = None) -> Heard:
-        """Open a round for `requests` (default: all of `collect`) and return {player: answer}."""
-        requests = collect.requests if requests is None else requests
-        if not requests:
-            return Heard("answer", {}, "none")
-        future = asyncio.get_running_loop().create_future()
-        self._collect = OpenCollect(collect.phase, collect.number, {r.player: r for r in requests}, future, {})
-        self._collect_serial += 1
-        self._notify()
-        try:
-            while not future.done():
-                if not self._sources:
-                    raise NoMoreAnswers(
-                        f"no listener is left to answer the {collect.phase} {collect.number} memos (the answers "
-                        "file ended or there is no keyboard); add answers or play at a terminal, then `narrator resume`"
-                    )
-                await asyncio.wait({future, self._next_change()}, return_when=asyncio.FIRST_COMPLETED)
-            return future.result()
-        finally:
-            self._collect = None
-            self._notify()
-
-    def close_collect(self) -> None:
-        """End the open round with the answers given so far (its timer ran out)."""
-        open_ = self._collect
-        if open_ is not None and not open_.future.done():
-            given = {name: open_.answers[name] for name in open_.requests if name in open_.answers}
-            open_.future.set_result(Heard("answer", given, "timer"))
-
-    def offer_private(self, player: str, answer: Any, source: str) -> str | None:
-        """Give the open round `player`'s answer; returns why it was refused, or None."""
-        open_ = self._collect
-        if open_ is None or open_.future.done():
-            return "no private answers are being collected right now"
-        request = open_.requests.get(player)
-        if request is None:
-            return f"{player} is not asked now; asked: {', '.join(open_.requests)}"
-        if player in open_.answers:
-            return f"{player} has already answered"
-        try:
-            open_.answers[player] = request.check(answer)
-        except ValueError as err:
-            return str(err)
-        if not open_.pending():
-            ordered = {name: open_.answers[name] for name in open_.requests}
-            open_.future.set_result(Heard("answer", ordered, source))
-        return None
-
-    def _offer_private_text(self, text: str, source: str) -> str | None:
-        """Pass-the-device: typed "Ben y" / "2 n" (memo) or "Ben" (vote) answers the open request."""
-        pending = self._collect.pending() if self._collect else []
-        if not pending:
-            return self.hints.text("nothing_asked")
-        request = pending[0]
-        try:
-            answer = parse_private(request, text, self.vocabulary)
-        except AnswerError as err:
-            return self.hints.of(err)
-        return self.offer_private(request.player, answer, source)
-
-    async def next_collect(self, after: int) -> tuple[int, OpenCollect]:
-        """Wait for a round newer than serial `after` (a scripted channel answers each once)."""
-        while self._collect is None or self._collect_serial <= after:
-            await self._next_change()
-        return self._collect_serial, self._collect
