@@ -28,6 +28,7 @@ from typing import Any, Mapping
 from narrator import home
 from narrator.errors import NarratorError, SetupError
 from narrator.sound.engines import VoiceSettings
+from narrator.sound.pack_format import PackFormatter
 
 REPO_VOICES = home.bundled_voices()
 """The bundled packs (a source tree's `voices/`, or a wheel's installed data files)."""
@@ -192,16 +193,16 @@ class VoicePack:
         params = params or {}
         variant = variant % len(line.wordings())
         text_template, reading_template = line.wordings()[variant]
-        text = _PackFormatter(self, reading=False).format(text_template, **params)
-        said = _PackFormatter(self, reading=False, names=True).format(text_template, **params)
+        text = PackFormatter(self, reading=False).format(text_template, **params)
+        said = PackFormatter(self, reading=False, names=True).format(text_template, **params)
         reading_template = reading_template if reading_template is not None else text_template
-        reading = self.counted(_PackFormatter(self, reading=True, names=True).format(reading_template, **params))
+        reading = self.counted(PackFormatter(self, reading=True, names=True).format(reading_template, **params))
         frozen = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in params.items()))
         return Spoken(line_id, text, reading, frozen, variant, said)
 
     def format_value(self, value: Any, spec: str = "", reading: bool = False) -> str:
         """One parameter as the pack writes it (names joined, `:duration` …), for a line said in pieces."""
-        return _PackFormatter(self, reading=reading).format_field(value, spec)
+        return PackFormatter(self, reading=reading).format_field(value, spec)
 
     def placeholders(self, line_id: str) -> set[str]:
         """The parameter names a line uses (text and reading together)."""
@@ -214,94 +215,6 @@ class VoicePack:
     def seconds_for(self, text: str) -> float:
         """How long a line takes to say when nothing measures it (text mode)."""
         return round(max(0.5, len(text) / self.chars_per_second), 2)
-
-
-class _PackFormatter(string.Formatter):
-    """Formats names lists, `:duration`, `:counted` (cards with their counts) and `:one|many` fields
-    the way the pack's language writes them."""
-
-    def __init__(self, pack: VoicePack, reading: bool, names: bool = False):
-        self.pack, self.reading, self.names = pack, reading, names
-
-    def _name(self, value: Any) -> Any:
-        """A player's name by its reading (when this formats what an engine says)."""
-        if self.names and isinstance(value, str):
-            return self.pack.name_readings.get(value, value)
-        return value
-
-    def format_field(self, value: Any, format_spec: str) -> str:
-        formats = self.pack.formats
-        if format_spec == "duration":
-            return self._duration(int(value))
-        if format_spec == "counted":
-            return self._counted(value)
-        if format_spec == "address":
-            return self._address(str(value))
-        if "|" in format_spec and isinstance(value, int):
-            one, many = format_spec.split("|", 1)  # `{n:card|cards}`: the word for one, the word for more
-            return one if value == 1 else many
-        if isinstance(value, (list, tuple)):
-            names = [formats.get("name", "{name}").format(name=self._name(v)) for v in value]
-            if len(names) > 1 and "join_last" in formats:
-                return formats.get("join", ", ").join(names[:-1]) + formats["join_last"] + names[-1]
-            return formats.get("join", ", ").join(names)
-        return super().format_field(self._name(value), format_spec)
-
-    def _counted(self, items: Any) -> str:
-        """`[[line_id, n], …]` as a list: each item is its own line said with `n`
-        (「市民4枚」, "4 citizens"), joined as the pack joins names."""
-        words = []
-        for line_id, n in items:
-            line = self.pack.lines.get(line_id)
-            if line is None:
-                raise NarratorError(f"voice pack '{self.pack.name}' has no line '{line_id}'; add it to {self.pack.path / 'lines'}")
-            template = line.reading if self.reading and line.reading is not None else line.text
-            words.append(self.format(template, n=n))
-        formats = self.pack.formats
-        join = formats.get("counted_join", formats.get("join", ", "))
-        last = formats.get("counted_join_last", formats.get("join_last", join))
-        return join.join(words[:-1]) + last + words[-1] if len(words) > 1 else join.join(words)
-
-    def _address(self, address: str) -> str:
-        """`192.168.1.5:8080` said as words a player can type: 「192 ドット 168 … ポート 8080」,
-        "192 dot 168 … port 8080" (an engine reads "1.5" as a decimal and a name letter by letter
-        anyway; the dots and the colon are what it drops)."""
-        host, port = address, ""
-        if address.startswith("["):  # [IPv6]:port
-            host, _, rest = address[1:].partition("]")
-            port = rest.removeprefix(":")
-        elif address.count(":") == 1:
-            host, _, port = address.partition(":")
-        words = host.replace(".", self._word("address_dot", ".")).replace(":", self._word("address_colon", ":"))
-        words = " ".join(words.split())  # "::" is two colons, one space apart
-        return words + (self._word("address_port", ":") + port if port else "")
-
-    def _word(self, key: str, default: str) -> str:
-        formats = self.pack.formats
-        if self.reading and f"{key}_reading" in formats:
-            return formats[f"{key}_reading"]
-        return formats.get(key, default)
-
-    def _duration(self, seconds: int) -> str:
-        formats = self.pack.formats
-        minutes, rest = divmod(seconds, 60)
-        parts = []
-        if minutes:
-            readings = formats.get("minute_readings", {}) if self.reading else {}
-            parts.append(readings.get(str(minutes)) or self._unit("minutes", minutes))
-        if rest or not minutes:
-            parts.append(self._unit("seconds", rest))
-        return formats.get("duration_join", "").join(parts)
-
-    def _unit(self, unit: str, n: int) -> str:
-        """`{n} seconds`, or the pack's `seconds_one` / `seconds_reading` where it has them."""
-        formats = self.pack.formats
-        key = unit
-        if n == 1 and f"{unit}_one" in formats:
-            key = f"{unit}_one"
-        if self.reading and f"{key}_reading" in formats:
-            key = f"{key}_reading"
-        return formats[key].format(n=n)
 
 
 def pack_dirs() -> list[Path]:
