@@ -29,7 +29,7 @@ from narrator.appliance.serve import ServeOptions, serve  # noqa: E402
 from narrator.cues import Say  # noqa: E402
 from narrator.errors import NoMoreAnswers  # noqa: E402
 from narrator.phones.seats import HOST  # noqa: E402
-from narrator.table.store import saved_games  # noqa: E402
+from narrator.table.saved_games import saved_games  # noqa: E402
 
 NAMES = ["Aki", "Ben", "Chika", "Dai", "Emi"]
 

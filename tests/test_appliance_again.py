@@ -6,7 +6,7 @@ import pytest
 
 from narrator.appliance.serve import ServeOptions, serve
 from narrator.errors import NoMoreAnswers
-from narrator.table.store import saved_games
+from narrator.table.saved_games import saved_games
 from narrator.table.transcript import read_transcript
 
 pytestmark = pytest.mark.slow  # the appliance plays a game or two (instant clock, text voice)

@@ -18,7 +18,7 @@ from gpiozero.pins.mock import MockFactory  # noqa: E402
 
 from narrator.appliance.serve import ServeOptions, serve  # noqa: E402
 from narrator.errors import NoMoreAnswers  # noqa: E402
-from narrator.table.store import saved_games  # noqa: E402
+from narrator.table.saved_games import saved_games  # noqa: E402
 from narrator.table.transcript import read_transcript  # noqa: E402
 from tests.clock_helpers import wait_until  # noqa: E402
 

@@ -20,7 +20,7 @@ import pytest
 from narrator.appliance import unit
 from narrator.appliance.serve import ServeOptions, serve
 from narrator.inputs.hub import ListenerHub
-from narrator.table.store import saved_games
+from narrator.table.saved_games import saved_games
 from narrator.table.transcript import read_transcript
 
 pytestmark = pytest.mark.slow  # narrator serve as a process, SIGKILL

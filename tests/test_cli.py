@@ -6,7 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from narrator.cli import main
-from narrator.table.store import saved_games
+from narrator.table.saved_games import saved_games
 from narrator.table.transcript import read_transcript
 
 NAMES = "Aki,Ben,Chika,Dai,Emi"

@@ -12,7 +12,7 @@ from narrator.appliance import game_switch
 from narrator.appliance.table import check_table, load_table, update_table
 from narrator.cli import main
 from narrator.errors import SetupError
-from narrator.table.store import saved_games
+from narrator.table.saved_games import saved_games
 
 
 def cli(*args):

@@ -18,7 +18,7 @@ import pytest
 from narrator.appliance.serve import ServeOptions, serve
 from narrator.appliance.table import DEFAULT_TABLE
 from narrator.errors import NoMoreAnswers
-from narrator.table.store import saved_games
+from narrator.table.saved_games import saved_games
 from tests.phones_harness import wait_for
 from tests.test_host_settings_browser import _code, free_port
 from tests.test_phones_browser import CHROMIUM, LAUNCH_ARGS, new_phone, playwright_api

@@ -20,7 +20,7 @@ import pytest
 from narrator.appliance.serve import ServeOptions, serve
 from narrator.appliance.table import DEFAULT_TABLE, check_table
 from narrator.errors import NoMoreAnswers, SetupError
-from narrator.table.store import saved_games
+from narrator.table.saved_games import saved_games
 from narrator.table.transcript import read_transcript
 from tests.phones_harness import wait_for
 from tests.test_phones_browser import CHROMIUM, LAUNCH_ARGS, new_phone, playwright_api

@@ -115,7 +115,7 @@ def test_play_shows_the_readings_and_keeps_the_hosts_correction(tmp_path, narrat
             "--transcript", str(tmp_path / "t.jsonl")]
     result = CliRunner().invoke(main, argv, input="心愛:ここあ\n\ndone\n")
     assert "心愛 → ここあ" in result.output and "1. Aki → アキ" in result.output
-    from narrator.table.store import saved_games
+    from narrator.table.saved_games import saved_games
 
     meta = saved_games(narrator_home)[0].meta
     assert meta["run"]["listening"]["name_readings"] == {"心愛": "ここあ"}

@@ -208,7 +208,7 @@ def test_phones_refused_for_a_game_without_a_phone_page():
     result = CliRunner().invoke(main, ["play", "pagan", "--voice", "text", "--time-scale", "0", "--no-keyboard",
                                        "--phones", "--host", "127.0.0.1", "--port", "0"])
     assert result.exit_code != 0 and "the phone page serves additional-werewolf, bestia-magica" in result.output
-    from narrator.table.store import saved_games
+    from narrator.table.saved_games import saved_games
     from narrator import home
 
     assert saved_games(home.app_home()) == []  # refused before anything was saved

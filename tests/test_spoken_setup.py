@@ -8,7 +8,7 @@ import pytest
 from narrator.appliance.serve import ServeOptions, serve
 from narrator.appliance.table import DEFAULT_TABLE, update_table
 from narrator.errors import NoMoreAnswers
-from narrator.table.store import saved_games
+from narrator.table.saved_games import saved_games
 from narrator.table.transcript import read_transcript
 
 FRIDAY = "金曜の6人卓"

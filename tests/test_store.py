@@ -5,7 +5,8 @@ import json
 from narrator.games import get_game
 from narrator.table.runner import effective_events, resume_position, start_position
 from narrator.settings import build_settings
-from narrator.table.store import GameStore, Snapshot, find_game
+from narrator.table.saved_games import find_game
+from narrator.table.store import GameStore, Snapshot
 
 import pytest
 
@@ -100,6 +101,7 @@ import os
 import stat
 
 from narrator.errors import DamagedGame, GameBusy, SaveError
+from narrator.table import saved_games as saved_games_module
 from narrator.table import store as store_module
 from narrator.table.runner import cut_log, rebuild
 
@@ -468,8 +470,8 @@ def test_find_game_picks_the_latest_sound_unfinished_game(tmp_path, monkeypatch)
     (made[1].folder / "meta.json").write_text(json.dumps({"game": "pagan", "config": {}, "run": {}}))
     (made[1].folder / "events.jsonl").write_text("garbage\n")
     assert find_game(tmp_path, None, warned.append, damaged_too=True).id == made[1].id
-    assert [s.id for s in store_module.saved_games(tmp_path)] == [m.id for m in made]
-    assert store_module.saved_games(tmp_path / "none") == []
+    assert [s.id for s in saved_games_module.saved_games(tmp_path)] == [m.id for m in made]
+    assert saved_games_module.saved_games(tmp_path / "none") == []
 
 
 # --- what mutation testing found untested (bench/mutation.sh store) ------------------------------

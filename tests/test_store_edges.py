@@ -19,7 +19,8 @@ from narrator.table import event_log, lock as lock_module, store as store_module
 from narrator.table.event_log import read_at_most, read_log
 from narrator.table.lock import GameLock, held_by_other
 from narrator.table.runner import Position, cut_log, rebuild, resume_position, start_position
-from narrator.table.store import GameStore, Snapshot, find_game, saved_games
+from narrator.table.saved_games import find_game, saved_games
+from narrator.table.store import GameStore, Snapshot
 
 NAMES = "Aki,Ben,千佳,Dai,Emi"
 

@@ -19,7 +19,8 @@ from typing import Callable
 
 from narrator import home
 from narrator.table.lock import held_by_other
-from narrator.table.store import GameStore, saved_games
+from narrator.table.saved_games import saved_games
+from narrator.table.store import GameStore
 
 FULL = {errno.ENOSPC, errno.EDQUOT}
 READ_ONLY = {errno.EROFS, errno.EACCES, errno.EPERM}

@@ -26,7 +26,8 @@ from narrator.table.runner import play as play_loop
 from narrator.table.runner import cut_log as cut_damaged_log
 from narrator.table.runner import resume_position, start_position
 from narrator.table.session import RunOptions, open_sitting
-from narrator.table.store import GameStore, find_game, saved_games
+from narrator.table.saved_games import find_game, saved_games
+from narrator.table.store import GameStore
 
 
 @click.command(cls=TableFlagsCommand)

@@ -19,7 +19,8 @@ from typing import Any
 
 from narrator.errors import NarratorError, SaveError, SetupError
 from narrator.table.event_log import LOG_FILE
-from narrator.table.store import META_FILE, SNAPSHOT_FILE, GameStore, saved_games
+from narrator.table.saved_games import saved_games
+from narrator.table.store import META_FILE, SNAPSHOT_FILE, GameStore
 
 NOTE_FILE = "history-forgotten.json"
 PHONE_FILES = ("phones.json", "phones-private.json")

@@ -21,7 +21,8 @@ from narrator.games import get_game
 from narrator.games.contract import Game
 from narrator.table.forget import forgotten, is_forgotten, shown_name
 from narrator.table.runner import rebuild
-from narrator.table.store import GameStore, saved_games
+from narrator.table.saved_games import saved_games
+from narrator.table.store import GameStore
 
 
 def record_of(game: Game, config: Any, state: Any, game_id: str, meta: dict[str, Any]) -> dict[str, Any]:

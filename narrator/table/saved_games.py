@@ -1,0 +1,82 @@
+"""The saved games in the narrator's home: which there are, and which one `resume` continues.
+
+Apart from `store.py`, which reads and writes one game's folder: this looks across all of
+them, cleans up a folder a kill left half-created, and names the damaged ones it skips.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+from narrator.errors import DamagedGame, NarratorError, SaveError
+from narrator.table.store import GameStore, _warn
+
+
+def saved_games(root: Path) -> list[GameStore]:
+    """Every game folder, oldest first (damaged ones too: `problem()` says what is wrong)."""
+    folder = root / "games"
+    try:
+        stores = [GameStore(p) for p in sorted(folder.iterdir()) if p.is_dir() and not p.name.startswith(".")]
+    except FileNotFoundError:
+        return []
+    except OSError as err:
+        raise SaveError(f"cannot list {folder} ({err.strerror}); check NARRATOR_HOME and its permissions") from None
+    return [store for store in stores if not _clean_half_created(store)]
+
+
+def _clean_half_created(store: GameStore) -> bool:
+    """Remove a folder a kill left inside `create` (True when it is gone): its lock is taken
+    first, so a game being created right now by another narrator is left alone."""
+    try:
+        if not store.half_created():
+            return False
+        store.lock.acquire("narrator (cleaning up)")
+    except (OSError, NarratorError):
+        return False
+    try:
+        if not store.half_created():
+            store.close()
+            return False
+        store.discard()
+    except OSError:
+        return False
+    _warn(f"removed {store.folder}: a game left half-created by a stop during its creation")
+    return True
+
+
+def find_game(root: Path, game_id: str | None, warn: Callable[[str], None] | None = None,
+              damaged_too: bool = False) -> GameStore:
+    """The game `game_id`, or the most recent unfinished sound one (damaged ones are named and
+    skipped; with `damaged_too`, an unfinished game whose log is damaged counts, for --cut-log)."""
+    games = saved_games(root)
+    if game_id:
+        for store in games:
+            if store.id == game_id:
+                return store
+        raise NarratorError(f"no saved game '{game_id}' in {root / 'games'}; see `narrator games`")
+    warn = warn or _warn
+    unfinished, damaged = [], []
+    for store in games:
+        problem = store.problem()
+        if problem is None:
+            if not store.meta.get("finished"):
+                unfinished.append(store)
+            continue
+        damaged.append(problem)
+        if damaged_too and _unfinished_meta(store):
+            unfinished.append(store)
+        else:
+            warn(f"skipping a damaged game: {problem}")
+    if unfinished:
+        return unfinished[-1]
+    if damaged:
+        raise DamagedGame(damaged[-1])
+    raise NarratorError(f"no unfinished game in {root / 'games'}; start one with `narrator play`")
+
+
+def _unfinished_meta(store: GameStore) -> bool:
+    try:
+        return not store.meta.get("finished")
+    except NarratorError:
+        return False
