@@ -1,7 +1,7 @@
 """What a listener heard, as the hub hands it to the scheduler: an answer or a command.
 
 Its own module because both halves of the hub (`hub.py`, questions and commands, and
-`private_rounds.py`, rounds of private answers) hand it out.
+`private_answers.py`, rounds of private answers) hand it out.
 """
 
 from __future__ import annotations

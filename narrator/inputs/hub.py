@@ -4,7 +4,7 @@ Keyboard, scripted answers, and later voice, a GPIO button and phones all hand r
 to the same `ListenerHub`, which reads them against the question open right now: the
 first fitting answer from any listener wins, and a word that fits nothing gets a hint.
 Which words mean yes, no, done, repeat … comes from the voice pack's vocabulary.
-Rounds of private answers (memos, votes) are the hub's other job: `private_rounds.py`.
+Rounds of private answers (memos, votes) are the hub's other job: `private_answers.py`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from narrator.cues import Ask
 from narrator.errors import AnswerError, NoMoreAnswers
 from narrator.inputs.heard import Heard
 from narrator.inputs.hints import Hints
-from narrator.inputs.private_rounds import OpenCollect, PrivateRounds  # noqa: F401  (OpenCollect re-exported)
+from narrator.inputs.private_answers import OpenCollect, PrivateAnswers  # noqa: F401  (OpenCollect re-exported)
 from narrator.inputs.words import (  # noqa: F401  (re-exported: the hub's words)
     ASCII_VOCABULARY, COMMANDS, Vocabulary, _parse_names, parse_answer, parse_private,
 )
@@ -48,7 +48,7 @@ HANDS_FREE = frozenset({"button", "voice"})
 y at the terminal must not end a game that no undo can bring back."""
 
 
-class ListenerHub(PrivateRounds):
+class ListenerHub(PrivateAnswers):
     """Collects input from every listener; hands the scheduler answers and commands."""
 
     def __init__(self, vocabulary: Vocabulary | None = None, hints: Hints | None = None):

@@ -2,7 +2,7 @@
 
 A night's memos and a day's votes come from several channels at once (a scripted file,
 pass-the-device, phones), in any order; the round ends when every asked player has answered
-or its timer closes it. `PrivateRounds` is mixed into `ListenerHub` (hub.py), whose
+or its timer closes it. `PrivateAnswers` is mixed into `ListenerHub` (hub.py), whose
 questions, listeners and change notices (`_sources`, `_notify`, `_next_change`, `hints`,
 `vocabulary`) it shares: one hub, so a listener that retires ends a round as it ends a question.
 """
@@ -33,7 +33,7 @@ class OpenCollect:
         return [r for name, r in self.requests.items() if name not in self.answers]
 
 
-class PrivateRounds:
+class PrivateAnswers:
     """The private-answer half of `ListenerHub` (its state is set in the hub's `__init__`)."""
 
     @property
