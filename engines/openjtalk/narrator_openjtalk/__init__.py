@@ -22,6 +22,11 @@ VOICE_DIR = Path("/usr/share/hts-voice")
 DEFAULT_VOICE = "nitech-jp-atr503-m001/nitech_jp_atr503_m001.htsvoice"
 APT_HINT = ("install it with `scripts/setup` (it enables Debian contrib for the voice) or "
             "`sudo apt-get install open-jtalk open-jtalk-mecab-naist-jdic hts-voice-nitech-jp-atr503-m001`")
+RUN_SECONDS = 300.0
+"""How long one `open_jtalk` run may take before it counts as hung. Not a speed limit: a line
+takes ~0.3 s here, but a setup on a Pi's architecture under emulation, at the lowest priority
+beside other work, once took over 60 s (the old bound) for one line, and the whole render
+stopped on it with a traceback."""
 
 
 class OpenJTalkEngine:
@@ -65,7 +70,7 @@ class OpenJTalkEngine:
             command += ["-g", f"{20 * _log10(max(voice.volume, 1e-3)):.2f}"]
         if voice.pitch:
             command += ["-fm", str(voice.pitch)]
-        result = subprocess.run(command, input=text.encode("utf-8"), capture_output=True, timeout=60)
+        result = self._run(command, text)
         if result.returncode != 0 or not out.is_file() or out.stat().st_size <= 44:
             detail = result.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no output"]
             raise EngineUnavailable(f"open_jtalk failed on {text[:30]!r}: {detail[0]}")
@@ -79,11 +84,24 @@ class OpenJTalkEngine:
             # -r 10: the analysis is the same at any speed, and the throwaway audio 5× quicker
             command = [self.program, "-x", str(DICTIONARY), "-m", str(self.voice_file(VoiceSettings("ja"))),
                        "-r", "10", "-ow", str(Path(tmp) / "out.wav"), "-ot", str(trace)]
-            subprocess.run(command, input=text.encode("utf-8"), capture_output=True, timeout=60, check=True)
+            result = self._run(command, text)
+            if result.returncode != 0:
+                detail = result.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no output"]
+                raise EngineUnavailable(f"open_jtalk failed reading {text[:30]!r}: {detail[0]}")
             analysis = trace.read_text(encoding="utf-8", errors="replace")
         part = analysis.split("[Text analysis result]")[-1].split("[Output label]")[0]
         fields = [line.split(",") for line in part.strip().splitlines()]
         return "".join(f[9] for f in fields if len(f) > 9).replace("’", "")
+
+
+    def _run(self, command: list[str], text: str) -> subprocess.CompletedProcess:
+        """One `open_jtalk` run on `text`; a hung one is one line naming the line and the fix."""
+        try:
+            return subprocess.run(command, input=text.encode("utf-8"), capture_output=True, timeout=RUN_SECONDS)
+        except subprocess.TimeoutExpired:
+            raise EngineUnavailable(
+                f"open_jtalk took over {RUN_SECONDS:g} s on {text[:30]!r}; the machine is too busy or the "
+                "program hangs: retry with `narrator voices render` when it is idle") from None
 
 
 def _log10(x: float) -> float:
