@@ -165,6 +165,12 @@ class Collect(Cue):
     seats: tuple[str, ...] = ()
     """The table's players in seat order (dead ones too), so every screen numbers a choice by
     its seat (position + 1), the same number for the same player; empty: number each list."""
+    call: bool = False
+    """A night call's private round (a game file's choosing call): it opens as the `Countdown`
+    before it starts and that countdown's end closes it, which always runs its whole length
+    (never ended by the answers), and it is open even when nobody is asked (a role in the
+    centre or dead), so the call sounds, lasts and looks on the wire the same whoever holds
+    the card. A plain answers file answers its requests in order, one line each."""
 
 
 @dataclass(frozen=True)

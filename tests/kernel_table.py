@@ -7,10 +7,11 @@ card in seat order, then the centre's), answers in; everything said, shown and a
 
 from __future__ import annotations
 
-from narrator.cues import Answer, Ask, Continue, End, Private, Say, Start
+from narrator.cues import Answer, Ask, Collect, Continue, End, Private, Say, Start
 from narrator.games.kernel import engine
 from narrator.games.kernel import files as kernel
 from narrator.games.kernel.parse import read_game_file
+from narrator.games.kernel.plans import answer_for
 from narrator.games.kernel.state import KConfig, KState
 
 NAMES = ("Aki", "Ben", "Chika", "Dai", "Emi", "Fumi", "Gen", "Hana", "Iku")
@@ -57,11 +58,17 @@ class Table:
         self._play(Start())
 
     def _play(self, event) -> list:
+        """Play on to the next question, or a night call's round that asks somebody (a round
+        that asks nobody, its card in the centre or dead, passes with no answer)."""
         out: list = []
         for _ in range(MAX_STEPS):
             self.state, cues = engine.advance(self.spec, self.config, self.state, event)
             out += cues
-            self.ask = cues[-1] if cues and isinstance(cues[-1], Ask) else None
+            last = cues[-1] if cues else None
+            self.ask = last if isinstance(last, (Ask, Collect)) else None
+            if isinstance(last, Collect) and not last.requests:
+                self.ask, event = None, Answer({})
+                continue
             if self.ask or self.state.finished:
                 self.cues += out
                 return out
@@ -69,14 +76,27 @@ class Table:
         raise AssertionError(f"nothing asked in {MAX_STEPS} steps (step '{self.state.step}')")
 
     def answer(self, *values) -> list:
-        """Each value answers the next question; the cues from the first answer on."""
+        """The values answer the questions in order (a night call's round takes one for each
+        holder asked, in seat order); the cues from the first answer on."""
         out: list = []
-        for value in values:
+        values = list(values)
+        while values:
             assert self.ask is not None, f"no question open: {self.state.step}"
-            if self.ask.multiple and isinstance(value, str):
-                value = value.split(",")
-            out += self._play(Answer(value))
+            out += self._play(answer_for(self.ask, lambda line: values.pop(0)))
         return out
+
+    def asked(self, player: str | None = None):
+        """The open night call's request to `player` (None: its only one), with its `line` and `choices`."""
+        assert isinstance(self.ask, Collect), f"no night call open: {self.state.step}"
+        requests = [r for r in self.ask.requests if player is None or r.player == player]
+        assert len(requests) == 1, f"asked in this call: {[r.player for r in self.ask.requests]}"
+        return requests[0]
+
+    def answer_round(self, answers: dict) -> list:
+        """A night call's round answered as given: {holder: target} (a holder left out: the
+        call's time ran out on them)."""
+        assert isinstance(self.ask, Collect), f"no night call open: {self.state.step}"
+        return self._play(Answer({p: {"target": t} for p, t in answers.items()}))
 
     @property
     def end(self) -> End:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from narrator.cues import Answer, Ask, Continue, Start
+from narrator.cues import Answer, Ask, Collect, Continue, Start
 from narrator.games import get_game
 from narrator.settings import build_settings
 from tests.kernel_table import StepBudget
@@ -33,6 +33,11 @@ def play_in_process(game, config, pick) -> tuple[list[str], str]:
     while not state.finished:
         budget.tick()
         state, cues = game.advance(config, state, event)
+        if cues and isinstance(cues[-1], Collect):  # a night call's round: one line per holder asked, seat order
+            requests = cues[-1].requests
+            answers += [r.choices[0] for r in requests]
+            event = Answer({r.player: {r.key: r.choices[0]} for r in requests})
+            continue
         ask = cues[-1] if cues and isinstance(cues[-1], Ask) else None
         if ask is None:
             event = Continue()
@@ -58,11 +63,19 @@ def _scripted(name: str, flags: dict) -> tuple[list[str], str]:
     return play_in_process(game, config, _simple_table)
 
 
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
 def _play(tmp_path: Path, name: str, lang: str, device: bool) -> subprocess.CompletedProcess:
     answers, winner = _scripted(name, {"digital_cards": "true"} if device else {})
     script = tmp_path / f"{name}-{lang}.txt"
     script.write_text("\n".join(answers) + "\n", encoding="utf-8")
-    extra = ["--digital-cards"] if device else []
+    extra = ["--digital-cards", "--phones", "--host", "127.0.0.1", "--port", str(free_port())] if device else []
     done = _narrator(tmp_path, "play", name, "--names", NAMES[name], "--seed", "4", *extra, "--answers",
                      str(script), "--voice", "text", "--lang", lang, "--time-scale", "0", "--no-keyboard")
     assert done.returncode == 0, done.stderr[-3000:]
@@ -97,14 +110,18 @@ def test_werewolf_is_refused_with_physical_cards_in_one_line(tmp_path):
         "(drop --no-digital-cards)"]
 
 
-def test_one_night_on_the_device_without_phones_or_answers_is_refused_in_one_line(tmp_path):
+@pytest.mark.parametrize("scripted", [False, True], ids=["keyboard", "answers"])
+def test_one_night_on_the_device_without_phones_is_refused_in_one_line(tmp_path, scripted):
     """The thief's swap must come before the seer's look in the file's order, which a device
-    passed round in seat order cannot keep: one-night's cards on the device need the phones."""
+    passed round in seat order cannot keep: one-night's cards on the device need the phones,
+    with an answers file too (else nobody would ever be shown a card); a setup error, exit 2."""
+    script = tmp_path / "a.txt"
+    script.write_text("done\n", encoding="utf-8")
     done = _narrator(tmp_path, "play", "one-night", "--names", NAMES["one-night"], "--digital-cards", "--voice", "text",
-                     "--no-keyboard")
-    assert done.returncode != 0
-    assert done.stderr.strip().splitlines()[-1] == ("error: the cards are dealt to the players' phones; "
-                                                    "add --phones (or phones = true)")
+                     "--no-keyboard", *(["--answers", str(script)] if scripted else []))
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == ["error: the cards are dealt to the players' phones; "
+                                                "add --phones (or phones = true)"]
 
 
 def test_dry_run_prints_the_set_and_the_night_plan_and_graph_prints_mermaid(tmp_path):

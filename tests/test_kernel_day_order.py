@@ -15,7 +15,8 @@ from narrator.games.kernel import files as kernel
 from narrator.games.kernel import engine, plans
 from narrator.games.kernel.parse import parse_game
 from narrator.games.kernel.state import KConfig, KState
-from narrator.cues import Answer, Ask, Continue, Start, Timer
+from narrator.cues import Ask, Collect, Continue, Start, Timer
+from narrator.games.kernel.plans import answer_for
 from tests.kernel_table import StepBudget
 
 WEREWOLF = kernel.shipped_files()["werewolf"]
@@ -42,10 +43,10 @@ def _day_one(spec) -> list:
         state, cues = engine.advance(spec, config, state, event)
         if state.day:
             said += cues
-        if cues and isinstance(cues[-1], Ask):
+        if cues and isinstance(cues[-1], (Ask, Collect)):
             if state.day:
                 return said
-            event = Answer(answers.pop(0))
+            event = answer_for(cues[-1], lambda line: answers.pop(0))
         else:
             event = Continue()
 

@@ -128,7 +128,7 @@ def test_a_whole_game_passing_the_device_at_a_terminal(tmp_path, name, lang):
         assert len(set(re.findall(r"==== (\w+) ====", screen))) <= 1
     divine = "Whom do you divine tonight?" if lang == "en" else "今夜は誰を占いますか？"
     shown = [s for s in screens if divine in s]
-    assert shown and all(s.count("====") == 8 for s in shown)  # take it, choose, confirm, the result
+    assert shown and all(s.count("====") == 10 for s in shown)  # take it, choose, confirm, the result, clear it
     records = read_transcript(tmp_path / "t.jsonl")
     said = [r["line"] for r in records if r["kind"] == "say"]
     assert not any(line.startswith("wolf.call.") or line.startswith("wolf.result.") for line in said)

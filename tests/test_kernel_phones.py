@@ -13,20 +13,24 @@ NAMES4 = "Aki,Ben,Chika,Dai"
 
 
 async def _play(table, phones, pick) -> None:
-    """Answer every question: private ones from their player's phone, the rest from the host."""
+    """Answer every question: a night call's round from each asked player's own phone, the
+    public questions from the host screen."""
     host = await table.host()
     loop = asyncio.get_running_loop()
     end = loop.time() + 120  # a bound on a loaded machine, never a pause: the game runs on the instant clock
     while not table.task.done():
         assert loop.time() < end, "the game did not end in time"
         views = await asyncio.gather(*(p.view() for p in phones))
-        asked = [(phone, view["ask"]) for phone, (_, view) in zip(phones, views) if view["ask"]]
-        assert all(ask["private"] for _, ask in asked)
+        assert not [view["ask"] for _, view in views if view["ask"]]  # a phone answers no public question
+        for phone, (_, view) in zip(phones, views):
+            request = view["request"]
+            if request and not request["answered"]:
+                status, body = await phone.private(request["serial"], {request["key"]: pick(request)})
+                assert status in (200, 409), body
         _, host_view = await host.view()
-        if host_view["host"]["ask"]:
-            asked.append((host, host_view["host"]["ask"]))
-        for phone, ask in asked[:1]:
-            status, body = await phone.answer(ask["serial"], pick(ask))
+        ask = host_view["host"]["ask"]
+        if ask:
+            status, body = await host.answer(ask["serial"], pick(ask))
             assert status in (200, 409), body
         await asyncio.sleep(0.005)
 
@@ -35,7 +39,7 @@ def _pick(ask):
     choices = ask["choices"]
     if "yes" in choices:
         return "yes"
-    return [choices[0]] if ask.get("multiple") else choices[0]
+    return choices[:1] if ask.get("multiple") else choices[0]
 
 
 def test_one_night_on_the_phones_deals_and_resolves_the_seer_and_the_thief_privately():

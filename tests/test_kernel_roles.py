@@ -21,16 +21,17 @@ EIGHT = ["Aki", "Ben", "Chika", "Dai", "Emi", "Fumi", "Gen", "Hana"]
 SCENARIOS = {
     ("one-night", "werewolf"): dict(
         players=FOUR, deal=["werewolf", "seer", "thief", "villager", "werewolf", "villager"],
-        answers=["done", "centre", "nobody", "yes", "Dai"],
-        lines=["wolf.alone", "wolf.seen_centre", "wolf.kept_card", "wolf.reveal", "wolf.win.werewolves"],
+        answers=["done", "centre1", "centre", "nobody", "yes", "Dai"],  # the lone wolf looks at a centre card
+        lines=["wolf.alone", "wolf.seen_centre_one", "wolf.seen_centre", "wolf.kept_card", "wolf.reveal",
+               "wolf.win.werewolves"],
         winner="werewolves"),
     ("one-night", "seer"): dict(
         players=FOUR, deal=["werewolf", "seer", "thief", "villager", "werewolf", "villager"],
-        answers=["done", "Aki", "nobody", "yes", "Aki"],
+        answers=["done", "centre2", "Aki", "nobody", "yes", "Aki,Ben"],  # Aki and Ben tied: both executed
         lines=["wolf.call.one_night_seer.choose", "wolf.seen_card", "wolf.win.village"], winner="village"),
     ("one-night", "thief"): dict(  # the thief takes the werewolf: he is now the one to find
         players=FOUR, deal=["werewolf", "seer", "thief", "villager", "werewolf", "villager"],
-        answers=["done", "Dai", "Aki", "yes", "Aki"],
+        answers=["done", "centre1", "Dai", "Aki", "yes", "Aki"],
         lines=["wolf.call.thief.choose", "wolf.new_card", "wolf.reveal", "wolf.win.werewolves"], winner="werewolves"),
     ("one-night", "madman"): dict(  # both werewolves in the centre, still called; the madman hanged
         players=FOUR, deal=["madman", "seer", "thief", "villager", "werewolf", "werewolf"],
@@ -43,7 +44,7 @@ SCENARIOS = {
         lines=["wolf.nobody_executed", "wolf.win.village"], winner="village"),
     ("one-night", "physical"): dict(  # physical cards: the table tells what the cards say
         players=FOUR, cards="physical", answers=["done", "yes", "Ben", "yes"],
-        lines=["wolf.deal_centre", "wolf.executed", "wolf.executed_werewolf", "wolf.win.village"], winner="village"),
+        lines=["wolf.deal_centre", "wolf.executed", "wolf.executed_role", "wolf.win.village"], winner="village"),
     ("werewolf", "knight"): dict(
         players=SIX, deal=["werewolf", "seer", "knight", "medium", "madman", "villager"],
         answers=["done", "Chika", "Fumi", "Aki", "Ben", "Ben", "Aki"],
@@ -133,7 +134,8 @@ def test_render_ahead_covers_every_spoken_line_of_the_scenarios(name):
             lines, _ = plans.play_scenario(spec, scenario)
             pack_lines |= set(lines)
     private = {"wolf.you_are", "wolf.partners", "wolf.alone", "wolf.seen_card", "wolf.seen_centre", "wolf.new_card",
-               "wolf.kept_card", "wolf.result.human", "wolf.result.werewolf", "wolf.result.nobody"}
+               "wolf.kept_card", "wolf.result.human", "wolf.result.werewolf", "wolf.result.nobody",
+               "wolf.seen_centre_one", "wolf.lone_choose", "wolf.pack_victim", "wolf.pack_none", "wolf.too_late"}
     assert pack_lines - private <= rendered
 
 
@@ -141,7 +143,7 @@ def test_a_state_round_trips_through_json_at_every_step():
     """The store snapshots each step and `resume` reads it back: the state is its JSON."""
     import json
 
-    from narrator.cues import Answer, Ask, Continue, Start
+    from narrator.cues import Ask, Collect, Continue, Start
     from narrator.games.kernel import engine
     from narrator.games.kernel.state import KConfig, KState
 
@@ -156,4 +158,5 @@ def test_a_state_round_trips_through_json_at_every_step():
         budget.tick()
         state, cues = engine.advance(spec, config, state, event)
         assert KState.from_dict(json.loads(json.dumps(state.to_dict()))) == state
-        event = Answer(answers.pop(0)) if cues and isinstance(cues[-1], Ask) else Continue()
+        event = plans.answer_for(cues[-1], lambda line: answers.pop(0)) if cues and isinstance(cues[-1], (Ask, Collect)) \
+            else Continue()

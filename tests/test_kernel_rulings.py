@@ -47,7 +47,7 @@ def test_the_knight_guarding_the_attacked_saves_him():
 def test_the_attack_and_the_divined_fox_die_the_same_night_named_in_seat_order():
     t = Table("tabula", TABULA)
     t.answer("done", "Gen", "Gen")  # night 1: the seer (Dai) divines Gen; day 1: Gen executed
-    morning = t.answer("Hana", "Emi", "Chika")  # night 2: the seer divines the fox, knight guards Emi, wolves attack the madman
+    morning = t.answer("Hana", "Emi", "Chika", "Chika")  # night 2: the seer divines the fox, knight guards Emi, both wolves attack the madman
     assert said(morning, "wolf.killed")[0].params == {"names": ["Chika", "Hana"]}
     assert [e.player for e in morning if isinstance(e, Event)] == ["Chika", "Hana"]
     assert t.state.dead == ("Gen", "Chika", "Hana")
@@ -56,11 +56,11 @@ def test_the_attack_and_the_divined_fox_die_the_same_night_named_in_seat_order()
 def test_the_fox_attacked_survives_and_the_dead_do_not_die_twice():
     t = Table("tabula", TABULA)
     t.answer("done", "Gen", "Gen")
-    morning = t.answer("Emi", "Dai", "Hana")  # the wolves attack the fox
+    morning = t.answer("Emi", "Dai", "Hana", "Hana")  # the wolves attack the fox
     assert said(morning, "wolf.no_death") and "Hana" not in t.state.dead
     # the seer divines the fox the next night: it dies of that, once
     t.answer("Chika")                   # day 2: the madman executed
-    morning = t.answer("Hana", "Emi", "Emi")
+    morning = t.answer("Hana", "Emi", "Emi", "Emi")  # the seer, the knight, both wolves
     assert said(morning, "wolf.killed")[0].params == {"names": ["Hana"]}
     assert t.state.dead.count("Hana") == 1
 
@@ -102,11 +102,11 @@ def test_the_village_wins_when_the_last_wolf_is_executed_and_not_before():
                                                   "executed": ["Aki"]}
 
 
-ONE_NIGHT = ["werewolf", "seer", "thief", "villager", "werewolf", "villager"]
+ONE_NIGHT = ["werewolf", "seer", "thief", "villager", "werewolf", "villager"]  # Aki a lone wolf
 
 
 def test_one_night_reveals_everyone_executed_and_one_werewolf_among_them_wins_for_the_village():
-    t = Table("one-night", ONE_NIGHT)
+    t = Table("one-night", ONE_NIGHT, lone_look=False)
     end = t.answer("done", "Dai", "nobody", "yes", "Ben,Aki")  # a tie: both executed (tie = "all")
     assert said(end, "wolf.executed")[0].params == {"names": ["Ben", "Aki"]}
     assert [c.params for c in said(end, "wolf.reveal")] == [
@@ -118,23 +118,26 @@ def test_one_night_reveals_everyone_executed_and_one_werewolf_among_them_wins_fo
 
 def test_one_night_nobody_executed_is_peace_only_when_no_hand_holds_a_werewolf():
     peace = Table("one-night", ["villager", "seer", "thief", "villager", "werewolf", "werewolf"])
-    end = peace.answer("done", "centre", "nobody", "no")
+    end = peace.answer("done", "centre", "nobody", "no")  # both wolves in the centre: nobody to look
     assert lines(end)[-2:] == ["wolf.nobody_executed", "wolf.win.village"] and peace.end.outcome == {"rule": "peace"}
     war = Table("one-night", ONE_NIGHT)
-    war.answer("done", "centre", "nobody", "no")
+    war.answer("done", "centre2", "centre", "nobody", "no")  # the lone wolf looks, then the seer
     assert war.state.winner == "werewolves" and war.end.outcome == {"rule": "otherwise"}
     assert war.state.step == "over" and war.state.day == 1
 
 
 def test_the_thiefs_new_card_decides_and_the_old_one_no_longer_counts():
-    t = Table("one-night", ONE_NIGHT)
+    t = Table("one-night", ONE_NIGHT, lone_look=False)
     end = t.answer("done", "centre", "Aki", "yes", "Chika")  # the thief took Aki's werewolf; the thief executed
     assert shown(t.cues, "Chika")[-1] == Private("Chika", "wolf.new_card", {"cards": [["wolf.role.werewolf", 1]]})
     assert said(end, "wolf.reveal")[0].params["cards"] == [["wolf.role.werewolf", 1]]
     assert t.state.winner == "village"
-    t = Table("one-night", ONE_NIGHT)
+    t = Table("one-night", ONE_NIGHT, lone_look=False)
     t.answer("done", "centre", "Aki", "yes", "Aki")  # Aki holds the thief's card now
     assert t.state.winner == "werewolves"
+
+
+WEREWOLF = [["wolf.role.werewolf", 1]]
 
 
 @pytest.mark.parametrize("answers, winner, rule", [
@@ -145,22 +148,21 @@ def test_physical_cards_the_table_tells_what_the_cards_say(answers, winner, rule
     t.answer("done")
     assert t.ask.line == "wolf.executed_any" and t.ask.choices == ("yes", "no") and not t.ask.ends_game
     asked = t.answer(answers[0])
-    question = "wolf.werewolf_among" if answers[0] == "no" else "wolf.executed_werewolf"
-    assert t.ask == Ask(question, ("yes", "no"), ends_game=("yes", "no"))
-    assert lines(asked) == (["wolf.nobody_executed", question] if answers[0] == "no" else [question])
+    if answers[0] == "no":  # nobody had two fingers: nobody executed; does any hand hold a werewolf?
+        assert t.ask == Ask("wolf.role_among", ("yes", "no"), {"cards": WEREWOLF}, ends_game=("yes", "no"))
+        assert lines(asked) == ["wolf.nobody_executed", "wolf.turn_all", "wolf.role_among"]
+    else:  # the executed turn their cards: was a werewolf among them?
+        assert t.ask == Ask("wolf.executed_role", ("yes", "no"), {"cards": WEREWOLF}, ends_game=("yes", "no"))
+        assert lines(asked) == ["wolf.turn_executed", "wolf.executed_role"]
     end = t.answer(answers[1])
     assert t.state.winner == winner and t.end.outcome == {"rule": rule} and t.end.line == f"wolf.win.{winner}"
-    if answers[0] == "no":
-        assert lines(t.cues)[-3:-1] == ["wolf.nobody_executed", "wolf.werewolf_among"]
-    else:
-        assert "wolf.executed_werewolf" in lines(t.cues)
     assert end[-1].winner == winner
 
 
 def test_a_file_without_a_peace_rule_gives_the_peace_to_its_last_rule():
     t = Table("one-night", cards="physical", players=4)
     t.spec = replace(t.spec, wins=tuple(w for w in t.spec.wins if w.kind != "peace"))
-    t.answer("done", "no", "no")  # nobody executed, no werewolf among the players: no peace rule here
+    t.answer("done", "no")  # nobody executed: no peace rule here, so nothing to ask
     assert t.state.winner == "werewolves" and t.end.outcome == {"rule": "otherwise"}
 
 
@@ -170,7 +172,7 @@ def test_physical_cards_with_names_ask_who_and_say_them():
     assert t.ask.line == "wolf.who_executed" and t.ask.choices == ("Aki", "Ben", "Chika", "Dai") and t.ask.multiple
     out = t.answer("Ben,Dai,Ben")
     assert said(out, "wolf.executed")[0].params == {"names": ["Ben", "Dai"]}
-    assert t.ask.line == "wolf.executed_werewolf" and t.ask.ends_game == ("yes", "no")
+    assert t.ask.line == "wolf.executed_role" and t.ask.ends_game == ("yes", "no")
     assert t.state.executed == ("Ben", "Dai")
     with pytest.raises(AnswerError, match="expected yes or no, got 'maybe'"):
         t.answer("maybe")
@@ -178,25 +180,73 @@ def test_physical_cards_with_names_ask_who_and_say_them():
     assert t.state.winner == "werewolves"
 
 
+def test_one_night_with_one_finger_each_nobody_can_be_named_executed():
+    """The published rule: the most fingers are executed, all of them in a tie, but one finger
+    each executes nobody; so at most half the table can have had two fingers or more."""
+    t = Table("one-night", ONE_NIGHT, lone_look=False)
+    t.answer("done", "Dai", "nobody", "yes")
+    assert t.ask.line == "wolf.who_executed"
+    with pytest.raises(AnswerError, match="at most 2"):
+        t.answer("Aki,Ben,Chika")  # three of four with two fingers each: eight fingers from four hands
+    end = t.answer("Aki,Ben")
+    assert t.state.executed == ("Aki", "Ben") and t.state.winner == "village"
+    nobody = Table("one-night", ONE_NIGHT, lone_look=False)
+    end = nobody.answer("done", "Dai", "nobody", "no")  # one finger each: nobody executed, a wolf in a hand
+    assert lines(end)[-2:] == ["wolf.nobody_executed", "wolf.win.werewolves"] and nobody.state.executed == ()
+
+
+def test_the_tanner_with_physical_cards_is_asked_before_the_werewolf():
+    """A `found` rule for a role that is not a wolf (the tanner): with physical cards each `found`
+    rule is asked in the file's order, so the tanner's own win can be judged."""
+    from narrator.games.kernel.model import Role, Win
+
+    t = Table("one-night", cards="physical", players=4)
+    t.spec = replace(t.spec, roles={**t.spec.roles, "tanner": Role("tanner", "tanner")},
+                     wins=(Win("found", "tanner", role="tanner"), *t.spec.wins))
+    t.answer("done", "yes")
+    assert t.ask.params == {"cards": [["wolf.role.tanner", 1]]} and t.ask.ends_game == ("yes",)
+    t.answer("no")  # no tanner among the executed: was a werewolf?
+    assert t.ask.line == "wolf.executed_role" and t.ask.params == {"cards": WEREWOLF}
+    t.answer("no")
+    assert t.state.winner == "werewolves"
+    tanner = Table("one-night", cards="physical", players=4)
+    tanner.spec = t.spec
+    tanner.answer("done", "yes", "yes")
+    assert tanner.state.winner == "tanner" and tanner.end.outcome == {"rule": "found"}
+
+
+def test_one_night_with_no_wolf_held_and_somebody_executed_nobody_wins():
+    """Both wolves in the centre and a villager executed: the werewolves' rule holds but no hand
+    holds their card, so nobody wins (never "the werewolves win" with no wolf at the table)."""
+    t = Table("one-night", ["villager", "seer", "thief", "villager", "werewolf", "werewolf"])
+    t.answer("done", "Aki", "nobody", "yes", "Aki")
+    assert t.state.winner == "nobody" and t.end.line == "wolf.win.nobody"
+    madman = Table("one-night", ["madman", "seer", "thief", "villager", "werewolf", "werewolf"])
+    madman.answer("done", "Aki", "nobody", "yes", "Dai")  # the madman's side wins with no wolf held
+    assert madman.state.winner == "werewolves"
+
+
 # --- whom a holder may pick, and what they are shown (calls) -------------------------------
 
 def test_the_wolves_may_not_attack_their_own_pack_but_may_attack_the_madman():
     t = Table("tabula", TABULA)
     t.answer("done", "Gen", "Gen", "Hana", "Emi")
-    assert t.ask.line == "wolf.call.werewolves.choose" and t.ask.player == "Aki"
-    assert t.ask.choices == ("Chika", "Dai", "Emi", "Fumi", "Hana")  # not Aki, not Ben, not the dead Gen
-    with pytest.raises(AnswerError, match="werewolves picks one of Chika, Dai, Emi, Fumi, Hana, not 'Ben'"):
-        t.answer("Ben")
+    assert [r.player for r in t.ask.requests] == ["Aki", "Ben"]  # every living wolf picks
+    assert t.asked("Aki").line == "wolf.call.werewolves.choose"
+    assert t.asked("Aki").choices == ("Chika", "Dai", "Emi", "Fumi", "Hana")  # not Aki, not Ben, not the dead Gen
+    assert t.asked("Ben").choices == ("Chika", "Dai", "Emi", "Fumi", "Hana")
+    with pytest.raises(AnswerError, match="not a choice of this night call"):
+        t.answer("Ben", "Chika")
 
 
 def test_the_seer_may_not_pick_herself_and_sees_the_madman_human_and_a_wolf_werewolf():
     t = Table("werewolf", SIX)
     t.answer("done")
-    assert t.ask.line == "wolf.call.seer.choose" and t.ask.player == "Ben"
-    assert t.ask.choices == ("Aki", "Chika", "Dai", "Emi", "Fumi")
-    with pytest.raises(AnswerError, match="not 'Ben'"):
+    assert t.asked().line == "wolf.call.seer.choose" and t.asked().player == "Ben"
+    assert t.asked().choices == ("Aki", "Chika", "Dai", "Emi", "Fumi")
+    with pytest.raises(AnswerError, match="^not a choice of this night call$"):  # neither whose nor which
         t.answer("Ben")
-    with pytest.raises(AnswerError, match="seer picks one of"):
+    with pytest.raises(AnswerError, match="not a choice of this night call"):
         t.answer(["Emi", "Fumi"])  # one seat divined a night, never two
     out = t.answer(["Emi"])  # a one-name list is that name
     assert shown(out, "Ben") == [Private("Ben", "wolf.result.human", {"name": "Emi"})]
@@ -213,9 +263,9 @@ def test_the_medium_is_shown_yesterdays_executed_from_night_two():
     t.answer("Emi")                                         # the madman executed on day 1
     night2 = t.answer("Dai")                                # night 2: the seer divines; then the medium's call
     assert shown(night2, "Dai") == [Private("Dai", "wolf.result.human", {"name": "Emi"})]
-    assert lines(night2) == ["wolf.result.human", "wolf.sleep", "wolf.call.medium.wake", "wolf.call.medium.act",
-                             "wolf.result.human", "wolf.sleep", "wolf.call.knight.wake", "wolf.call.knight.choose"]
-    assert [c.seconds for c in night2 if isinstance(c, Countdown)] == [10]
+    assert lines(night2) == ["wolf.result.human", "wolf.sleep", "wolf.call.medium.wake", "wolf.result.human",
+                             "wolf.call.medium.act", "wolf.sleep", "wolf.call.knight.wake", "wolf.call.knight.choose"]
+    assert [c.seconds for c in night2 if isinstance(c, Countdown)] == [10, 15]  # the medium's; the knight's call
 
 
 def test_the_medium_after_a_day_without_execution_is_shown_nobody():
@@ -271,21 +321,41 @@ def test_a_call_absent_skip_is_made_while_its_holder_lives_and_skipped_after():
 
 
 def test_the_one_night_seer_looks_at_the_centre_or_a_card_and_the_thief_may_keep_his():
-    t = Table("one-night", ONE_NIGHT)
+    t = Table("one-night", ONE_NIGHT, lone_look=False)
     t.answer("done")
-    assert t.ask.choices == ("Aki", "Chika", "Dai", "centre") and t.ask.player == "Ben"
+    assert t.asked().choices == ("Aki", "Chika", "Dai", "centre") and t.asked().player == "Ben"
     out = t.answer("centre")
     assert shown(out, "Ben") == [Private("Ben", "wolf.seen_centre",
                                          {"cards": [["wolf.role.werewolf", 1], ["wolf.role.villager", 1]]})]
-    assert t.ask.choices == ("Aki", "Ben", "Dai", "nobody") and t.ask.player == "Chika"
+    assert t.asked().choices == ("Aki", "Ben", "Dai", "nobody") and t.asked().player == "Chika"
     out = t.answer("nobody")
     assert shown(out, "Chika") == [Private("Chika", "wolf.kept_card", {"cards": [["wolf.role.thief", 1]]})]
     assert t.state.cards == tuple(ONE_NIGHT)
-    t = Table("one-night", ONE_NIGHT)
+    t = Table("one-night", ONE_NIGHT, lone_look=False)
     out = t.answer("done", "Dai")
     assert shown(out, "Ben") == [Private("Ben", "wolf.seen_card", {"name": "Dai", "cards": [["wolf.role.villager", 1]]})]
     t.answer("Ben")
     assert t.state.cards[:3] == ("werewolf", "thief", "seer") and t.state.first == tuple(ONE_NIGHT)
+
+
+def test_a_lone_wolf_may_look_at_one_centre_card_and_a_pack_of_two_may_not():
+    """The published one-night rule: a wolf whose partner is in the centre may look at one centre
+    card. The call says so whoever holds the wolves (so it tells nothing); the lone wolf alone
+    is asked, and the table's `lone_look = false` turns it off."""
+    t = Table("one-night", ONE_NIGHT)
+    night = t.answer("done")
+    assert "wolf.lone_look" in lines(night)
+    assert t.asked().player == "Aki" and t.asked().choices == ("centre1", "centre2")
+    assert t.asked().line == "wolf.lone_choose"
+    assert shown(night, "Aki")[-1] == Private("Aki", "wolf.alone")
+    out = t.answer("centre2")
+    assert shown(out, "Aki") == [Private("Aki", "wolf.seen_centre_one", {"n": 2, "cards": [["wolf.role.villager", 1]]})]
+    pack = Table("one-night", ["werewolf", "seer", "thief", "werewolf", "villager", "villager"])
+    night = pack.answer("done")
+    assert "wolf.lone_look" in lines(night) and pack.asked().player == "Ben"  # the wolves' call asked nobody
+    off = Table("one-night", ONE_NIGHT, lone_look=False)
+    night = off.answer("done")
+    assert "wolf.lone_look" not in lines(night) and off.asked().player == "Ben"
 
 
 def test_the_device_deal_shows_each_seat_its_card_and_says_the_box():
@@ -316,8 +386,8 @@ def test_physical_cards_deal_the_centre_and_the_calls_keep_time_aloud():
     t = Table("one-night", cards="physical", players=4)
     assert said(t.cues, "wolf.deal_centre")[0].params == {"n": 2}
     out = t.answer("done")
-    assert lines(out)[:4] == ["wolf.night", "wolf.call.one_night_werewolves.wake",
-                              "wolf.call.one_night_werewolves.act", "wolf.sleep"]
+    assert lines(out)[:5] == ["wolf.night", "wolf.call.one_night_werewolves.wake",
+                              "wolf.call.one_night_werewolves.act", "wolf.lone_look", "wolf.sleep"]
     assert said(out, "wolf.night")[0].params == {"night": 1}
     assert [c.seconds for c in out if isinstance(c, Countdown)] == [10, 15, 15]
     assert not [c for c in out if isinstance(c, Private)]

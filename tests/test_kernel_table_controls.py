@@ -11,7 +11,7 @@ import io
 
 import pytest
 
-from narrator.cues import Answer, Ask, Collect, Continue, Start
+from narrator.cues import Answer, Ask, Collect, Continue, Say, Start
 from narrator.games import get_game
 from narrator.inputs.hub import Heard, ListenerHub
 from narrator.inputs.words import Vocabulary
@@ -62,14 +62,26 @@ def _setup(name: str, tmp_path, tag: str):
 
 def _answers(rules, config) -> tuple[list, list]:
     """A whole game's answers (every choice the first allowed, the vote a human, so the game
-    lasts), and for each another answer its question allows (or None)."""
+    lasts), and for each another answer its question allows (or None: a night choice made in
+    private, which no undo takes back, `test_an_undo_never_takes_back_a_private_night_choice`)."""
     state, event, answers, others, budget = rules.new_state(), Start(), [], [], StepBudget()
     while not state.finished:
         budget.tick()
         state, cues = rules.advance(config, state, event)
+        if cues and isinstance(cues[-1], Collect):  # a game file's night call: every holder's first choice
+            value = {r.player: {r.key: r.choices[0]} for r in cues[-1].requests}
+            answers.append(value)
+            others.append(None)
+            event = Answer(value)
+            continue
         ask = cues[-1] if cues and isinstance(cues[-1], Ask) else None
         if ask is None:
             event = Continue()
+            continue
+        if ask.player is not None:  # the device passed round: a holder's private choice
+            answers.append(ask.choices[0])
+            others.append(None)
+            event = Answer(ask.choices[0])
             continue
         if ask.multiple:
             humans = [n for n in ask.choices if not state.cards or state.cards[config.names.index(n)] != "werewolf"]
@@ -82,6 +94,22 @@ def _answers(rules, config) -> tuple[list, list]:
         others.append(other)
         event = Answer(value)
     return answers, others
+
+
+def _private_answers(rules, config, answers) -> list[int]:
+    """Which of a game's answers were night choices made in private (a call's round, or a
+    holder's question on the passed device), but the last (no question follows it to undo at)."""
+    state, event, k, private = rules.new_state(), Start(), 0, []
+    while not state.finished:
+        state, cues = rules.advance(config, state, event)
+        last = cues[-1] if cues else None
+        if isinstance(last, Collect) or (isinstance(last, Ask) and last.player is not None):
+            private.append(k)
+        if isinstance(last, (Ask, Collect)):
+            event, k = Answer(answers[k]), k + 1
+        else:
+            event = Continue()
+    return [i for i in private if i < len(answers) - 1]
 
 
 def _logged_answers(store) -> int:
@@ -130,7 +158,33 @@ def test_an_undo_takes_back_the_last_answer_and_the_game_goes_on_the_same(tmp_pa
             continue
         assert state.to_dict() == final.to_dict(), f"undo of answer {k + 1}"
         undone += 1
-    assert undone >= len(answers) // 2
+    assert undone >= sum(o is not None for o in others) // 2
+
+
+@pytest.mark.parametrize("name", ["werewolf", "one-night-device"])
+def test_an_undo_never_takes_back_a_private_night_choice(tmp_path, name):
+    """A seer who saw a result must not look again: an undo after a night choice made in
+    private (on the passed device, or in a call's round on the phones) takes nothing back; the
+    narrator says so aloud and asks the open question again, and the game goes on as without it.
+    On the old runner the undo took the choice back and the holder chose (and saw) again."""
+    from narrator.table.runner import rebuild
+
+    rules, config, store = _setup(name, tmp_path, "reference")
+    answers, others = _answers(rules, config)
+    final = asyncio.run(play(rules, config, store, ScriptedScheduler(_heard(answers)),
+                             start_position(rules, config, store)))
+    private = _private_answers(rules, config, answers)
+    assert private
+    for k in private:
+        rules, config, store = _setup(name, tmp_path, f"kept{k}")
+        script = _heard(answers[:k + 1]) + [Heard("command", "undo", "keyboard")] + _heard(answers[k + 1:])
+        scheduler = ScriptedScheduler(script)
+        state = asyncio.run(play(rules, config, store, scheduler, start_position(rules, config, store)))
+        assert state.to_dict() == final.to_dict(), f"undo after the private answer {k + 1}"
+        events = store.events()
+        undo = next(i for i, e in enumerate(events) if e["type"] == "undo")
+        _, cues = rebuild(rules, config, events[:undo + 1])
+        assert cues[0] == Say("wolf.undo_kept"), f"the undo after answer {k + 1} was not refused aloud"
 
 
 def _scheduler(tmp_path, sequential: bool):

@@ -127,7 +127,10 @@ def test_bestia_magica_passed_round_one_device_says_only_what_was_rendered_ahead
         def private(self, player, lines):
             super().private(player, lines)
             last = lines[-1]
-            text = "" if "Press Enter" in last else re.match(r"\s+(\d+)=", last).group(1)
+            choice = re.match(r"\s+(\d+)=", last)
+            if "Press Enter" not in last and choice is None:
+                return  # lines to read: the screen stays up until the device is cleared
+            text = "" if choice is None else choice.group(1)
             if text and any("memo" in line for line in lines):
                 text += " n"
             asyncio.get_running_loop().call_soon(lambda: self.hub.offer_text(text, "keyboard"))
@@ -152,13 +155,17 @@ def test_bestia_magica_passed_round_one_device_says_only_what_was_rendered_ahead
 def _answers_in_process(game, config, pick) -> str:
     """The answers a table gives, found by playing `config` in-process with `pick`, as the
     lines of an answers script (several names joined by commas)."""
-    from narrator.cues import Answer, Ask, Continue, Start
+    from narrator.cues import Answer, Ask, Collect, Continue, Start
 
     state, event, lines = game.new_state(), Start(), []
     for _ in range(5000):
         state, cues = game.advance(config, state, event)
         if state.finished:
             return "\n".join(lines) + "\n"
+        if cues and isinstance(cues[-1], Collect) and cues[-1].call:  # a game file's night call: each holder's line
+            lines += [r.choices[0] for r in cues[-1].requests]
+            event = Answer({r.player: {r.key: r.choices[0]} for r in cues[-1].requests})
+            continue
         ask = cues[-1] if cues and isinstance(cues[-1], Ask) else None
         if ask is None:
             event = Continue()

@@ -19,7 +19,7 @@ import click
 from narrator import home
 from narrator.cli.common import friendly_errors
 from narrator.cli.flags import TableFlagsCommand
-from narrator.errors import DamagedGame, NarratorError
+from narrator.errors import DamagedGame, NarratorError, SetupError
 from narrator.games import game_names, game_over_message, get_game, load_game_file
 from narrator.settings import DEFAULT_GAME, DEVICE_SECTIONS, LISTEN_KEYS, RUN_KEYS, build_settings, read_table_file
 from narrator.table.runner import play as play_loop
@@ -65,8 +65,8 @@ def play(game: str | None, table_file: Path | None, no_keyboard: bool, dry_run: 
 
         check_game(rules)
     needs_phones = rules.phones_required(config)
-    if needs_phones and not run.phones and not run.answers:
-        raise NarratorError(f"{needs_phones}; add --phones (or phones = true)")
+    if needs_phones and not run.phones:  # a script too: nobody would ever be shown a card
+        raise SetupError(f"{needs_phones}; add --phones (or phones = true)")
     _review_names(run, rules.names(config), keyboard=not no_keyboard and not run.answers)
     sitting = open_sitting(run, names=rules.names(config), game=rules, config=config)
     store = GameStore.create(home.app_home(), rules.name, config.to_dict(), run.to_dict(), holder="narrator play")
@@ -154,12 +154,23 @@ def _resume(store: GameStore, no_keyboard: bool, cut_log: bool, flags: dict[str,
     if cut_log:
         cut_damaged_log(rules, config, store)
     position = resume_position(rules, config, store)
-    used = sum(1 for e in store.events() if e.get("source") == "script")
+    used = scripted_lines_used(store.events())
     sitting = open_sitting(run, start_at=position.t, answers_used=used, names=rules.names(config),
                            game=rules, config=config)
     store.update_run(run.to_dict())
     click.echo(f"resuming game {store.id}", err=True)
     _run(rules, config, store, sitting, run, lambda: position, recap=True)
+
+
+def scripted_lines_used(events: list[dict[str, Any]]) -> int:
+    """How many lines of a plain answers file the logged answers took: one each, and one per
+    holder who answered a game file's night call from it (its round's answers, by player)."""
+    used = 0
+    for event in events:
+        if event.get("source") == "script":
+            value = event.get("value")
+            used += len(value) if isinstance(value, dict) else 1
+    return used
 
 
 def saved_config(rules: Any, meta: dict[str, Any], game_id: str) -> Any:

@@ -183,8 +183,8 @@ class ListenerHub(PrivateAnswers):
             return self.hints.text("private")
         try:
             value = parse_answer(self._ask, text, self.vocabulary)
-        except AnswerError as err:
-            self.last_error = self.hints.of(err)
+        except AnswerError as err:  # a private question's choices would tell whose it is: not listed
+            self.last_error = self.hints.text("private_choice") if self._ask.player is not None else self.hints.of(err)
             return self.last_error
         misheard = confirm and self.confirm_heard and value != "done" and needs_confirmation(self._ask)
         ending = source in CONFIRM_ENDING and self._ask.ends_with(value) and not is_confirmation(self._ask)

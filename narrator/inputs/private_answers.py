@@ -19,6 +19,10 @@ from narrator.inputs.heard import Heard
 from narrator.inputs.words import parse_private
 
 
+NOT_A_CHOICE = "not a choice of this night call"
+"""A night call's refusal: it names neither the asked nor their choices (whose they are says the role)."""
+
+
 @dataclass
 class OpenCollect:
     """A round of private answers in progress."""
@@ -28,6 +32,9 @@ class OpenCollect:
     requests: dict[str, Request]
     future: asyncio.Future
     answers: dict[str, Any]
+    call: bool = False
+    """A night call's round: its refusals name neither who is asked nor what they may pick
+    (a terminal or a script's error is read by the whole table)."""
 
     def pending(self) -> list[Request]:
         return [r for name, r in self.requests.items() if name not in self.answers]
@@ -62,17 +69,21 @@ class PrivateAnswers:
             callback(to, line, text)
 
     async def collect(self, collect: Collect, requests: tuple[Request, ...] | None = None) -> Heard:
-        """Open a round for `requests` (default: all of `collect`) and return {player: answer}."""
+        """Open a round for `requests` (default: all of `collect`) and return {player: answer}.
+
+        A night call's round (`Collect.call`) opens even when nobody is asked, and is then
+        closed by its countdown (`close_collect`): every call looks the same to the phones."""
         requests = collect.requests if requests is None else requests
-        if not requests:
+        if not requests and not collect.call:
             return Heard("answer", {}, "none")
         future = asyncio.get_running_loop().create_future()
-        self._collect = OpenCollect(collect.phase, collect.number, {r.player: r for r in requests}, future, {})
+        self._collect = OpenCollect(collect.phase, collect.number, {r.player: r for r in requests}, future, {},
+                                    collect.call)
         self._collect_serial += 1
         self._notify()
         try:
             while not future.done():
-                if not self._sources:
+                if not self._sources and requests:
                     raise NoMoreAnswers(
                         f"no listener is left to answer the {collect.phase} {collect.number} memos (the answers "
                         "file ended or there is no keyboard); add answers or play at a terminal, then `narrator resume`"
@@ -97,13 +108,13 @@ class PrivateAnswers:
             return "no private answers are being collected right now"
         request = open_.requests.get(player)
         if request is None:
-            return f"{player} is not asked now; asked: {', '.join(open_.requests)}"
+            return NOT_A_CHOICE if open_.call else f"{player} is not asked now; asked: {', '.join(open_.requests)}"
         if player in open_.answers:
             return f"{player} has already answered"
         try:
             open_.answers[player] = request.check(answer)
         except ValueError as err:
-            return str(err)
+            return NOT_A_CHOICE if open_.call else str(err)
         if not open_.pending():
             ordered = {name: open_.answers[name] for name in open_.requests}
             open_.future.set_result(Heard("answer", ordered, source))
@@ -120,6 +131,18 @@ class PrivateAnswers:
         except AnswerError as err:
             return self.hints.of(err)
         return self.offer_private(request.player, answer, source)
+
+    def offer_call_text(self, text: str, source: str) -> str | None:
+        """A plain answers file's line for the open night call (`Collect.call`): the answer of
+        its next asked holder, in seat order; returns why it was refused, or None."""
+        pending = self._collect.pending() if self._collect is not None and not self._collect.future.done() else []
+        if not pending:
+            return self.hints.text("nothing_asked")
+        try:
+            answer = parse_private(pending[0], text, self.vocabulary)
+        except AnswerError:
+            return NOT_A_CHOICE
+        return self.offer_private(pending[0].player, answer, source)
 
     async def next_collect(self, after: int) -> tuple[int, OpenCollect]:
         """Wait for a round newer than serial `after` (a scripted channel answers each once)."""

@@ -14,6 +14,9 @@ the file leaves open at its end stops the game like any listener running dry (ex
 A script never waits for what it cannot give: when the game opens a round of private
 answers (Bestia Magica's memos and votes) and nothing but this file can answer it, the
 game stops with the line the script had reached: such rounds need the JSON Lines form.
+A game file's night call is the exception (`Collect.call`): each holder asked in it takes
+the next line, in seat order (a role in the centre or dead takes none), so a game file's
+answers read in the order of its night: step by step, the holders of a step in seat order.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+from narrator.cues import Ask
 from narrator.errors import AnswerError
 from narrator.inputs.hub import ListenerHub
 from narrator.settings import read_text_bounded
@@ -67,7 +71,7 @@ class ScriptedListener:
         return []
 
     async def _run(self, hub: ListenerHub) -> None:
-        serial, same_question, paused = 0, False, False
+        serial, rounds, same_question, paused = 0, 0, False, False
         ask = None
         for number, answer in self.answers:
             meaning = hub.vocabulary.meaning(answer)
@@ -78,14 +82,23 @@ class ScriptedListener:
             if meaning in ENDS_PAUSE:
                 paused = meaning == "pause" and not paused
             if not same_question:
-                waited = await self._next_ask(hub, serial, number)
+                waited = await self._next_question(hub, serial, rounds, number)
                 if waited is None:
                     return
-                serial, ask = waited
-            hint = hub.offer_text(answer, SOURCE)
+                kind, opened, ask = waited
+                if kind == "ask":
+                    serial = opened
+                else:
+                    rounds = opened
+            if ask is not None and not isinstance(ask, Ask) and meaning not in SAME_QUESTION:
+                hint = hub.offer_call_text(answer, SOURCE)  # a night call's round: its next asked holder
+                where = "the night call"
+            else:
+                hint = hub.offer_text(answer, SOURCE)
+                where = f"'{getattr(ask, 'line', '')}'"
             if hint:
                 hub.fail(AnswerError(f"answers file {self.path} line {number}: '{answer}' does not answer "
-                                     f"'{ask.line}': {hint}"))
+                                     f"{where}: {hint}"))
                 return
             self.used += 1
             same_question = meaning in SAME_QUESTION
@@ -93,19 +106,28 @@ class ScriptedListener:
                 await hub.commands_taken()
         hub.retire(SOURCE)
 
-    async def _next_ask(self, hub: ListenerHub, after: int, number: int) -> tuple[int, Any] | None:
-        """The next question; None (the game stopped) when a private round opens that only
-        this file could answer, and it cannot."""
-        rounds = 0
+    async def _next_question(self, hub: ListenerHub, after: int, rounds: int,
+                             number: int) -> tuple[str, int, Any] | None:
+        """The next question ("ask", serial, Ask) or night call with a holder still to answer
+        ("round", serial, its round); None (the game stopped) when a private round opens that
+        only this file could answer, and it cannot. A night call whose round asks nobody (its
+        role in the centre or dead) passes by: the file holds no line for it."""
+        open_now = hub.open_collect
+        if open_now is not None and open_now[1].call and open_now[1].pending():
+            return "round", open_now[0], open_now[1]
         while True:
             ask = asyncio.ensure_future(hub.next_ask(after))
             round_ = asyncio.ensure_future(hub.next_collect(rounds))
             await asyncio.wait({ask, round_}, return_when=asyncio.FIRST_COMPLETED)
             if ask.done():
                 round_.cancel()
-                return ask.result()
+                return ("ask", *ask.result())
             ask.cancel()
             rounds, open_ = round_.result()
+            if open_.call:
+                if open_.pending():
+                    return "round", rounds, open_
+                continue
             if hub.sources <= {SOURCE}:
                 hub.fail(AnswerError(
                     f"answers file {self.path} line {number}: the game collects private answers here "

@@ -92,6 +92,10 @@ def game_requests(game: Any, config: Any, max_states: int = MAX_STATES) -> list[
             else:
                 frontier += [(state, [Answer(a)]) for a in answers]
             fanned_out.add(ask.line)
+        elif cues and isinstance(cues[-1], Collect) and cues[-1].call:
+            # a night call's round: its holders' first choices, else nobody's (time ran out)
+            first = {r.player: {r.key: r.choices[0]} for r in cues[-1].requests if r.choices}
+            frontier.append((state, [Answer(first), Answer({})]))
         else:
             frontier.append((state, [Continue()]))
     if private:  # pass-the-device calls each player by name

@@ -59,11 +59,11 @@ class PrivateRounds:
             if self.holder != to:
                 await self.release()
                 await self._hand_device(to)
-            self.holder = None
-            self.display.private(to, texts + [self._text("private.hide")])
-            await self.hub.answer(Ask("private.hide", ("done",)))
-            self.display.clear()
-            self.timeline.resync()
+            # They keep the device: a question or more lines of theirs may follow (a wolf's
+            # partners, then its attack), and a second hand-over said aloud would tell the table
+            # that this turn has more in it. `release` clears the screen before anything else.
+            self.holder = to
+            self.display.private(to, texts)
         else:
             for countdown in reading:
                 await self.deadlines.countdown(countdown)

@@ -108,13 +108,16 @@ def cut_log(game: Game, config: Any, store: GameStore) -> None:
 def _undo_to(events: list[dict[str, Any]], kept: list[int], kept_step: Callable[[int], bool]) -> int | None:
     """How many of `kept` still stand after an undo: the latest answer and the steps that
     merely followed it are taken back; None when a step the table did with its hands (a
-    night call with physical cards, `kept_step`) lies between: the undo then takes nothing."""
+    night call with physical cards, `kept_step`) lies between, or the answer is one whose
+    result was shown privately (`kept_step` of the question's step): the undo then takes nothing."""
     standing = len(kept)
     while standing and events[kept[standing - 1]]["type"] == "continue":
         if kept_step(standing - 1):
             return None
         standing -= 1
     if standing and events[kept[standing - 1]]["type"] == "answer":
+        if kept_step(standing - 1):  # an answer whose result was shown privately (a seer's divination)
+            return None
         standing -= 1
     return standing
 

@@ -103,7 +103,11 @@ class Scheduler:
                 narration.instruction = self.voice.clip(cue.line, cue.params)
                 await narration.say(narration.instruction, "say")
             elif isinstance(cue, Countdown):
-                await self.deadlines.countdown(cue)
+                following = items[i + 1] if i + 1 < len(items) else None
+                if isinstance(following, Collect) and following.call:
+                    early = await self._call_round(cue, following)
+                else:
+                    await self.deadlines.countdown(cue)
             elif isinstance(cue, Timer):
                 following = items[i + 1] if i + 1 < len(items) else None
                 if isinstance(following, Collect) and self.hub.sequential_private:
@@ -128,6 +132,18 @@ class Scheduler:
             self.output.extend(self.timeline.cursor)
         return heard
 
+    async def _call_round(self, countdown: Countdown, call: Collect) -> asyncio.Future:
+        """A night call's private round (`Collect.call`) beside its countdown: open as the count
+        starts, even when nobody is asked; the count always runs its whole length, and its end
+        closes the round (the answers given so far count). On the instant clock there is no time
+        to answer in, so the asked are waited for (a script answers at once)."""
+        early = asyncio.ensure_future(self.hub.collect(call))
+        await asyncio.sleep(0)  # the round opens now, with the count
+        await self.deadlines.countdown(countdown)
+        if not early.done() and (not self.timeline.instant or not call.requests):
+            self.hub.close_collect()
+        return early
+
     def _for_holder(self, cue: Any) -> bool:
         """Whether `cue` is for the one holding the passed device (their result, their next question)."""
         holder = self.private.holder
@@ -145,8 +161,10 @@ class Scheduler:
         instruction = self.narration.instruction
         await self.commands.say_clock_alert()
         pending = self.hub.first_answer(cue)
+        private = cue.player is not None  # its choices would tell whose question it is: shown on that phone only
         try:
-            await self.narration.say(question, "ask", prompt=cue, choices=list(cue.choices))
+            await self.narration.say(question, "ask", prompt=None if private else cue,
+                                     **({} if private else {"choices": list(cue.choices)}))
             while True:
                 heard = await self._answer_or_command(cue, pending, question, instruction)
                 if heard.kind == "command" or await self.hub.confirmed(cue, heard):
@@ -192,7 +210,8 @@ class Scheduler:
             if command.value == "repeat":
                 if instruction is not None:
                     await say(instruction, "say", repeat=True)
-                await say(question, "ask", choices=list(cue.choices), repeat=True)
+                await say(question, "ask", repeat=True,
+                          **({} if cue.player is not None else {"choices": list(cue.choices)}))
             elif command.value == "help":
                 for line in cue.help:
                     await say(self.voice.clip(line), "say", help=True)

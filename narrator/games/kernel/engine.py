@@ -17,10 +17,13 @@ from typing import Any, Mapping
 from narrator.cues import Answer, Ask, Countdown, Cue, End, Event, GameEvent, Private, Say, Timer
 from narrator.errors import AnswerError
 from narrator.games.kernel import judge, passed
-from narrator.games.kernel.calls import card_line, choices_for, holders, line, medium, perform, plan
+from narrator.games.kernel.calls import (
+    act, call_round, card_line, chosen, holders, line, lone_look, medium, partners, plan,
+)
 from narrator.games.kernel.model import CHOOSING, GameFile
 from narrator.games.kernel.state import KConfig, KState
 from narrator.games.steps import run_step
+from narrator.inputs.hints import Hint
 
 YES_NO = ("yes", "no")
 DONE = ("done",)
@@ -76,43 +79,41 @@ def _ready(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue
 
 def _night(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
     spec, config = sc
-    state = replace(state, night=state.night + 1, call=0, attack=None, guard=None, divined=())
+    state = replace(state, night=state.night + 1, call=0, attacked=state.attack, attack=None, picks=(), guards=(),
+                    divined=())
     if config.passed:  # one device goes round the table: every living player takes it in turn
         return passed.begin(spec, config, state, [Say("wolf.night", {"night": state.night})])
     return _after_call(sc, state, [Say("wolf.night", {"night": state.night})], first=True)
 
 
 def _call(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
+    """One call: it sounds and lasts the same whoever holds the card (in a hand, the centre or
+    dead). With the cards on the device its holders' parts are shown on their screens as it
+    begins (partners, the medium's result), and a choosing call's round of private choices
+    runs beside its countdown (`calls.call_round`): every holder chooses on their own phone."""
     spec, config = sc
     step = plan(spec, config, state)[state.call]
     cues: list[Cue] = [Say(line(spec, step, "wake"))]
     who = holders(spec, config, state, step.role)
-    if config.digital_cards and who and step.action in CHOOSING:
-        player = who[0]  # the wolves agree by gesture; the first seated one enters the choice
-        choices = choices_for(spec, config, state, step, player)
-        return replace(state, step="ask_choice"), cues + [Ask(line(spec, step, "choose"), choices, player=player)]
-    # physical cards: the act line and the time; on the device a call nobody answers (the role in
-    # the centre, or dead) asks its question aloud all the same, so the table hears no difference
-    part = "choose" if config.digital_cards and step.action in CHOOSING else "act"
-    cues += [Say(line(spec, step, part)), Countdown(config.countdown or step.seconds)]
     if config.digital_cards and step.action == "partners":
-        cues += [Private(p, "wolf.partners", {"names": [o for o in who if o != p]}) if len(who) > 1
-                 else Private(p, "wolf.alone") for p in who]
+        cues += [partners(config, who, p) for p in who]
     if config.digital_cards and step.action == "medium":
         cues += [medium(spec, config, state, p) for p in who]
+    choosing = step.action in CHOOSING or lone_look(spec, config, step)
+    cues.append(Say(line(spec, step, "choose" if config.digital_cards and step.action in CHOOSING else "act")))
+    if lone_look(spec, config, step):
+        cues.append(Say("wolf.lone_look"))
+    cues.append(Countdown(config.countdown or step.seconds))
+    if config.digital_cards and choosing:
+        return replace(state, step="ask_choice"), cues + [call_round(spec, config, state, step)]
     return _after_call(sc, state, cues)
 
 
 def _choice(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
-    """A holder's private choice, performed at once; its result goes to them alone."""
+    """The call's private choices, each holder's performed at once; results to them alone."""
     spec, config = sc
     step = plan(spec, config, state)[state.call]
-    player = holders(spec, config, state, step.role)[0]
-    target = event.value[0] if isinstance(event.value, list) and len(event.value) == 1 else event.value
-    if target not in choices_for(spec, config, state, step, player):
-        raise AnswerError(f"{step.id} picks one of {', '.join(choices_for(spec, config, state, step, player))}, "
-                          f"not '{target}'")
-    state, cues = perform(spec, config, state, step, player, target)
+    state, cues = act(spec, config, state, step, chosen(spec, config, state, step, event.value))
     return _after_call(sc, state, cues)
 
 
@@ -184,30 +185,46 @@ def _vote_asked(spec: GameFile, config: KConfig, state: KState, cues: list[Cue])
 
 
 def _executed_any(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
+    """Pointing: was anybody pointed at by two or more players? Nobody was: nobody is executed
+    (the published one-night rule: with one finger each, nobody dies)."""
     spec, config = sc
     if _yes(event):
         if config.names:
-            return replace(state, step="ask_who"), [Ask("wolf.who_executed", config.names, multiple=True)]
-        return replace(state, step="ask_found"), [Ask("wolf.executed_werewolf", YES_NO, ends_game=YES_NO)]
+            return replace(state, step="ask_who", tied=()), [Ask("wolf.who_executed", config.names, multiple=True)]
+        return judge.found_question(spec, state, 0)
     if config.digital_cards:
         return judge.one_night(spec, config, state, ())
-    return replace(state, step="ask_peace"), [Say("wolf.nobody_executed"),
-                                              Ask("wolf.werewolf_among", YES_NO, ends_game=YES_NO)]
+    return judge.peace_question(spec, state, [Say("wolf.nobody_executed")])
 
 
 def _who(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
+    """Who was pointed at the most (several: all of them, the file's `tie`). Each executed
+    player had two fingers or more, so at most half the table can be named."""
     spec, config = sc
-    names = _names(config, event.value, config.names)
+    names = _names(config, event.value, state.tied or config.names)
+    if not state.tied and 2 * len(names) > config.players:
+        raise Hint("two_fingers", players=config.players, most=config.players // 2)
+    if len(names) > 1 and spec.day.tie == "revote" and not state.tied:
+        return replace(state, tied=names), [Say("wolf.revote", {"names": list(names)}),
+                                            Ask("wolf.who_executed", names, multiple=True)]
+    if len(names) > 1 and spec.day.tie != "all":
+        names = ()  # a tie executes nobody
+    state = replace(state, tied=())
     if config.digital_cards:
         return judge.one_night(spec, config, state, names)
-    state = replace(state, executed=names)
-    return replace(state, step="ask_found"), [Say("wolf.executed", {"names": list(names)}),
-                                              Ask("wolf.executed_werewolf", YES_NO, ends_game=YES_NO)]
+    if not names:
+        return judge.peace_question(spec, state, [Say("wolf.no_execution")])
+    state, cues = judge.found_question(spec, replace(state, executed=names), 0)
+    return state, [Say("wolf.executed", {"names": list(names)}), *cues]
 
 
 def _found(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
+    """Physical cards: was a holder of the `found` rule's role among the executed? Each
+    `found` rule is asked in the file's order; none: the `otherwise` rule."""
     spec, _ = sc
-    return judge.told(spec, state, "found" if _yes(event) else "otherwise")
+    if _yes(event):
+        return judge.told(spec, state, "found", state.asked)
+    return judge.found_question(spec, state, state.asked + 1)
 
 
 def _peace(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:

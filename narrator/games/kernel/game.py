@@ -13,6 +13,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from narrator.cues import Say
 from narrator.errors import Named, Refusal, worded
 from narrator.games import seating
 from narrator.games.card_names import CardNames, translate
@@ -60,6 +61,7 @@ def _configure(spec: GameFile, settings: TableSettings) -> KConfig:
                    roles={r: n for r, n in roles.items() if n}, digital_cards=digital,
                    passed=digital and not settings.phones and passed.offered(spec),
                    look=integer(options.get("look", 5), "look", src, minimum=1, maximum=600),
+                   lone_look=boolean(options.get("lone_look", True), "lone_look", src),
                    countdown=integer(options.get("countdown", 0), "countdown", src, minimum=0, maximum=600),
                    discussion=discussion, warnings=warnings)
 
@@ -107,6 +109,15 @@ def required(config: KConfig) -> str | None:
     return "the cards are dealt to the players' phones" if config.digital_cards and not config.passed else None
 
 
+def undo_barrier(config: KConfig, state: KState) -> Say | None:
+    """A night call's private choices are the holders' own and their results were shown to
+    them: an undo must not take one back (the seer would look twice). It is refused aloud, and
+    the open question is asked again."""
+    if config.digital_cards and state.step in ("ask_choice", "ask_turn"):
+        return Say("wolf.undo_kept")
+    return None
+
+
 def build(spec: GameFile) -> Game:
     """The contract of one game file."""
     return Game(
@@ -123,6 +134,7 @@ def build(spec: GameFile) -> Game:
         names=seating.names_of,
         context=seating.night_and_day,
         outcome=judge.outcome,
+        undo_barrier=undo_barrier,
         record=partial(record.record, spec),
         phones=PhonePlay(private_view=private_view, alive=alive, required=required),
         label=lambda id_: f"wolf.role.{id_}",

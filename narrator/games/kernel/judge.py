@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from narrator.cues import Cue, End, Say
+from narrator.cues import Ask, Cue, End, Say
 from narrator.games.kernel.model import GameFile
 from narrator.games.kernel.state import KConfig, KState
 
@@ -21,7 +21,7 @@ def night_deaths(spec: GameFile, config: KConfig, state: KState) -> tuple[str, .
     """The attack's victim (unless guarded or it survives attacks) and any divined role that
     dies when divined (the fox), in seat order."""
     dead = set()
-    if state.attack and state.attack != state.guard:
+    if state.attack and state.attack not in state.guards:
         if not spec.roles[_role(config, state, state.attack)].survives_attack:
             dead.add(state.attack)
     dead |= {n for n in state.divined if spec.roles[_role(config, state, n)].dies_divined}
@@ -67,14 +67,40 @@ def one_night(spec: GameFile, config: KConfig, state: KState, executed: tuple[st
     for rule in spec.wins:
         if (rule.kind == "found" and rule.role in found) or (
                 rule.kind == "peace" and not executed and rule.role not in held) or rule.kind == "otherwise":
-            return finish(replace(state, executed=executed, day=max(state.day, 1)), cues, rule.winner, rule.kind)
+            winner = rule.winner if any(spec.roles[r].team == rule.winner for r in held) else NOBODY
+            return finish(replace(state, executed=executed, day=max(state.day, 1)), cues, winner, rule.kind)
     raise AssertionError("the file's last win rule is `otherwise`")  # parse.parse_game checks it
 
 
-def told(spec: GameFile, state: KState, kind: str) -> tuple[KState, list[Cue]]:
-    """Physical cards: the table told which rule holds (`found`, `peace`, or neither)."""
-    rule = next((r for r in spec.wins if r.kind == kind), spec.wins[-1])
-    return finish(state, [], rule.winner, rule.kind)
+NOBODY = "nobody"
+"""The winner when the team a rule names holds no card at the table (one-night: both wolves in
+the centre and somebody executed): nobody wins, and the narrator says so."""
+
+
+def found_question(spec: GameFile, state: KState, index: int) -> tuple[KState, list[Cue]]:
+    """Physical cards, somebody executed: ask the `index`-th `found` rule's question (「処刑された
+    人の中に、吊り人はいましたか？」), each in the file's order; past the last, `otherwise` wins."""
+    rules = [r for r in spec.wins if r.kind == "found"]
+    if index >= len(rules):
+        return told(spec, state, "otherwise")
+    ends = ("yes", "no") if index == len(rules) - 1 else ("yes",)
+    ask = Ask("wolf.executed_role", ("yes", "no"), {"cards": [[f"wolf.role.{rules[index].role}", 1]]}, ends_game=ends)
+    return replace(state, step="ask_found", asked=index), ([Say("wolf.turn_executed")] if index == 0 else []) + [ask]
+
+
+def peace_question(spec: GameFile, state: KState, cues: list[Cue]) -> tuple[KState, list[Cue]]:
+    """Physical cards, nobody executed: does anybody hold the `peace` rule's role (人狼)?"""
+    rule = next((r for r in spec.wins if r.kind == "peace"), None)
+    if rule is None:
+        return told(spec, state, "otherwise", cues=cues)
+    ask = Ask("wolf.role_among", ("yes", "no"), {"cards": [[f"wolf.role.{rule.role}", 1]]}, ends_game=("yes", "no"))
+    return replace(state, step="ask_peace"), cues + [Say("wolf.turn_all"), ask]
+
+
+def told(spec: GameFile, state: KState, kind: str, index: int = 0, cues: list[Cue] | None = None) -> tuple[KState, list[Cue]]:
+    """Physical cards: the table told which rule holds (`found` (the `index`-th), `peace`, or neither)."""
+    rule = ([r for r in spec.wins if r.kind == kind][index:] or [spec.wins[-1]])[0]
+    return finish(state, list(cues or []), rule.winner, rule.kind)
 
 
 def finish(state: KState, cues: list[Cue], winner: str, rule: str | None = None) -> tuple[KState, list[Cue]]:

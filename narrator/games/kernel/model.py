@@ -35,7 +35,7 @@ LANGS = ("ja", "en")
 GAME_KEYS = {"name", "title", "players", "centre", "nights", "cards", "absent", "lines"}
 ROLE_KEYS = {"team", "seen_as", "aliases", "survives_attack", "dies_divined", "counts_as"}
 STEP_KEYS = {"id", "kind", "role", "action", "when", "from_night", "every", "while", "seconds", "after", "absent",
-             "not_self"}
+             "not_self", "lone_look"}
 DAY_KEYS = {"discussion", "warnings", "vote", "tie", "order"}
 DAY_KINDS = ("deaths", "check", "discussion", "vote")
 """What a day does, in the file's `[day] order`: tell the night's deaths, check the win rules,
@@ -71,6 +71,9 @@ class Step:
     seconds: int = 10
     absent: str = ""
     not_self: bool = True
+    lone_look: bool = False
+    """A `partners` call with a centre: a holder alone (the others in the centre) may look at
+    one centre card (one-night's published rule); the table's `lone_look` may turn it off."""
 
     def runs_on(self, night: int) -> bool:
         """The conditions of the file: first night only, from night N, every k nights."""

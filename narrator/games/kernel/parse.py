@@ -84,6 +84,10 @@ def parse_game(data: Mapping[str, Any], path: str) -> GameFile:
     centre = _whole(path, "[game] centre", game.get("centre", 0), 0, 5)
     deal = _deal(path, data.get("deal"), roles, players, centre)
     steps = _steps(path, data.get("steps", []), roles, game.get("absent", "call"))
+    lonely = next((s for s in steps if s.lone_look), None)
+    if lonely is not None and not centre:
+        raise _refuse(path, f"[[steps]] '{lonely.id}' lone_look", "there are no centre cards to look at",
+                      "set [game] centre, or drop lone_look")
     nights = _whole(path, "[game] nights", game.get("nights", 0), 0, 1)
     day = _day(path, data.get("day"), nights)
     if nights == 1 and day.vote != "point":
@@ -200,7 +204,10 @@ def _steps(path: str, table: Any, roles: Mapping[str, Role], absent: str) -> tup
                     while_=_one_of(path, f"{entry} while", spec.get("while", "in_play"), WHILE, "condition"),
                     seconds=_whole(path, f"{entry} seconds", spec.get("seconds", 10), 1, 600),
                     absent=_one_of(path, f"{entry} absent", spec.get("absent", absent), ABSENT, "absent policy"),
-                    not_self=bool(spec.get("not_self", True)))
+                    not_self=bool(spec.get("not_self", True)), lone_look=bool(spec.get("lone_look", False)))
+        if step.lone_look and step.action != "partners":
+            raise _refuse(path, f"{entry} lone_look", f"action '{step.action}' has no partners to be without",
+                          'give lone_look to a step with action = "partners"')
         if step.when == "first" and step.from_night > 1:
             raise _refuse(path, entry, f"when = \"first\" and from_night = {step.from_night}: it can never run",
                           "drop one of them")

@@ -5,8 +5,9 @@ a hand-over then tells the table nothing, where calling the seer's holder alone 
 their turn a player sees only their own part of the night on the screen: a choice (the
 seer's divination, the wolves' attack, the knight's guard), its private result, their
 partners, the medium's result, or that nothing is theirs tonight. Nothing of it is said
-aloud; the narrator says only that the device goes round, and when it has. The first
-seated living wolf chooses for the pack, as on the phones.
+aloud; the narrator says only that the device goes round, and when it has. Every holder of
+a choosing role chooses; each wolf picks in turn, seeing the picks its pack made before it, and
+the pack's victim is the one most picked (a tie: the first picked), as on the phones.
 
 Effects are the calls' own (`calls.perform`) and are judged at morning as on the phones,
 so the order of turns changes no result; a file whose night swaps or looks at cards (the
@@ -49,21 +50,26 @@ def calls_of(spec: GameFile, config: KConfig, state: KState, player: str) -> lis
 
 
 def _turn(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
-    """One player's part of the night from call `state.turn` on: up to their next choice."""
+    """One player's part of the night from call `state.turn` on: up to their next choice.
+    Every holder of a choosing role chooses (each seer divines, each knight guards); a wolf
+    first sees the picks its pack made before it tonight, and at its first turn of a night
+    the victim its pack chose the night before."""
     spec, config = sc
     player = living(config, state)[state.call]
     mine = calls_of(spec, config, state, player)
     cues: list[Cue] = []
+    if state.turn == 0 and state.attacked and attacks(spec, config, state, player):
+        cues.append(Private(player, "wolf.pack_attacked", {"name": state.attacked}))
     for i in range(state.turn, len(mine)):
         step = mine[i]
-        if step.action in CHOOSING and calls.holders(spec, config, state, step.role)[0] == player:
+        if step.action in CHOOSING:
             choices = calls.choices_for(spec, config, state, step, player)
+            if step.action == "attack" and state.picks:
+                cues.append(Private(player, "wolf.pack_picks", {"names": list(state.picks)}))
             return replace(state, step="ask_turn", turn=i), cues + [Ask(calls.line(spec, step, "choose"), choices,
                                                                         player=player)]
         if step.action == "partners":
-            who = calls.holders(spec, config, state, step.role)
-            cues.append(Private(player, "wolf.partners", {"names": [o for o in who if o != player]}) if len(who) > 1
-                        else Private(player, "wolf.alone"))
+            cues.append(calls.partners(config, calls.holders(spec, config, state, step.role), player))
         elif step.action == "medium":
             cues.append(calls.medium(spec, config, state, player))
     if state.turn == 0 and not cues:
@@ -71,16 +77,24 @@ def _turn(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]
     return _next(spec, config, state, cues)
 
 
+def attacks(spec: GameFile, config: KConfig, state: KState, player: str) -> bool:
+    """Whether `player` holds a role whose pack attacks (a wolf)."""
+    return any(s.action == "attack" and player in calls.holders(spec, config, state, s.role) for s in spec.steps)
+
+
 def _answer(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
-    """The choice of the player holding the device, performed at once; its result to them alone."""
+    """The choice of the player holding the device, performed at once; its result to them alone
+    (a wolf: the pack's victim so far, its picks counted)."""
     spec, config = sc
     player = living(config, state)[state.call]
     step = calls_of(spec, config, state, player)[state.turn]
     target = event.value[0] if isinstance(event.value, list) and len(event.value) == 1 else event.value
     allowed = calls.choices_for(spec, config, state, step, player)
     if target not in allowed:
-        raise AnswerError(f"{step.id} picks one of {', '.join(allowed)}, not '{target}'")
+        raise AnswerError(calls.NOT_A_CHOICE)
     state, cues = calls.perform(spec, config, state, step, player, target)
+    if step.action == "attack":
+        cues = [calls.pack_line(player, state.attack)]
     state, rest = _turn(sc, replace(state, turn=state.turn + 1), event)
     return state, cues + rest
 

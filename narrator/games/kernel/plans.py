@@ -5,9 +5,9 @@ the file's own scenarios checked (answers in, expected line ids and winner out).
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
-from narrator.cues import Answer, Ask, Continue, Cue, End, Private, Say, Start
+from narrator.cues import Answer, Ask, Collect, Continue, Cue, End, Private, Say, Start
 from narrator.games.kernel import engine
 from narrator.games.kernel.model import GameFile
 from narrator.games.kernel.state import KConfig, KState
@@ -81,20 +81,32 @@ def play_scenario(spec: GameFile, scenario: Mapping[str, Any]) -> tuple[list[str
                      roles=counts or dict(spec.deal[len(names)]), digital_cards=scenario.get("cards", "device") == "device",
                      fixed=deal)
     answers = list(scenario["answers"])
+
+    def take(at: str) -> Any:
+        if not answers:
+            raise ValueError(f"the answers ran out at '{at}'")
+        return answers.pop(0)
+
     state, event, lines = KState(), Start(), []
     for _ in range(MAX_STEPS):
         state, cues = engine.advance(spec, config, state, event)
         lines += [c.line for c in cues if isinstance(c, (Say, Ask, End, Private))]
+        lines += [r.line for c in cues if isinstance(c, Collect) for r in c.requests]
         if state.finished:
             break
-        if cues and isinstance(cues[-1], Ask):
-            if not answers:
-                raise ValueError(f"the answers ran out at '{cues[-1].line}'")
-            value = answers.pop(0)
-            event = Answer(value.split(",") if cues[-1].multiple else value)
-        else:
-            event = Continue()
+        event = answer_for(cues[-1], take) if cues and isinstance(cues[-1], (Ask, Collect)) else Continue()
     return lines, state
+
+
+def answer_for(cue: Ask | Collect, take: Callable[[str], Any]) -> Answer:
+    """The event that answers `cue` from answers given in order (`take(line)` the next one): a
+    question takes one; a night call's round one for each holder asked in it, in seat order
+    (none when nobody is: the card is in the centre or dead). The order of a game file's
+    scenarios and of a plain answers file with the phones: the night step by step."""
+    if isinstance(cue, Collect):
+        return Answer({r.player: {r.key: take(r.line)} for r in cue.requests})
+    value = take(cue.line)
+    return Answer(value.split(",") if cue.multiple and isinstance(value, str) else value)
 
 
 def check(spec: GameFile) -> list[str]:

@@ -13,8 +13,9 @@ from narrator.games.kernel.model import CHOOSING, GameFile
 from narrator.games.kernel.state import KConfig
 
 FIXED = ("wolf.deal", "wolf.deal_device", "wolf.ready", "wolf.sleep", "wolf.no_death", "wolf.discussion_end",
-         "wolf.point", "wolf.executed_any", "wolf.who_executed", "wolf.executed_werewolf", "wolf.nobody_executed",
-         "wolf.werewolf_among", "wolf.vote", "wolf.no_execution", "wolf.recap_start")
+         "wolf.point", "wolf.executed_any", "wolf.who_executed", "wolf.turn_executed", "wolf.nobody_executed",
+         "wolf.turn_all", "wolf.vote", "wolf.no_execution", "wolf.recap_start", "wolf.lone_look", "wolf.undo_kept",
+         "wolf.win.nobody")
 
 
 def sayable(spec: GameFile, config: KConfig) -> list[Cue]:
@@ -23,6 +24,8 @@ def sayable(spec: GameFile, config: KConfig) -> list[Cue]:
     cues: list[Cue] = [Say(f"wolf.welcome.{spec.lines}", {"players": config.players}), *engine.box(spec, config)]
     cues += [Say(line) for line in FIXED] + [Say("wolf.deal_centre", {"n": spec.centre})]
     cues += [Say(f"wolf.win.{w.winner}") for w in spec.wins]
+    judged = [w.role for w in spec.wins if w.kind in ("found", "peace")]  # physical cards: asked of the table
+    cues += [Say(line, {"cards": engine.card_line(r)}) for r in judged for line in ("wolf.executed_role", "wolf.role_among")]
     for step in spec.steps:
         if config.roles.get(step.role):
             parts = ("wake", "act", "choose") if step.action in CHOOSING else ("wake", "act")

@@ -37,7 +37,7 @@ def schema() -> dict[str, Any]:
     step = _table({"id": {"type": "string"}, "kind": _enum(("call",)), "role": {"type": "string"},
                    "action": _enum(model.ACTIONS), "when": _enum(model.WHEN), "from_night": WHOLE, "every": WHOLE,
                    "while": _enum(model.WHILE), "seconds": WHOLE, "after": NAMES, "absent": _enum(model.ABSENT),
-                   "not_self": {"type": "boolean"}}, ("id", "role"))
+                   "not_self": {"type": "boolean"}, "lone_look": {"type": "boolean"}}, ("id", "role"))
     win = _table({"kind": _enum(model.WINS), "winner": {"type": "string"}, "team": {"type": "string"},
                   "role": {"type": "string"}, "days": WHOLE}, ("kind", "winner"))
     scenario = _table({"name": {"type": "string"}, "players": NAMES, "seed": WHOLE, "deal": NAMES,

@@ -30,6 +30,9 @@ class KConfig:
     warnings: tuple[int, ...] = (60, 10)
     fixed: tuple[str, ...] = ()
     """A scenario's deal (seats, then the centre); empty: shuffled by the seed."""
+    lone_look: bool = True
+    """Whether a lone wolf may look at one centre card where the file's meeting allows it
+    (`Step.lone_look`, one-night's published rule); the table's key `lone_look`."""
     passed: bool = False
     """The cards on one device passed round at the terminal (no phones): each night every
     living player takes it in turn (`passed.py`)."""
@@ -70,17 +73,30 @@ class KState(SteppedState):
     """The cards as dealt: whom a one-night call wakes."""
     dead: tuple[str, ...] = ()
     attack: str | None = None
-    guard: str | None = None
+    """Tonight's victim: the pack's choice (`calls.pack_choice` of `picks`)."""
+    picks: tuple[str, ...] = ()
+    """Tonight's picks of the pack, in the order its wolves made them (seat order)."""
+    attacked: str | None = None
+    """Last night's victim chosen by the pack (each wolf learns it; passing the device, at
+    their next turn)."""
+    guards: tuple[str, ...] = ()
+    """Tonight's guarded players (one per knight)."""
     divined: tuple[str, ...] = ()
     executed: tuple[str, ...] = ()
     """Today's executed (yesterday's, at night: the medium's subject)."""
     tied: tuple[str, ...] = ()
     """The tied players of a revote under way."""
+    asked: int = 0
+    """One night with physical cards: which `found` rule's question is open (the file's order)."""
     winner: str | None = None
     rule: str | None = None
     """The win rule that ended the game (`found`, `parity` …)."""
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> KState:
+        data = dict(data)
+        guard = data.pop("guard", None)  # a game saved when one knight guarded: `guard`, a name
+        if guard and not data.get("guards"):
+            data["guards"] = [guard]
         tuples = {f.name for f in fields(cls) if str(f.type).startswith("tuple")}
         return cls(**{k: tuple(v) if k in tuples else v for k, v in data.items()})
