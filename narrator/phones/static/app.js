@@ -51,7 +51,7 @@ function el(tag, attrs, ...children) {
 // A player by seat: "3. Chika", the same number on every phone (position in the table's names + 1).
 function seatLabel(name) {
   const i = view && view.names ? view.names.indexOf(name) : -1;
-  return i < 0 ? name : (i + 1) + ". " + name;
+  return i < 0 ? choiceLabel(name) : (i + 1) + ". " + name;
 }
 
 let booted = false;
@@ -344,6 +344,8 @@ function result(v) {
 
 function choiceLabel(choice) {
   if (view.names && view.names.includes(choice)) return seatLabel(choice);
+  const centre = /^centre(\d+)$/.exec(choice);  // one centre card, by place (a lone wolf's look)
+  if (centre) return t("centre_card", { n: centre[1] });
   return word("choice", choice) !== choice ? word("choice", choice) : word("role", choice);
 }
 
@@ -406,7 +408,7 @@ function request(r) {
   if (round.serial !== r.serial) round = { serial: r.serial, target: null, ability: null, sent: false };
   const night = r.phase === "night";
   const box = el("div", { class: "card ask", id: "request", "data-serial": String(r.serial), "data-phase": r.phase });
-  box.append(el("h2", { text: t(night ? "your_memo" : "your_vote") }));
+  box.append(el("h2", { text: t(night ? "your_memo" : r.phase === "call" ? "your_call" : "your_vote") }));
   box.append(el("p", { id: "request-text", text: night ? t("memo_choose") : textOf(r.text) }));
   const sent = r.sent || (round.sent && { [r.key]: round.target, ability: round.ability });
   if (sent) {
@@ -472,7 +474,9 @@ function cards(p, messages, r) {
   if (!shown) return box;
   if (p.lines && p.role) {  // a role card told in the pack's own lines: the role, then its attribute
     box.append(el("p", { id: "role", "data-role": p.role, text: textOf(p.lines[0]) }));
-    box.append(el("p", { id: "attribute", "data-attribute": p.attribute, text: textOf(p.lines[1]) }));
+    if (p.lines[1]) {  // a game file's role card has no attribute: one line (a blank page threw here)
+      box.append(el("p", { id: "attribute", "data-attribute": p.attribute, text: textOf(p.lines[1]) }));
+    }
     if (r && r.phase === "night") box.append(el("p", { id: "memo-role-text", text: textOf(r.text) }));
   } else if (p.lines) {  // any other game's own lines (its pack's words), in the order it gave them
     p.lines.forEach((line, i) => box.append(el("p", { id: "own-line-" + i, text: textOf(line) })));
