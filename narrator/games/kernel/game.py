@@ -8,6 +8,7 @@ only the choices that seat may pick.
 
 from __future__ import annotations
 
+import secrets
 import tomllib
 from functools import partial
 from pathlib import Path
@@ -56,7 +57,9 @@ def _configure(spec: GameFile, settings: TableSettings) -> KConfig:
                       needed=players + spec.centre, players=players, centre=spec.centre)
     warnings = parse_seconds_list(options.get("warnings", list(spec.day.warnings)), "warnings", src)
     discussion = parse_seconds_list(options["discussion"], "discussion", src) if "discussion" in options else ()
-    return KConfig(game=name, names=names, players=players, seed=settings.seed or 0,
+    # no seed given: a fresh one, kept in the config (resume deals the same cards), as the seed games draw theirs
+    seed = settings.seed if settings.seed is not None else secrets.randbits(128)
+    return KConfig(game=name, names=names, players=players, seed=seed,
                    roles={r: n for r, n in roles.items() if n}, digital_cards=digital,
                    passed=digital and not settings.phones and passed.offered(spec),
                    look=integer(options.get("look", 5), "look", src, minimum=1, maximum=600),
