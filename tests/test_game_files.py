@@ -80,8 +80,14 @@ REFUSED = [
     ('when = "first"', 'when = "first"\nfrom_night = 2', r"'werewolves_meet': when = \"first\" and from_night = 2: it can "
                                                          r"never run; drop one of them"),
     ('after = ["knight"]', 'after = ["zombie"]', r"'werewolves' after: unknown step 'zombie'"),
+    ('id = "seer"\nrole = "seer"', 'id = "seer"\nafter = ["medium"]\nrole = "seer"',
+     r"'seer' after: it must come after 'medium', which comes later; move 'seer' below 'medium'$"),
     ('id = "knight"\nrole = "knight"', 'id = "knight"\nafter = ["werewolves"]\nrole = "knight"',
-     r"'knight' after: it must come after 'werewolves', which comes later; move 'knight' below 'werewolves'"),
+     r"'knight' after: 'knight' after 'werewolves' after 'knight' is a cycle: none of them can wake first; "
+     r"drop one of these afters$"),
+    ('id = "knight"\nrole = "knight"', 'id = "knight"\nafter = ["knight"]\nrole = "knight"',
+     r"'knight' after: 'knight' after 'knight' is a cycle: a step cannot wake after itself; drop 'knight' from its "
+     r"after$"),
     ('5 = { villager = 2,', '5 = { villager = 3,', r"\[deal\] 5: 6 cards for 5 players and 0 in the centre; give 5 cards"),
     ('tie = "revote"', 'tie = "coin"', r"\[day\] tie: unknown tie rule 'coin'"),
     ('kind = "parity"', 'kind = "majority"', r"\[\[wins\]\] #2 kind: unknown win rule 'majority'"),
@@ -96,6 +102,23 @@ def test_a_bad_file_is_refused_in_one_line_naming_the_entry(old, new, message):
         parse_game(_changed(old, new), "my-wolf.toml")
     assert "\n" not in str(err.value) and str(err.value).startswith("game file my-wolf.toml: ")
     assert re.search(message, str(err.value)), str(err.value)
+
+
+def test_a_longer_cycle_in_after_is_called_a_cycle_naming_every_step_of_it(tmp_path):
+    """seer after werewolves, werewolves after knight (the file's own), knight after seer: no
+    order keeps all three, so "move 'seer' below 'werewolves'" would only move the contradiction."""
+    text = WEREWOLF.read_text(encoding="utf-8").replace('id = "seer"\nrole = "seer"',
+                                                        'id = "seer"\nafter = ["werewolves"]\nrole = "seer"')
+    text = text.replace('id = "knight"\nrole = "knight"', 'id = "knight"\nafter = ["seer"]\nrole = "knight"')
+    bad = tmp_path / "my-wolf.toml"
+    bad.write_text(text, encoding="utf-8")
+    env = {"NARRATOR_HOME": str(tmp_path / "home"), "PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+    done = subprocess.run([sys.executable, "-m", "narrator", "games", "check", str(bad)], env=env, cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        f"error: game file {bad.resolve()}: [[steps]] 'seer' after: 'seer' after 'werewolves' after 'knight' after "
+        "'seer' is a cycle: none of them can wake first; drop one of these afters"]
 
 
 def test_the_cli_refuses_a_bad_file_with_exit_2_before_anything_is_saved(tmp_path):
