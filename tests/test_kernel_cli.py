@@ -114,6 +114,8 @@ def test_dry_run_prints_the_set_and_the_night_plan_and_graph_prints_mermaid(tmp_
     assert lines[0].startswith("The cards this game: 2 villagers, 1 werewolf, 1 madman")
     assert lines[1] == "night 1: werewolf (partners, 10 s), seer (divine, 15 s)"
     assert lines[2] == "night 2: seer (divine, 15 s), knight (guard, 15 s), werewolf (attack, 20 s)"
+    assert lines[-1] == ("day: deaths, check, discussion, vote, check; discussion 300 s, 240 s, 180 s, then 120 s a day; "
+                         "vote by name, tie: revote")  # the fourth day's 2 minutes too
     graph = _narrator(tmp_path, "games", "graph", "tabula")
     assert graph.returncode == 0 and graph.stdout.startswith("flowchart TD\n")
     assert 'masons["mason: partners (night 1)"]' in graph.stdout
