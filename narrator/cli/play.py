@@ -52,7 +52,7 @@ def play(game: str | None, table_file: Path | None, no_keyboard: bool, dry_run: 
     settings = build_settings(table, {**flags, "game": file_rules.name if file_rules else game}, source)
     rules = file_rules or get_game(settings.game)
     config = rules.configure(settings)
-    unreviewed = rules.describe(config, "unreviewed") if rules.describe else []
+    unreviewed = rules.describe(config, "unreviewed") if rules.describe and settings.lang == "ja" else []
     if unreviewed:  # a table's own game file: its new Japanese lines, one warning
         click.echo(f"warning: {rules.name}: {len(unreviewed)} Japanese line(s) not yet reviewed "
                    f"({', '.join(unreviewed)}); scripts/review-readings prints them to check", err=True)
@@ -218,9 +218,11 @@ def _run(rules: Any, config: Any, store: GameStore, sitting: Any, run: Any, posi
 
 def _print_box(rules: Any, config: Any, settings: Any) -> None:
     """The set the game would say before the first night, in the table's language; nothing saved."""
-    from narrator.sound.voicepack import load_pack
+    from narrator.sound.voicepack import load_pack, merged_under
 
     pack = load_pack(settings.lang if settings.voice in ("auto", "text") else settings.voice)
+    if rules.lines is not None:  # a game file's own lines, under the pack's, as in play
+        pack = merged_under(pack, rules.lines(pack.lang))
     for cue in rules.box(config) if rules.box else []:
         click.echo(pack.speak(cue.line, cue.params).text)
     for line in rules.describe(config, "plan") if rules.describe else []:

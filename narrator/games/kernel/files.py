@@ -36,7 +36,6 @@ def load(path: Path):
                          f"rename the file {spec.name}.toml")
     from narrator.games.kernel.lines import check_lines
 
-    check_lines(spec)
-    return build(spec)
+    return build(check_lines(spec))
 
 

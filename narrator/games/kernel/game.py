@@ -19,7 +19,7 @@ from narrator.games import seating
 from narrator.games.card_names import CardNames, translate
 from narrator.games.contract import Game, PhonePlay
 from narrator.games.kernel import engine, judge, passed, plans, readback, record, sayable
-from narrator.games.kernel.model import GameFile
+from narrator.games.kernel.model import LANGS, GameFile
 from narrator.games.kernel.state import KConfig, KState
 from narrator.settings import TableSettings, boolean, check_options, declare, integer, parse_counts, parse_seconds_list
 
@@ -38,6 +38,11 @@ def _configure(spec: GameFile, settings: TableSettings) -> KConfig:
     src, name = settings.source, spec.name
     options = translate(settings.options, SETTINGS, card_names(spec), settings.lang, src)
     check_options(options, SETTINGS, name, src)
+    missing = (spec.lines_missing or {}).get(settings.lang)
+    if missing:  # the file carries its lines in another language only
+        langs = [lang for lang in LANGS if lang not in spec.lines_missing]
+        raise Refusal("kernel_lines_lang", source=src, game=name, lang=settings.lang, line=missing[1],
+                      entry=missing[0], file=spec.path, langs=langs, first=langs[0])
     players = len(settings.names) or settings.players or spec.players[0]
     low, high = spec.players
     if not low <= players <= high:
