@@ -167,3 +167,33 @@ def test_the_conditions_choose_the_nights_and_a_days_rule_ends_the_game():
                                                                           "villager"], "answers": ["done", "Dai", "Dai"]}
     lines, state = plans.play_scenario(spec, scenario)
     assert state.winner == "werewolves" and state.day == 1 and lines[-1] == "wolf.win.werewolves"
+
+
+def test_narrator_games_lists_a_misnamed_or_broken_home_file_as_broken_not_as_a_game(tmp_path):
+    """A home file `x.toml` whose `[game] name` is `y` is refused when played: the listing says
+    so with the same line, and offers it as no game (a broken file beside it too)."""
+    folder = tmp_path / "home" / "game-files"
+    folder.mkdir(parents=True)
+    text = WEREWOLF.read_text(encoding="utf-8")
+    (folder / "x.toml").write_text(text.replace('name = "werewolf"', 'name = "y"'), encoding="utf-8")
+    (folder / "fly.toml").write_text(text.replace('name = "werewolf"', 'name = "fly"')
+                                     .replace('action = "guard"', 'action = "fly"'), encoding="utf-8")
+    (folder / "house.toml").write_text(text.replace('name = "werewolf"', 'name = "house"'), encoding="utf-8")
+    env = {"NARRATOR_HOME": str(tmp_path / "home"), "PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+
+    def narrator(*args):
+        return subprocess.run([sys.executable, "-m", "narrator", *args], env=env, cwd=ROOT, capture_output=True,
+                              text=True, timeout=120)
+
+    listed = narrator("games")
+    assert listed.returncode == 0, listed.stderr
+    lines = listed.stdout.splitlines()
+    games = lines[0].removeprefix("games: ").split(", ")
+    assert "house" in games and "werewolf" in games and "x" not in games and "fly" not in games
+    refused = narrator("play", "x", "--names", "Aki,Ben,Chika,Dai,Emi", "--dry-run")
+    assert refused.returncode == 2
+    misnamed = refused.stderr.strip().removeprefix("error: ")
+    assert misnamed == f"game file {folder / 'x.toml'}: [game] name 'y' differs from the file's name; rename the file y.toml"
+    assert f"x  broken: {misnamed}" in lines
+    assert f"fly  broken: game file {folder / 'fly.toml'}: [[steps]] 'knight' action: unknown action 'fly'; use one of " \
+           "none, partners, look, swap, divine, attack, guard, medium" in lines

@@ -20,7 +20,7 @@ from narrator import home
 from narrator.cli.common import friendly_errors
 from narrator.cli.flags import TableFlagsCommand
 from narrator.errors import DamagedGame, NarratorError
-from narrator.games import game_names, game_over_message, get_game, load_game_file
+from narrator.games import broken_game_files, game_names, game_over_message, get_game, load_game_file
 from narrator.settings import DEFAULT_GAME, DEVICE_SECTIONS, LISTEN_KEYS, RUN_KEYS, build_settings, read_table_file
 from narrator.table.runner import play as play_loop
 from narrator.table.runner import cut_log as cut_damaged_log
@@ -238,7 +238,10 @@ def games(ctx: click.Context) -> None:
     """List the games the narrator runs, and the saved games (damaged ones with the reason)."""
     if ctx.invoked_subcommand is not None:
         return
-    click.echo("games: " + ", ".join(game_names()))
+    broken = broken_game_files()  # a table's own files that would be refused: the reason, not a game
+    click.echo("games: " + ", ".join(name for name in game_names() if name not in broken))
+    for name, reason in broken.items():
+        click.echo(f"{name}  broken: {reason}")
     for store in saved_games(home.app_home()):
         problem = store.problem()
         if problem:
