@@ -80,8 +80,14 @@ REFUSED = [
     ('when = "first"', 'when = "first"\nfrom_night = 2', r"'werewolves_meet': when = \"first\" and from_night = 2: it can "
                                                          r"never run; drop one of them"),
     ('after = ["knight"]', 'after = ["zombie"]', r"'werewolves' after: unknown step 'zombie'"),
+    ('id = "seer"\nrole = "seer"', 'id = "seer"\nafter = ["medium"]\nrole = "seer"',
+     r"'seer' after: it must come after 'medium', which comes later; move 'seer' below 'medium'$"),
     ('id = "knight"\nrole = "knight"', 'id = "knight"\nafter = ["werewolves"]\nrole = "knight"',
-     r"'knight' after: it must come after 'werewolves', which comes later; move 'knight' below 'werewolves'"),
+     r"'knight' after: 'knight' after 'werewolves' after 'knight' is a cycle: none of them can wake first; "
+     r"drop one of these afters$"),
+    ('id = "knight"\nrole = "knight"', 'id = "knight"\nafter = ["knight"]\nrole = "knight"',
+     r"'knight' after: 'knight' after 'knight' is a cycle: a step cannot wake after itself; drop 'knight' from its "
+     r"after$"),
     ('5 = { villager = 2,', '5 = { villager = 3,', r"\[deal\] 5: 6 cards for 5 players and 0 in the centre; give 5 cards"),
     ('tie = "revote"', 'tie = "coin"', r"\[day\] tie: unknown tie rule 'coin'"),
     ('kind = "parity"', 'kind = "majority"', r"\[\[wins\]\] #2 kind: unknown win rule 'majority'"),
@@ -96,6 +102,23 @@ def test_a_bad_file_is_refused_in_one_line_naming_the_entry(old, new, message):
         parse_game(_changed(old, new), "my-wolf.toml")
     assert "\n" not in str(err.value) and str(err.value).startswith("game file my-wolf.toml: ")
     assert re.search(message, str(err.value)), str(err.value)
+
+
+def test_a_longer_cycle_in_after_is_called_a_cycle_naming_every_step_of_it(tmp_path):
+    """seer after werewolves, werewolves after knight (the file's own), knight after seer: no
+    order keeps all three, so "move 'seer' below 'werewolves'" would only move the contradiction."""
+    text = WEREWOLF.read_text(encoding="utf-8").replace('id = "seer"\nrole = "seer"',
+                                                        'id = "seer"\nafter = ["werewolves"]\nrole = "seer"')
+    text = text.replace('id = "knight"\nrole = "knight"', 'id = "knight"\nafter = ["seer"]\nrole = "knight"')
+    bad = tmp_path / "my-wolf.toml"
+    bad.write_text(text, encoding="utf-8")
+    env = {"NARRATOR_HOME": str(tmp_path / "home"), "PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+    done = subprocess.run([sys.executable, "-m", "narrator", "games", "check", str(bad)], env=env, cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        f"error: game file {bad.resolve()}: [[steps]] 'seer' after: 'seer' after 'werewolves' after 'knight' after "
+        "'seer' is a cycle: none of them can wake first; drop one of these afters"]
 
 
 def test_the_cli_refuses_a_bad_file_with_exit_2_before_anything_is_saved(tmp_path):
@@ -144,3 +167,33 @@ def test_the_conditions_choose_the_nights_and_a_days_rule_ends_the_game():
                                                                           "villager"], "answers": ["done", "Dai", "Dai"]}
     lines, state = plans.play_scenario(spec, scenario)
     assert state.winner == "werewolves" and state.day == 1 and lines[-1] == "wolf.win.werewolves"
+
+
+def test_narrator_games_lists_a_misnamed_or_broken_home_file_as_broken_not_as_a_game(tmp_path):
+    """A home file `x.toml` whose `[game] name` is `y` is refused when played: the listing says
+    so with the same line, and offers it as no game (a broken file beside it too)."""
+    folder = tmp_path / "home" / "game-files"
+    folder.mkdir(parents=True)
+    text = WEREWOLF.read_text(encoding="utf-8")
+    (folder / "x.toml").write_text(text.replace('name = "werewolf"', 'name = "y"'), encoding="utf-8")
+    (folder / "fly.toml").write_text(text.replace('name = "werewolf"', 'name = "fly"')
+                                     .replace('action = "guard"', 'action = "fly"'), encoding="utf-8")
+    (folder / "house.toml").write_text(text.replace('name = "werewolf"', 'name = "house"'), encoding="utf-8")
+    env = {"NARRATOR_HOME": str(tmp_path / "home"), "PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+
+    def narrator(*args):
+        return subprocess.run([sys.executable, "-m", "narrator", *args], env=env, cwd=ROOT, capture_output=True,
+                              text=True, timeout=120)
+
+    listed = narrator("games")
+    assert listed.returncode == 0, listed.stderr
+    lines = listed.stdout.splitlines()
+    games = lines[0].removeprefix("games: ").split(", ")
+    assert "house" in games and "werewolf" in games and "x" not in games and "fly" not in games
+    refused = narrator("play", "x", "--names", "Aki,Ben,Chika,Dai,Emi", "--dry-run")
+    assert refused.returncode == 2
+    misnamed = refused.stderr.strip().removeprefix("error: ")
+    assert misnamed == f"game file {folder / 'x.toml'}: [game] name 'y' differs from the file's name; rename the file y.toml"
+    assert f"x  broken: {misnamed}" in lines
+    assert f"fly  broken: game file {folder / 'fly.toml'}: [[steps]] 'knight' action: unknown action 'fly'; use one of " \
+           "none, partners, look, swap, divine, attack, guard, medium" in lines

@@ -26,6 +26,8 @@ NAMES = "Aki,Ben,Chika,Dai,Emi,Fumi,Gen,Hana"
                                        ("ＳＥＥＲ", "seer"), ("traitor", "madman")])
 @pytest.mark.parametrize("game", ["werewolf", "tabula"])
 def test_every_name_of_a_role_finds_it_in_both_languages(game, name, role):
+    if game == "tabula":  # its own roles for werewolf's knight and medium (狩人, 霊能者)
+        role = {"knight": "hunter", "medium": "psychic"}.get(role, role)
     assert read_game_file(kernel.shipped_files()[game]).role_id(name) == role
 
 

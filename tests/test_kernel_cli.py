@@ -100,6 +100,33 @@ def test_a_shipped_game_file_plays_to_a_judged_end(tmp_path, name, device, lang)
         assert ("処刑されます" if lang == "ja" else "will be executed") in said
 
 
+@pytest.mark.parametrize("game,roles,line", [
+    ("werewolf", "werewolf=5", "error: command line: every role in the set (werewolf) is of one side, so werewolf is "
+                               "won before it starts; add roles of another side, or leave roles unset for the file's "
+                               "set for 5 players"),
+    ("werewolf", "villager=4,seer=1", "error: command line: every role in the set (villager, seer) is of one side, so "
+                                      "werewolf is won before it starts; add roles of another side, or leave roles "
+                                      "unset for the file's set for 5 players"),
+    ("werewolf", "werewolf=3,madman=1,villager=1", "error: command line: with this set (villager, werewolf, madman) "
+                                                   "werewolves win before the first night"),
+    ("werewolf", "werewolf=3,villager=1,seer=1", "error: command line: with this set (villager, werewolf, seer) "
+                                                 "werewolves win before the first night (a win rule already holds with "
+                                                 "every card dealt); give the other sides more cards, or leave roles "
+                                                 "unset for the file's set for 5 players"),
+    ("one-night", "villager=5,seer=1,thief=1", "error: command line: every role in the set (seer, thief, villager) is "
+                                               "of one side, so one-night is won before it starts"),
+])
+def test_a_set_that_decides_the_game_before_it_starts_is_refused_in_one_line(tmp_path, game, roles, line):
+    """Five werewolves and no village (or wolves already at parity) end the game at the first
+    check: the table would deal, wait out a night and hear "the werewolves win"."""
+    done = _narrator(tmp_path, "play", game, "--players", "5", "--roles", roles, "--lang", "en", "--dry-run")
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and done.stderr.startswith(line), done.stderr
+    kept = _narrator(tmp_path, "play", game, "--players", "5", "--roles", "werewolf=2,villager=3" if game == "werewolf"
+                     else "werewolf=2,seer=1,thief=1,villager=3", "--lang", "en", "--dry-run")
+    assert kept.returncode == 0, kept.stderr
+
+
 def test_werewolf_is_refused_with_physical_cards_in_one_line(tmp_path):
     done = _narrator(tmp_path, "play", "werewolf", "--names", NAMES["werewolf"], "--no-digital-cards",
                      "--voice", "text", "--no-keyboard")
@@ -131,6 +158,8 @@ def test_dry_run_prints_the_set_and_the_night_plan_and_graph_prints_mermaid(tmp_
     assert lines[0].startswith("The cards this game: 2 villagers, 1 werewolf, 1 madman")
     assert lines[1] == "night 1: werewolf (partners, 10 s), seer (divine, 15 s)"
     assert lines[2] == "night 2: seer (divine, 15 s), knight (guard, 15 s), werewolf (attack, 20 s)"
+    assert lines[-1] == ("day: deaths, check, discussion, vote, check; discussion 300 s, 240 s, 180 s, then 120 s a day; "
+                         "vote by name, tie: revote")  # the fourth day's 2 minutes too
     graph = _narrator(tmp_path, "games", "graph", "tabula")
     assert graph.returncode == 0 and graph.stdout.startswith("flowchart TD\n")
     assert 'masons["mason: partners (night 1)"]' in graph.stdout

@@ -12,7 +12,7 @@ from narrator.games.kernel import passed
 from tests.kernel_table import Table, lines, said, shown, spec_of
 
 SIX = ["werewolf", "seer", "knight", "medium", "madman", "villager"]   # Aki wolf … Fumi villager
-TABULA = ["werewolf", "werewolf", "madman", "seer", "medium", "knight", "villager", "fox"]
+TABULA = ["werewolf", "werewolf", "madman", "seer", "psychic", "hunter", "villager", "fox"]
 
 
 def aloud(cues) -> list[str]:

@@ -23,7 +23,8 @@ def test_the_werewolf_plan_wakes_each_role_on_its_nights_for_its_seconds():
         "night 2: seer (divine, 15 s), knight (guard, 15 s), werewolf (attack, 20 s)",
         "night 3: seer (divine, 15 s), knight (guard, 15 s), werewolf (attack, 20 s)",
         "night 4: seer (divine, 15 s), knight (guard, 15 s), werewolf (attack, 20 s)",
-        "day: deaths, check, discussion, vote, check; discussion 300 s, 240 s, 180 s …; vote by name, tie: revote"]
+        "day: deaths, check, discussion, vote, check; discussion 300 s, 240 s, 180 s, then 120 s a day; vote by name, "
+        "tie: revote"]
 
 
 def test_the_plan_of_a_table_with_a_medium_and_a_countdown_setting():
@@ -32,14 +33,25 @@ def test_the_plan_of_a_table_with_a_medium_and_a_countdown_setting():
                      countdown=12, discussion=(200, 100))
     plan = plans.describe(spec, config, "plan")
     assert plan[1] == "night 2: seer (divine, 12 s), medium (medium, 12 s), knight (guard, 12 s), werewolf (attack, 12 s)"
-    assert plan[-1].startswith("day: deaths, check, discussion, vote, check; discussion 200 s, 100 s, 100 s …")
+    assert plan[-1].startswith("day: deaths, check, discussion, vote, check; discussion 200 s, then 100 s a day;")
+
+
+def test_the_plan_shows_every_days_discussion_up_to_the_one_that_repeats():
+    """werewolf's discussion shortens for four days; tabula's for three; a list whose last
+    lengths are alike repeats from the first of them."""
+    assert plans.describe(spec_of("tabula"), None, "plan")[-1].startswith(
+        "day: deaths, check, discussion, vote, check; discussion 300 s, 240 s, then 180 s a day;")
+    spec = spec_of("werewolf")
+    config = replace(plans.sample_config(spec), discussion=(300, 180, 180))
+    assert "discussion 300 s, then 180 s a day;" in plans.night_plan(spec, config)[-1]
+    assert "discussion 240 s a day;" in plans.night_plan(spec, replace(config, discussion=(240,)))[-1]
 
 
 def test_the_one_night_plan_has_its_one_night_and_its_vote_by_pointing():
     spec = spec_of("one-night")
     assert plans.describe(spec, None, "plan") == [
         "night 1: werewolf (partners, 10 s), seer (look, 15 s), thief (swap, 15 s)",
-        "day: discussion, vote; discussion 180 s, 180 s, 180 s …; vote by point, tie: all"]
+        "day: discussion, vote; discussion 180 s; vote by point, tie: all"]
     config = plans.sample_config(spec)
     assert (config.players, config.names, config.digital_cards, config.roles) == (3, (), False, dict(spec.deal[3]))
     named = plans.sample_config(spec, ("Aki", "Ben", "Chika", "Dai"))

@@ -72,16 +72,16 @@ SCENARIOS = {
         answers=["done", "Dai", "Dai,Emi", "Dai,Emi", "Emi", "Dai", "Emi", "Aki"],
         lines=["wolf.revote", "wolf.no_execution", "wolf.killed", "wolf.win.village"], winner="village"),
     ("tabula", "fox"): dict(  # attacked, the fox survives; alive at the end, it takes the win
-        players=EIGHT, deal=["werewolf", "werewolf", "madman", "seer", "medium", "knight", "villager", "fox"],
+        players=EIGHT, deal=["werewolf", "werewolf", "madman", "seer", "psychic", "hunter", "villager", "fox"],
         answers=["done", "Gen", "Aki", "Chika", "Dai", "Hana", "Ben"],
         lines=["wolf.result.human", "wolf.no_death", "wolf.win.fox"], winner="fox"),
     ("tabula", "fox divined"): dict(
-        players=EIGHT, deal=["werewolf", "werewolf", "madman", "seer", "medium", "knight", "villager", "fox"],
+        players=EIGHT, deal=["werewolf", "werewolf", "madman", "seer", "psychic", "hunter", "villager", "fox"],
         answers=["done", "Hana", "Aki", "Emi", "Dai", "Dai", "Ben"],
         lines=["wolf.killed", "wolf.win.village"], winner="village"),
     ("tabula", "mason"): dict(
         players=EIGHT + ["Iku"],
-        deal=["werewolf", "werewolf", "madman", "seer", "medium", "knight", "villager", "mason", "mason"],
+        deal=["werewolf", "werewolf", "madman", "seer", "psychic", "hunter", "villager", "mason", "mason"],
         answers=["done", "Aki", "Aki", "Ben", "Dai", "Gen", "Ben"],
         lines=["wolf.call.masons.wake", "wolf.partners", "wolf.killed", "wolf.win.village"], winner="village"),
 }

@@ -20,7 +20,7 @@ from tests.kernel_table import NAMES, Table, lines, said, shown, spec_of
 
 FIVE = ["werewolf", "seer", "knight", "villager", "villager"]          # Aki wolf, Ben seer, Chika knight
 SIX = ["werewolf", "seer", "knight", "medium", "madman", "villager"]   # Dai medium, Emi madman
-TABULA = ["werewolf", "werewolf", "madman", "seer", "medium", "knight", "villager", "fox"]  # Hana the fox
+TABULA = ["werewolf", "werewolf", "madman", "seer", "psychic", "hunter", "villager", "fox"]  # Hana the fox
 
 
 # --- the night's deaths (judge.night_deaths) -----------------------------------------------
@@ -47,7 +47,7 @@ def test_the_knight_guarding_the_attacked_saves_him():
 def test_the_attack_and_the_divined_fox_die_the_same_night_named_in_seat_order():
     t = Table("tabula", TABULA)
     t.answer("done", "Gen", "Gen")  # night 1: the seer (Dai) divines Gen; day 1: Gen executed
-    morning = t.answer("Hana", "Emi", "Chika", "Chika")  # night 2: the seer divines the fox, knight guards Emi, both wolves attack the madman
+    morning = t.answer("Hana", "Emi", "Chika", "Chika")  # night 2: the seer divines the fox, the hunter guards Emi, both wolves attack the madman
     assert said(morning, "wolf.killed")[0].params == {"names": ["Chika", "Hana"]}
     assert [e.player for e in morning if isinstance(e, Event)] == ["Chika", "Hana"]
     assert t.state.dead == ("Gen", "Chika", "Hana")

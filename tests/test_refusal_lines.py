@@ -123,6 +123,10 @@ BAD = [
     ("werewolf", {"players": 2}, "werewolf is played by", "werewolfは"),
     ("werewolf", {"players": 6, "roles": "villager=1"}, "roles give 1 cards", "役職カードが1枚です"),
     ("one-night", {"players": 4, "roles": "seer=1"}, "one-night needs", "真ん中に"),
+    ("werewolf", {"players": 5, "roles": "werewolf=5"}, "every role in the set (werewolf) is of one side",
+     "構成の役職（人狼）がすべて同じ陣営"),
+    ("werewolf", {"players": 5, "roles": "werewolf=3,villager=2"},
+     "werewolves win before the first night", "始まる前に勝敗が決まってしまいます"),
 ]
 
 

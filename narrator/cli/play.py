@@ -20,7 +20,7 @@ from narrator import home
 from narrator.cli.common import friendly_errors
 from narrator.cli.flags import TableFlagsCommand
 from narrator.errors import DamagedGame, NarratorError, SetupError
-from narrator.games import game_names, game_over_message, get_game, load_game_file
+from narrator.games import broken_game_files, game_names, game_over_message, get_game, load_game_file
 from narrator.settings import DEFAULT_GAME, DEVICE_SECTIONS, LISTEN_KEYS, RUN_KEYS, build_settings, read_table_file
 from narrator.table.runner import play as play_loop
 from narrator.table.runner import cut_log as cut_damaged_log
@@ -52,7 +52,7 @@ def play(game: str | None, table_file: Path | None, no_keyboard: bool, dry_run: 
     settings = build_settings(table, {**flags, "game": file_rules.name if file_rules else game}, source)
     rules = file_rules or get_game(settings.game)
     config = rules.configure(settings)
-    unreviewed = rules.describe(config, "unreviewed") if rules.describe else []
+    unreviewed = rules.describe(config, "unreviewed") if rules.describe and settings.lang == "ja" else []
     if unreviewed:  # a table's own game file: its new Japanese lines, one warning
         click.echo(f"warning: {rules.name}: {len(unreviewed)} Japanese line(s) not yet reviewed "
                    f"({', '.join(unreviewed)}); scripts/review-readings prints them to check", err=True)
@@ -229,9 +229,11 @@ def _run(rules: Any, config: Any, store: GameStore, sitting: Any, run: Any, posi
 
 def _print_box(rules: Any, config: Any, settings: Any) -> None:
     """The set the game would say before the first night, in the table's language; nothing saved."""
-    from narrator.sound.voicepack import load_pack
+    from narrator.sound.voicepack import load_pack, merged_under
 
     pack = load_pack(settings.lang if settings.voice in ("auto", "text") else settings.voice)
+    if rules.lines is not None:  # a game file's own lines, under the pack's, as in play
+        pack = merged_under(pack, rules.lines(pack.lang))
     for cue in rules.box(config) if rules.box else []:
         click.echo(pack.speak(cue.line, cue.params).text)
     for line in rules.describe(config, "plan") if rules.describe else []:
@@ -247,7 +249,10 @@ def games(ctx: click.Context) -> None:
     """List the games the narrator runs, and the saved games (damaged ones with the reason)."""
     if ctx.invoked_subcommand is not None:
         return
-    click.echo("games: " + ", ".join(game_names()))
+    broken = broken_game_files()  # a table's own files that would be refused: the reason, not a game
+    click.echo("games: " + ", ".join(name for name in game_names() if name not in broken))
+    for name, reason in broken.items():
+        click.echo(f"{name}  broken: {reason}")
     for store in saved_games(home.app_home()):
         problem = store.problem()
         if problem:

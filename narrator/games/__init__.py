@@ -59,6 +59,14 @@ def load_game_file(path: Path) -> Game:
     return files.load(Path(path).resolve())
 
 
+def broken_game_files() -> dict[str, str]:
+    """The table's own game files that loading refuses, each with its one-line reason
+    (`narrator games` lists them as broken, not as games)."""
+    from narrator.games.kernel import files
+
+    return files.broken_home_files()
+
+
 def game_over_message(winner: str | None) -> str:
     """The log's last line of a game, in English grammar: "citizens win", "town wins", "witch wins".
 

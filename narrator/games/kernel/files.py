@@ -36,7 +36,17 @@ def load(path: Path):
                          f"rename the file {spec.name}.toml")
     from narrator.games.kernel.lines import check_lines
 
-    check_lines(spec)
-    return build(spec)
+    return build(check_lines(spec))
 
 
+def broken_home_files() -> dict[str, str]:
+    """The table's own files that `load` refuses (a file `x.toml` whose `[game] name` is `y`, an
+    unknown action …), each with its one-line reason: `narrator games` lists them as broken,
+    not as games a table could pick and then be refused."""
+    broken = {}
+    for name, path in home_files().items():
+        try:
+            load(path)
+        except SetupError as err:
+            broken[name] = str(err)
+    return broken

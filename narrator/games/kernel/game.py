@@ -8,6 +8,7 @@ only the choices that seat may pick.
 
 from __future__ import annotations
 
+import secrets
 import tomllib
 from functools import partial
 from pathlib import Path
@@ -19,7 +20,7 @@ from narrator.games import seating
 from narrator.games.card_names import CardNames, translate
 from narrator.games.contract import Game, PhonePlay
 from narrator.games.kernel import engine, judge, passed, plans, readback, record, sayable
-from narrator.games.kernel.model import GameFile
+from narrator.games.kernel.model import LANGS, GameFile
 from narrator.games.kernel.state import KConfig, KState
 from narrator.settings import TableSettings, boolean, check_options, declare, integer, parse_counts, parse_seconds_list
 
@@ -38,6 +39,11 @@ def _configure(spec: GameFile, settings: TableSettings) -> KConfig:
     src, name = settings.source, spec.name
     options = translate(settings.options, SETTINGS, card_names(spec), settings.lang, src)
     check_options(options, SETTINGS, name, src)
+    missing = (spec.lines_missing or {}).get(settings.lang)
+    if missing:  # the file carries its lines in another language only
+        langs = [lang for lang in LANGS if lang not in spec.lines_missing]
+        raise Refusal("kernel_lines_lang", source=src, game=name, lang=settings.lang, line=missing[1],
+                      entry=missing[0], file=spec.path, langs=langs, first=langs[0])
     players = len(settings.names) or settings.players or spec.players[0]
     low, high = spec.players
     if not low <= players <= high:
@@ -55,15 +61,35 @@ def _configure(spec: GameFile, settings: TableSettings) -> KConfig:
     if sum(roles.values()) != players + spec.centre:
         raise Refusal("kernel_role_total", source=src, total=sum(roles.values()), game=name,
                       needed=players + spec.centre, players=players, centre=spec.centre)
+    roles = {r: roles[r] for r in spec.roles if roles.get(r)}  # the file's order
+    _undecided(spec, roles, names, src, players)
     warnings = parse_seconds_list(options.get("warnings", list(spec.day.warnings)), "warnings", src)
     discussion = parse_seconds_list(options["discussion"], "discussion", src) if "discussion" in options else ()
-    return KConfig(game=name, names=names, players=players, seed=settings.seed or 0,
-                   roles={r: n for r, n in roles.items() if n}, digital_cards=digital,
+    # no seed given: a fresh one, kept in the config (resume deals the same cards), as the seed games draw theirs
+    seed = settings.seed if settings.seed is not None else secrets.randbits(128)
+    return KConfig(game=name, names=names, players=players, seed=seed, roles=roles, digital_cards=digital,
                    passed=digital and not settings.phones and passed.offered(spec),
                    look=integer(options.get("look", 5), "look", src, minimum=1, maximum=600),
                    lone_look=boolean(options.get("lone_look", True), "lone_look", src),
                    countdown=integer(options.get("countdown", 0), "countdown", src, minimum=0, maximum=600),
                    discussion=discussion, warnings=warnings)
+
+
+def _undecided(spec: GameFile, roles: dict[str, int], names: tuple[str, ...], src: str, players: int) -> None:
+    """A set in which the game is decided before it starts is refused: every card of one side
+    (five werewolves, no village), or, nights until a win with no centre, a win rule that holds
+    with every card dealt (the wolves at parity), as the judge would find at the first check."""
+    named = [Named("roles", r) for r in roles]
+    if len({spec.roles[r].team for r in roles}) == 1:
+        raise Refusal("kernel_one_side", source=src, roles=named, game=spec.name, players=players)
+    if spec.nights or spec.centre:  # one night is judged by the vote; a centre hides what is dealt
+        return
+    seats = names or tuple(str(n) for n in range(1, players + 1))
+    dealt = tuple(r for r in roles for _ in range(roles[r]))
+    config = KConfig(game=spec.name, names=seats, players=players, seed=0, roles=roles, digital_cards=True)
+    winner = judge.multi_night(spec, config, KState(cards=dealt, first=dealt), day_over=False)
+    if winner:
+        raise Refusal("kernel_decided", source=src, roles=named, winner=winner, players=players)
 
 
 KINDS = tomllib.loads(Path(__file__).with_name("names.toml").read_text(encoding="utf-8"))

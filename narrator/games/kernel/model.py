@@ -125,6 +125,9 @@ class GameFile:
     scenarios: tuple[Mapping[str, Any], ...] = ()
     own_lines: Mapping[str, Mapping[str, Any]] = None  # type: ignore[assignment]
     """The file's own lines by language (`[lines.ja]`, `[lines.en]`), merged under the packs'."""
+    lines_missing: Mapping[str, tuple[str, str]] = None  # type: ignore[assignment]
+    """Each language whose pack lacks a line the file needs: (entry, line id) of the first, so a
+    table playing in it is refused at configure time (`lines.check_lines` sets it at load time)."""
 
     @property
     def teams(self) -> tuple[str, ...]:

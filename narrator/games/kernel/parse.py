@@ -213,13 +213,37 @@ def _steps(path: str, table: Any, roles: Mapping[str, Role], absent: str) -> tup
                           "drop one of them")
         for before in _list(path, f"{entry} after", spec.get("after", [])):
             ids = [s.id for s in steps]
-            if before == sid or before not in ids + [s.get("id") for s in table if isinstance(s, Mapping)]:
+            if before == sid:
+                raise _refuse(path, f"{entry} after", f"'{sid}' after '{sid}' is a cycle: a step cannot wake after "
+                                                      "itself", f"drop '{sid}' from its after")
+            if before not in ids + [s.get("id") for s in table if isinstance(s, Mapping)]:
                 raise _refuse(path, f"{entry} after", f"unknown step '{before}'", "name a step of this file")
             if before not in ids:
+                cycle = _cycle(table, sid, before)
+                if cycle:
+                    raise _refuse(path, f"{entry} after", " after ".join(f"'{s}'" for s in cycle) + " is a cycle: none "
+                                  "of them can wake first", "drop one of these afters")
                 raise _refuse(path, f"{entry} after", f"it must come after '{before}', which comes later",
                               f"move '{sid}' below '{before}'")
         steps.append(step)
     return tuple(steps)
+
+
+def _cycle(table: list[Any], sid: str, before: str) -> list[str]:
+    """The steps of a cycle of `after`s through `sid` after `before` (`sid`, `before` … `sid`),
+    or none: with one, no order of the file keeps them all, so "move it below" would not do."""
+    afters = {s["id"]: [b for b in s.get("after", []) if isinstance(b, str)] if isinstance(s.get("after"), list) else []
+              for s in table if isinstance(s, Mapping) and isinstance(s.get("id"), str)}
+    paths, seen = [[sid, before]], {before}
+    while paths:  # breadth first: the shortest way back to `sid`
+        path = paths.pop(0)
+        for step in afters.get(path[-1], []):
+            if step == sid:
+                return path + [sid]
+            if step not in seen:
+                seen.add(step)
+                paths.append(path + [step])
+    return []
 
 
 def _day(path: str, table: Any, nights: int) -> Day:

@@ -42,9 +42,20 @@ def night_plan(spec: GameFile, config: KConfig) -> list[str]:
         calls = engine.plan(spec, config, KState(night=night))
         words = [f"{s.role} ({s.action}, {config.countdown or s.seconds} s)" for s in calls]
         out.append(f"night {night}: " + (", ".join(words) if words else "nobody wakes"))
-    day = ", ".join(f"{config.discussion_for(spec, d)} s" for d in range(1, 4))
-    out.append(f"day: {', '.join(spec.day.order)}; discussion {day} …; vote by {spec.day.vote}, tie: {spec.day.tie}")
+    out.append(f"day: {', '.join(spec.day.order)}; discussion {discussions(spec, config)}; vote by {spec.day.vote}, "
+               f"tie: {spec.day.tie}")
     return out
+
+
+def discussions(spec: GameFile, config: KConfig) -> str:
+    """Every day's discussion up to the one that repeats ("300 s, 240 s, 180 s, then 120 s a
+    day"): a table reads the fourth day's length as well as the first (one night: its one day)."""
+    if spec.nights == 1:
+        return f"{config.discussion_for(spec, 1)} s"
+    seconds = [config.discussion_for(spec, d) for d in range(1, len(config.discussion or spec.day.discussion) + 1)]
+    while len(seconds) > 1 and seconds[-2] == seconds[-1]:
+        seconds.pop()
+    return "".join(f"{s} s, " for s in seconds[:-1]) + ("then " if len(seconds) > 1 else "") + f"{seconds[-1]} s a day"
 
 
 def graph(spec: GameFile) -> list[str]:
