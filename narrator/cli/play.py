@@ -26,7 +26,7 @@ from narrator.table.runner import play as play_loop
 from narrator.table.runner import cut_log as cut_damaged_log
 from narrator.table.runner import resume_position, start_position
 from narrator.table.session import RunOptions, open_sitting
-from narrator.table.saved_games import find_game, saved_games
+from narrator.table.saved_games import find_game, rules_of, saved_games
 from narrator.table.store import GameStore
 
 
@@ -69,7 +69,8 @@ def play(game: str | None, table_file: Path | None, no_keyboard: bool, dry_run: 
         raise NarratorError(f"{needs_phones}; add --phones (or phones = true)")
     _review_names(run, rules.names(config), keyboard=not no_keyboard and not run.answers)
     sitting = open_sitting(run, names=rules.names(config), game=rules, config=config)
-    store = GameStore.create(home.app_home(), rules.name, config.to_dict(), run.to_dict(), holder="narrator play")
+    store = GameStore.create(home.app_home(), rules.name, config.to_dict(), run.to_dict(), holder="narrator play",
+                             game_file=rules.source)
     click.echo(f"game {store.id} saved in {store.folder}", err=True)
     _run(rules, config, store, sitting, run, lambda: start_position(rules, config, store), recap=False)
 
@@ -148,7 +149,7 @@ def _resume(store: GameStore, no_keyboard: bool, cut_log: bool, flags: dict[str,
     meta = store.meta
     if meta.get("finished"):
         raise NarratorError(f"game {store.id} is already over; start a new one with `narrator play`")
-    rules = get_game(meta["game"])
+    rules = rules_of(store)
     config = saved_config(rules, meta, store.id)
     run = resume_options(meta["run"], flags, keyboard=not no_keyboard)
     if cut_log:

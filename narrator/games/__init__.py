@@ -59,6 +59,14 @@ def load_game_file(path: Path) -> Game:
     return files.load(Path(path).resolve())
 
 
+def game_from_text(text: str, origin: Path) -> Game:
+    """The game of a game file's text: a saved game's copy of the file it was started with
+    (`Game.source`), so a resume needs neither the file nor the registry (`origin` names it)."""
+    from narrator.games.kernel import files
+
+    return files.from_text(text, Path(origin))
+
+
 def game_over_message(winner: str | None) -> str:
     """The log's last line of a game, in English grammar: "citizens win", "town wins", "witch wins".
 
