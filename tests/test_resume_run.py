@@ -1,5 +1,6 @@
 """How a game was run, kept across `narrator resume` (issue 36), through real `narrator`
-processes: a game started without a keyboard resumes without one unless `--keyboard` asks.
+processes: a game started without a keyboard resumes without one unless `--keyboard` asks; a
+new game starts its `--transcript` file afresh, and a resume appends to it.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import sys
 from pathlib import Path
 
 from narrator.cli.play import resume_options
+from narrator.table.transcript import read_transcript
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = "Aki,Ben,Chika,Dai,Emi,Fumi"
@@ -62,3 +64,25 @@ def test_a_run_saved_without_the_keyboard_key_has_one_and_a_flag_beats_the_saved
     assert resume_options({**saved, "keyboard": False}, {}, keyboard=None).keyboard is False
     assert resume_options({**saved, "keyboard": False}, {}, keyboard=True).keyboard is True
     assert resume_options({**saved, "keyboard": True}, {}, keyboard=False).keyboard is False
+
+
+def test_a_new_game_starts_its_transcript_afresh_and_a_resume_appends_to_it(tmp_path):
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_text('{"kind": "say", "line": "an.older.game"}\n', encoding="utf-8")
+    stopped(tmp_path, "--transcript", str(transcript))
+    first = read_transcript(transcript)
+    assert first[0]["line"] == "setup.welcome" and "an.older.game" not in [r["line"] for r in first]
+    whole = tmp_path / "whole.txt"
+    whole.write_text("\n".join(ANSWERS) + "\n", encoding="utf-8")
+    resumed = narrator(tmp_path, "resume", "--answers", str(whole))
+    assert resumed.returncode == 0, resumed.stderr[-2000:]
+    records = read_transcript(transcript)
+    assert records[:len(first)] == first and records[len(first)]["line"].startswith("resume.recap")
+    assert records[-1]["kind"] == "end"
+    again = narrator(tmp_path, "play", "additional-werewolf", "--names", NAMES, "--seed", "7", "--voice", "text",
+                     "--lang", "en", "--time-scale", "0", "--no-keyboard", "--answers", str(whole),
+                     "--transcript", str(transcript))
+    assert again.returncode == 0, again.stderr[-2000:]
+    lines = [r["line"] for r in read_transcript(transcript)]
+    assert lines[0] == "setup.welcome" and lines.count("setup.welcome") == 1
+    assert not any(line.startswith("resume.recap") for line in lines)

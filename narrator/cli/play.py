@@ -68,7 +68,7 @@ def play(game: str | None, table_file: Path | None, no_keyboard: bool, dry_run: 
     if needs_phones and not run.phones and not run.answers:
         raise NarratorError(f"{needs_phones}; add --phones (or phones = true)")
     _review_names(run, rules.names(config), keyboard=not no_keyboard and not run.answers)
-    sitting = open_sitting(run, names=rules.names(config), game=rules, config=config)
+    sitting = open_sitting(run, names=rules.names(config), game=rules, config=config, new_game=True)
     store = GameStore.create(home.app_home(), rules.name, config.to_dict(), run.to_dict(), holder="narrator play",
                              game_file=rules.source)
     click.echo(f"game {store.id} saved in {store.folder}", err=True)
