@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from narrator.cues import Answer, Ask, Continue, Say, Start
+from narrator.cues import Answer, Ask, Collect, Continue, Say, Start
 from narrator.games import get_game
 from narrator.games.kernel import files as kernel
 from narrator.games.kernel.parse import read_game_file
@@ -29,6 +29,9 @@ def _said(game_name: str, lang: str) -> list[str]:
         said += [pack.speak(c.line, c.params).text for c in cues if isinstance(c, Say)]
         if state.finished:
             return said
+        if cues and isinstance(cues[-1], Collect):  # a night call's round: every holder's first choice
+            event = Answer({r.player: {r.key: r.choices[0]} for r in cues[-1].requests})
+            continue
         ask = cues[-1] if cues and isinstance(cues[-1], Ask) else None
         event = Answer(_simple_table(config, state, ask)) if ask else Continue()
     raise AssertionError("the game did not end")

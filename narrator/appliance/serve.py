@@ -35,6 +35,7 @@ from narrator.appliance.table import (
     DEFAULT_TABLE, ApplianceConfig, UnreadableTable, check_table, ensure_table, load_table,
     table_path,
 )
+from narrator.table.saved_games import rules_of
 from narrator.table.store import GameStore
 
 WAIT_SOURCE = "appliance"
@@ -285,7 +286,7 @@ class Appliance:
         await self.page.close()
         try:
             meta = store.meta
-            rules = get_game(meta["game"])
+            rules = rules_of(store)
             config = rules.config_from_dict(meta["config"])
             position = resume_position(rules, config, store, recover=True)
             store.update_run(self.run_options.to_dict())
@@ -317,7 +318,8 @@ class Appliance:
         if needs_phones and not self.run_options.phones and not self.run_options.answers:
             raise NarratorError(f"{needs_phones}; turn them on with `narrator config set phones true`")
         store = GameStore.create(home.app_home(), rules.name, config.to_dict(), self.run_options.to_dict(),
-                                 holder="narrator serve", warn=lambda message: self.log(f"warning: {message}"))
+                                 holder="narrator serve", warn=lambda message: self.log(f"warning: {message}"),
+                                 game_file=rules.source)
         self.log(f"game {store.id} ({rules.name}, {settings.players} players) saved in {store.folder}")
         try:
             position = start_position(rules, config, store)

@@ -26,7 +26,7 @@ from narrator.table.runner import play as play_loop
 from narrator.table.runner import cut_log as cut_damaged_log
 from narrator.table.runner import resume_position, start_position
 from narrator.table.session import RunOptions, open_sitting
-from narrator.table.saved_games import find_game, saved_games
+from narrator.table.saved_games import find_game, rules_of, saved_games
 from narrator.table.store import GameStore
 
 
@@ -68,8 +68,9 @@ def play(game: str | None, table_file: Path | None, no_keyboard: bool, dry_run: 
     if needs_phones and not run.phones:  # a script too: nobody would ever be shown a card
         raise SetupError(f"{needs_phones}; add --phones (or phones = true)")
     _review_names(run, rules.names(config), keyboard=not no_keyboard and not run.answers)
-    sitting = open_sitting(run, names=rules.names(config), game=rules, config=config)
-    store = GameStore.create(home.app_home(), rules.name, config.to_dict(), run.to_dict(), holder="narrator play")
+    sitting = open_sitting(run, names=rules.names(config), game=rules, config=config, new_game=True)
+    store = GameStore.create(home.app_home(), rules.name, config.to_dict(), run.to_dict(), holder="narrator play",
+                             game_file=rules.source)
     click.echo(f"game {store.id} saved in {store.folder}", err=True)
     _run(rules, config, store, sitting, run, lambda: start_position(rules, config, store), recap=False)
 
@@ -127,11 +128,12 @@ def _review_names(run: Any, names: Any, keyboard: bool) -> None:
               help="Also write the session, as heard, to FILE.wav (the saved game's file: the resumed part is added).")
 @click.option("--port", default=None, help="Port of the phone page (if the game uses phones).")
 @click.option("--host", default=None, help="Where the phone page listens (if the game uses phones).")
-@click.option("--no-keyboard", is_flag=True, help="Do not read answers from the terminal.")
+@click.option("--keyboard/--no-keyboard", "keyboard", default=None,
+              help="Read answers from the terminal, or not (default: as the game was started).")
 @click.option("--cut-log", is_flag=True,
               help="Go on from the events before a damaged log line (the rest is kept beside the log).")
 @friendly_errors
-def resume(game_id: str | None, no_keyboard: bool, cut_log: bool, **flags: Any) -> None:
+def resume(game_id: str | None, keyboard: bool | None, cut_log: bool, **flags: Any) -> None:
     """Continue an interrupted game where it stopped (the latest one by default).
 
     Every flag is checked, and the voice, transcript and audio opened, before the
@@ -139,18 +141,18 @@ def resume(game_id: str | None, no_keyboard: bool, cut_log: bool, **flags: Any) 
     """
     store = find_game(home.app_home(), game_id, damaged_too=cut_log).open("narrator resume")
     try:
-        _resume(store, no_keyboard, cut_log, flags)
+        _resume(store, keyboard, cut_log, flags)
     finally:
         store.close()
 
 
-def _resume(store: GameStore, no_keyboard: bool, cut_log: bool, flags: dict[str, Any]) -> None:
+def _resume(store: GameStore, keyboard: bool | None, cut_log: bool, flags: dict[str, Any]) -> None:
     meta = store.meta
     if meta.get("finished"):
         raise NarratorError(f"game {store.id} is already over; start a new one with `narrator play`")
-    rules = get_game(meta["game"])
+    rules = rules_of(store)
     config = saved_config(rules, meta, store.id)
-    run = resume_options(meta["run"], flags, keyboard=not no_keyboard)
+    run = resume_options(meta["run"], flags, keyboard=keyboard)
     if cut_log:
         cut_damaged_log(rules, config, store)
     position = resume_position(rules, config, store)
@@ -182,14 +184,20 @@ def saved_config(rules: Any, meta: dict[str, Any], game_id: str) -> Any:
                           f"({err.__class__.__name__}); it cannot be resumed") from None
 
 
-def resume_options(saved: dict[str, Any], flags: dict[str, Any], keyboard: bool) -> Any:
-    """The saved run options with the resume flags on top, all checked like a table file's."""
+def resume_options(saved: dict[str, Any], flags: dict[str, Any], keyboard: bool | None) -> Any:
+    """The saved run options with the resume flags on top, all checked like a table file's.
+
+    The keyboard is the saved game's too unless `keyboard` says (`--keyboard`, `--no-keyboard`):
+    a game started without one (a script, the phones) must not find the terminal answering on
+    resume, which would also change how its private rounds are played (passed round the device)."""
     table = {k: v for k, v in saved.items() if k in RUN_KEYS and k != "listening" and v is not None}
     given = {k: str(v) for k, v in flags.items() if v is not None}
     if "audio" in given:
         table.pop("audio_device", None)
     build_settings({}, given, "command line")
     settings = build_settings({**table, **given}, {}, "the saved game's run options (give the flag anew)")
+    if keyboard is None:
+        keyboard = saved.get("keyboard") is not False  # a run saved without it had a keyboard
     run = RunOptions.from_settings(settings, keyboard=keyboard)
     listening = saved.get("listening")
     return replace(run, listening=listening if isinstance(listening, dict) else {})

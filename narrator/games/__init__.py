@@ -67,6 +67,14 @@ def broken_game_files() -> dict[str, str]:
     return files.broken_home_files()
 
 
+def game_from_text(text: str, origin: Path) -> Game:
+    """The game of a game file's text: a saved game's copy of the file it was started with
+    (`Game.source`), so a resume needs neither the file nor the registry (`origin` names it)."""
+    from narrator.games.kernel import files
+
+    return files.from_text(text, Path(origin))
+
+
 def game_over_message(winner: str | None) -> str:
     """The log's last line of a game, in English grammar: "citizens win", "town wins", "witch wins".
 

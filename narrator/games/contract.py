@@ -133,6 +133,10 @@ class Game:
     `narrator.games.card_names.CardNames`, from `[names]` of its definition.toml), or None: its
     `configure` reads them as ids (`card_names.translate`), `narrator config set cards.占い師`
     finds the entry it edits by them, and docs/ja lists them beside the ids."""
+    source: str | None = None
+    """A game file's exact text (the kernel's games), as read when the game was loaded, else
+    None: each saved game keeps a copy (`GameStore.create`), so a resume replays the rules it
+    was played by even when the file is later changed, deleted or never in the home."""
 
     def phones_required(self, config: Any) -> str | None:
         """Why this setup can only be played on the phones (a one-line error's start), or None."""

@@ -276,7 +276,8 @@ class ListenerHub(PrivateAnswers):
                 if not self._sources:
                     raise NoMoreAnswers(
                         f"no listener is left to answer '{ask.line}' (the answers file ended or there is "
-                        "no keyboard); add answers or play at a terminal, then `narrator resume`"
+                        "no keyboard); add answers or play at a terminal, then `narrator resume` (`--keyboard` "
+                        "if it was started without one)"
                     )
                 await asyncio.wait({self._answer, self._next_change()}, return_when=asyncio.FIRST_COMPLETED)
             return self._answer.result()

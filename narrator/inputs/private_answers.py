@@ -86,7 +86,8 @@ class PrivateAnswers:
                 if not self._sources and requests:
                     raise NoMoreAnswers(
                         f"no listener is left to answer the {collect.phase} {collect.number} memos (the answers "
-                        "file ended or there is no keyboard); add answers or play at a terminal, then `narrator resume`"
+                        "file ended or there is no keyboard); add answers or play at a terminal, then `narrator resume` "
+                        "(`--keyboard` if it was started without one)"
                     )
                 await asyncio.wait({future, self._next_change()}, return_when=asyncio.FIRST_COMPLETED)
             return future.result()

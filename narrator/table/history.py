@@ -17,11 +17,10 @@ import time
 from typing import Any, Callable
 
 from narrator.errors import NarratorError
-from narrator.games import get_game
 from narrator.games.contract import Game
 from narrator.table.forget import forgotten, is_forgotten, shown_name
 from narrator.table.runner import rebuild
-from narrator.table.saved_games import saved_games
+from narrator.table.saved_games import rules_of, saved_games
 from narrator.table.store import GameStore
 
 
@@ -55,7 +54,7 @@ def _read(store: GameStore) -> dict[str, Any] | None:
     outcome = meta.get("outcome") if isinstance(meta.get("outcome"), dict) else {}
     if not meta.get("finished") or outcome.get("abandoned") or meta["run"].get("history") is False:
         return None
-    game = get_game(meta["game"])
+    game = rules_of(store)
     config = game.config_from_dict(meta["config"])
     return record_of(game, config, final_state(game, config, store), store.id, meta)
 

@@ -1,7 +1,9 @@
 """The saved games in the narrator's home: which there are, and which one `resume` continues.
 
 Apart from `store.py`, which reads and writes one game's folder: this looks across all of
-them, cleans up a folder a kill left half-created, and names the damaged ones it skips.
+them, cleans up a folder a kill left half-created, and names the damaged ones it skips; and
+which rules a saved game is played by (`rules_of`: the copy of its game file it keeps, else
+its game by name).
 """
 
 from __future__ import annotations
@@ -9,8 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
-from narrator.errors import DamagedGame, NarratorError, SaveError
-from narrator.table.store import GameStore, _warn
+from narrator.errors import DamagedGame, NarratorError, SaveError, SetupError
+from narrator.games import game_from_text, get_game
+from narrator.games.contract import Game
+from narrator.table.store import GAME_FILE, GameStore, _warn
 
 
 def saved_games(root: Path) -> list[GameStore]:
@@ -80,3 +84,23 @@ def _unfinished_meta(store: GameStore) -> bool:
         return not store.meta.get("finished")
     except NarratorError:
         return False
+
+
+def rules_of(store: GameStore) -> Game:
+    """The rules `store` is played by: the game file it keeps a copy of, whatever became of the
+    file it was started from (changed, deleted, never in the home, a shipped file a later
+    release changed); a game that keeps none (a game in code, an older saved game) by its name."""
+    meta = store.meta
+    text = store.game_file()
+    if text is None:
+        return get_game(meta["game"])
+    try:
+        rules = game_from_text(text, store.folder / GAME_FILE)
+    except SetupError as err:
+        raise DamagedGame(f"saved game {store.id}: its game file no longer loads ({err}); resume it with the "
+                          f"narrator version that started it, or move {store.folder} away") from None
+    if rules.name != meta["game"]:
+        raise DamagedGame(f"saved game {store.id}: its game file {store.folder / GAME_FILE} is of game "
+                          f"'{rules.name}', not '{meta['game']}'; copy the game file it was started with there, "
+                          f"or move {store.folder} away")
+    return rules

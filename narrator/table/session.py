@@ -90,7 +90,7 @@ class Sitting:
 def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
                  warn: Callable[[str], None] | None = None, names: Sequence[str] = (),
                  game: Any = None, config: Any = None, clock: Clock | None = None,
-                 fill_in: bool = False) -> Sitting:
+                 fill_in: bool = False, new_game: bool = False) -> Sitting:
     """Build the scheduler and listeners for `run`; `answers_used` skips scripted answers.
 
     With `game` and `config`, every line the game can say is rendered before the clock
@@ -98,6 +98,8 @@ def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
     `clock` replaces the one `run.time_scale` makes (a test's `ManualClock`; it keeps its own time).
     With `fill_in` (the appliance), a slow natural voice says only what is rendered and its
     fallback engine the rest (`narrator.sound.fill_in`), so nothing waits for it.
+    With `new_game` (`narrator play`), the transcript file starts afresh; else it is appended to
+    (a resume, and the appliance, whose one transcript holds every game of the service's run).
     """
     warn = warn or (lambda message: print(f"warning: {message}", file=sys.stderr, flush=True))
     voice = _voice(run, warn)
@@ -123,7 +125,7 @@ def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
     hub = ListenerHub(Vocabulary(pack.vocabulary), hints)
     hub.vocabulary.readings.update(pack.name_readings)  # a typed reading names its player
     transcript = Transcript(Path(run.transcript) if run.transcript else None,
-                            private=run.transcript_private)
+                            private=run.transcript_private, fresh=new_game)
     display = ConsoleDisplay(show_lines=show_lines, hints=hints)
     night = NightOptions(night_done=run.night_done, ambience=run.ambience)
     scheduler = Scheduler(voice, output, clock, hub, transcript, display, night)

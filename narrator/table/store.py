@@ -1,7 +1,9 @@
 """Saved games: an append-only events log and an atomic snapshot, per game folder.
 
 `games/<id>/meta.json` holds the game, its validated config and how it was run;
-`events.jsonl` (see `event_log`) is bound to its game by its first line and gets every
+`game-file.toml` is the exact text of a game file's game as it was started (a resume plays
+that, whatever becomes of the file); `events.jsonl` (see `event_log`) is bound to its game by
+its first line and gets every
 event, flushed and fsynced before the step it starts is played; `snapshot.json` (written
 to a uniquely named temp file, fsynced, then `os.replace`d) holds the state, the step's
 cues and the game clock at the step's start. A kill at any instant leaves either the old
@@ -14,6 +16,7 @@ was saved before it stays as it was.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
@@ -25,11 +28,15 @@ from pathlib import Path
 from typing import Any, Callable
 
 from narrator import home
-from narrator.errors import DamagedGame, NarratorError, SaveError
+from narrator.errors import DamagedGame, NarratorError, SaveError, SetupError
+from narrator.settings import read_text_bounded
 from narrator.table.event_log import LOG_FILE, LogReading, header_line, read_log
 from narrator.table.lock import GameLock
 
-META_FILE, SNAPSHOT_FILE = "meta.json", "snapshot.json"
+META_FILE, SNAPSHOT_FILE, GAME_FILE = "meta.json", "snapshot.json", "game-file.toml"
+GAME_FILE_SUM = "game_file_sha256"
+"""The meta (and the log's setup) key of the kept game file's checksum: a copy changed or
+damaged since the game was started is refused rather than played by other rules."""
 MAX_JSON_BYTES = 16 * 1024 * 1024
 """meta.json and snapshot.json are a few kilobytes; a bigger one is not ours."""
 
@@ -58,8 +65,10 @@ class GameStore:
 
     @classmethod
     def create(cls, root: Path, game: str, config: dict[str, Any], run: dict[str, Any],
-               holder: str = "narrator play", warn: Callable[[str], None] | None = None) -> GameStore:
-        """A new game folder, locked, with its meta and the log's binding line, all fsynced."""
+               holder: str = "narrator play", warn: Callable[[str], None] | None = None,
+               game_file: str | None = None) -> GameStore:
+        """A new game folder, locked, with its meta and the log's binding line, all fsynced;
+        with `game_file` (a game file's text, `Game.source`), a copy of it and its checksum."""
         games = root / "games"
         game_id = time.strftime("%Y%m%d-%H%M%S") + "-" + secrets.token_hex(3)
         try:
@@ -75,10 +84,14 @@ class GameStore:
                             "or set NARRATOR_HOME to a writable folder") from None
         store = cls(games / game_id, warn)
         store.lock.acquire(holder)
+        setup: dict[str, Any] = {"config": config, "run": run}
+        if game_file is not None:
+            setup[GAME_FILE_SUM] = _sha256(game_file)
         try:
-            store._write_json(META_FILE, {"id": game_id, "game": game, "config": config, "run": run,
-                                          "finished": False})
-            store._append(header_line(game_id, game, {"config": config, "run": run}))
+            if game_file is not None:
+                store._write_text(GAME_FILE, game_file)
+            store._write_json(META_FILE, {"id": game_id, "game": game, **setup, "finished": False})
+            store._append(header_line(game_id, game, setup))
         except SaveError:
             store.discard()
             raise
@@ -146,6 +159,8 @@ class GameStore:
             return None
         meta = {"id": self.id, "game": header["game"], "config": setup.get("config"), "run": setup.get("run"),
                 "finished": False}
+        if isinstance(setup.get(GAME_FILE_SUM), str):
+            meta[GAME_FILE_SUM] = setup[GAME_FILE_SUM]
         return None if _meta_problem(meta) else meta
 
     def half_created(self) -> bool:
@@ -162,6 +177,7 @@ class GameStore:
             meta = self.meta
             if not meta.get("finished"):
                 self.events()
+                self.game_file()
         except NarratorError as err:
             return str(err)
         return None
@@ -224,7 +240,28 @@ class GameStore:
 
     def _header(self) -> str:
         meta = self.meta
-        return header_line(self.id, meta["game"], {"config": meta["config"], "run": meta["run"]})
+        kept = {GAME_FILE_SUM: meta[GAME_FILE_SUM]} if GAME_FILE_SUM in meta else {}
+        return header_line(self.id, meta["game"], {"config": meta["config"], "run": meta["run"], **kept})
+
+    # --- the game file ---------------------------------------------------------------------
+
+    def game_file(self) -> str | None:
+        """The exact text of the game file this game was started with, from the copy beside it;
+        None when it kept none (a game in code, or saved before copies were kept: found by its
+        name). A copy missing, unreadable or changed since is one line naming the fix."""
+        path = self.folder / GAME_FILE
+        digest = self.meta.get(GAME_FILE_SUM)
+        if digest is None and not os.path.lexists(path):
+            return None
+        fix = f"copy the game file it was started with there, or move {self.folder} away"
+        try:
+            text = read_text_bounded(path, f"saved game {self.id}: its game file", fix)
+        except SetupError as err:
+            raise DamagedGame(str(err)) from None
+        if digest is not None and _sha256(text) != digest:
+            raise DamagedGame(f"saved game {self.id}: its game file {path} was changed since the game was "
+                              f"started; {fix}")
+        return text
 
     def cut_log(self, line: int | None) -> None:
         """`resume --cut-log`: keep the lines before `line`, set the rest aside in
@@ -314,6 +351,10 @@ class GameStore:
     def _save_error(self, err: OSError) -> SaveError:
         return SaveError(f"cannot save game {self.id} in {self.folder} ({err.strerror}); free some space or "
                          f"make it writable, then `narrator resume {self.id}` (what was saved is kept)")
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _meta_problem(meta: Any) -> bool:

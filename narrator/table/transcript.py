@@ -2,7 +2,8 @@
 
 Records carry `kind` (say, tick, timer, ask, answer, end), `line`, `text`, `t` (game
 seconds), `night` and `day`. Each record is flushed as written, so a killed game's
-transcript is complete up to the kill, and `resume` appends to the same file.
+transcript is complete up to the kill, and `resume` appends to the same file; a new game
+(`fresh`) starts it afresh, so the file is one game's, never the last game's with this one after it.
 Private records (a line shown to one player, who chose what in a memo or a vote) are
 written only when the table asks for them (`--transcript-private`, `transcript_private`).
 """
@@ -19,7 +20,7 @@ from narrator.errors import SaveError
 
 
 class Transcript:
-    def __init__(self, path: Path | None, private: bool = False):
+    def __init__(self, path: Path | None, private: bool = False, fresh: bool = False):
         self.path = path
         self.private = private
         """Whether private records are written (`write_private`); off unless the table asks."""
@@ -28,7 +29,10 @@ class Transcript:
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 self._file = _open_private(path)
-                _drop_torn_tail(self._file)
+                if fresh:
+                    _start_afresh(self._file)
+                else:
+                    _drop_torn_tail(self._file)
             except OSError as err:
                 raise SaveError(f"transcript {path} cannot be written ({err.strerror}); "
                                 "give --transcript a file in a writable folder") from None
@@ -70,6 +74,14 @@ def _open_private(path: Path) -> TextIO:
     except BaseException:
         os.close(fd)
         raise
+
+
+def _start_afresh(file: TextIO) -> None:
+    """Empty a regular file for a new game (records are appended from its start); a pipe or
+    a device (`/dev/stdout`, a shell's `>>` file behind it) is written to as it is."""
+    fd = file.fileno()
+    if stat.S_ISREG(os.fstat(fd).st_mode):
+        os.ftruncate(fd, 0)
 
 
 TAIL_CHUNK = 65536
