@@ -235,17 +235,20 @@ def test_each_game_file_game_is_kept_with_what_the_narrator_knew(tmp_path, name,
     """The game files (one-night, werewolf, tabula) through the CLI twice, as
     tests/test_kernel_cli.py plays them; the wins added up here from the in-process end state:
     a seat won when its card's team is the winner, where the narrator held the cards."""
-    from narrator.cues import Answer, Ask, Continue, Start
+    from narrator.cues import Answer, Ask, Collect, Continue, Start
     from narrator.games import get_game
     from narrator.settings import build_settings
     from tests.test_kernel_cli import NAMES, _play, _simple_table
 
     game = get_game(name)
-    flags = {"digital_cards": "true"} if device else {}
+    flags = {"digital_cards": "true", "phones": True} if device else {}
     config = game.configure(build_settings({}, {"names": NAMES[name], "seed": "4", **flags}, "test"))
     state, event = game.new_state(), Start()
     while not state.finished:
         state, cues = game.advance(config, state, event)
+        if cues and isinstance(cues[-1], Collect):  # a night call's round: every holder's first choice
+            event = Answer({r.player: {r.key: r.choices[0]} for r in cues[-1].requests})
+            continue
         ask = cues[-1] if cues and isinstance(cues[-1], Ask) else None
         event = Answer(_simple_table(config, state, ask)) if ask else Continue()
     for lang in ("ja", "en"):
