@@ -470,3 +470,34 @@ def test_the_recap_says_where_the_game_picks_up():
     assert engine.recap(t.spec, t.config, t.state) == [Say("wolf.recap_day", {"day": 1})]
     t.answer("Dai")
     assert engine.recap(t.spec, t.config, t.state) == [Say("wolf.recap_night", {"night": 2})]
+
+
+def test_every_holder_of_a_choosing_role_acts_two_seers_and_two_knights():
+    """Each seer divines and sees their own result; each knight guards (issue 36: only the first
+    seated seer divined, the second heard that nothing was theirs tonight)."""
+    deal = ["werewolf", "seer", "seer", "knight", "knight", "villager", "villager"]  # Aki … Gen
+    t = Table("werewolf", deal)
+    t.answer("done")
+    assert [r.player for r in t.ask.requests] == ["Ben", "Chika"]
+    out = t.answer("Aki", "Fumi")
+    assert shown(out, "Ben")[-1] == Private("Ben", "wolf.result.werewolf", {"name": "Aki"})
+    assert shown(out, "Chika")[-1] == Private("Chika", "wolf.result.human", {"name": "Fumi"})
+    t.answer("Gen")  # day 1: Gen executed
+    t.answer("Dai", "Ben")  # night 2: the seers divine
+    assert [r.player for r in t.ask.requests] == ["Dai", "Emi"]
+    morning = t.answer("Ben", "Chika", "Chika")  # the knights guard Ben and Chika; the wolf attacks Chika
+    assert t.state.guards == ("Ben", "Chika") and said(morning, "wolf.no_death")
+
+
+def test_a_holder_who_does_not_choose_in_the_calls_time_is_told_so_and_nothing_happens():
+    """On the phones the call's countdown closes its round: the answers given count, a holder
+    with none is told so; the wolves with no pick attack nobody."""
+    t = Table("werewolf", FIVE)
+    t.answer("done")
+    out = t.answer_round({})  # the seer's call ended with no choice
+    assert shown(out, "Ben")[-1] == Private("Ben", "wolf.too_late") and t.state.divined == ()
+    t.answer("Dai")  # day 1: Dai executed
+    t.answer("Emi")  # night 2: the seer
+    t.answer_round({})  # the knight: none
+    morning = t.answer_round({})  # the wolf: none
+    assert shown(morning, "Aki")[-1] == Private("Aki", "wolf.pack_none") and said(morning, "wolf.no_death")
