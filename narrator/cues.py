@@ -80,6 +80,10 @@ class Ask(Cue):
     ends_game: tuple[str, ...] = ()
     """The answers that end the game (set by the rules): repeated back and confirmed before
     they count, at the keyboard too, since no undo can take them back once the game is over."""
+    silent: bool = False
+    """A private question for its player's screen alone (`player`), never said aloud nor
+    written to the shared transcript, whoever answers it: passing one device, a script in the
+    holder's place answers it unheard (the turn would tell the table whose it is)."""
 
     def ends_with(self, value: Any) -> bool:
         """Whether the answer `value` (a word, or names) is one that ends the game."""

@@ -49,7 +49,7 @@ class Table:
         for role in deal:
             counts[role] = counts.get(role, 0) + 1
         players = len(names) or config.pop("players", self.spec.players[0])
-        self.config = KConfig(game=game, names=tuple(names), players=players, seed=0,
+        self.config = KConfig(game=game, names=tuple(names), players=players, seed=config.pop("seed", 0),
                               roles=counts or dict(self.spec.deal[players]), digital_cards=cards == "device",
                               fixed=tuple(deal), **config)
         self.state = KState()

@@ -130,7 +130,7 @@ def test_the_cli_refuses_a_bad_file_with_exit_2_before_anything_is_saved(tmp_pat
                           env=env, cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [f"error: game file {bad}: [[steps]] 'knight' action: unknown action "
-                                                "'fly'; use one of none, partners, look, swap, divine, attack, guard, medium"]
+                                                "'fly'; use one of none, partners, look, swap, divine, attack, guard, medium, know, human_hint"]
     assert done.stdout == "" and not (tmp_path / "home" / "games").exists()
 
 
@@ -196,4 +196,4 @@ def test_narrator_games_lists_a_misnamed_or_broken_home_file_as_broken_not_as_a_
     assert misnamed == f"game file {folder / 'x.toml'}: [game] name 'y' differs from the file's name; rename the file y.toml"
     assert f"x  broken: {misnamed}" in lines
     assert f"fly  broken: game file {folder / 'fly.toml'}: [[steps]] 'knight' action: unknown action 'fly'; use one of " \
-           "none, partners, look, swap, divine, attack, guard, medium" in lines
+           "none, partners, look, swap, divine, attack, guard, medium, know, human_hint" in lines

@@ -94,8 +94,8 @@ class ScriptedListener:
                 hint = hub.offer_call_text(answer, SOURCE)  # a night call's round: its next asked holder
                 where = "the night call"
             else:
-                hint = hub.offer_text(answer, SOURCE)
-                where = f"'{getattr(ask, 'line', '')}'"
+                hint = hub.offer_text(answer, SOURCE)  # a private question's line would name its role
+                where = "a private question" if getattr(ask, "player", None) else f"'{getattr(ask, 'line', '')}'"
             if hint:
                 hub.fail(AnswerError(f"answers file {self.path} line {number}: '{answer}' does not answer "
                                      f"{where}: {hint}"))

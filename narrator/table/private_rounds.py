@@ -95,6 +95,17 @@ class PrivateRounds:
                                        "source": heard.source, "t": round(at, 3), **self.narration.context})
         return heard
 
+    async def unheard(self, cue: Ask) -> Heard:
+        """A silent private question (`Ask.silent`) answered by a script in its holder's place:
+        nothing said, shown or written for the table; an `undo` meanwhile is returned."""
+        heard, command = await self._unless_command(self.hub.first_answer(cue), pause=True)
+        if command is not None:
+            return command
+        at = self.timeline.resync()
+        self.transcript.write_private({"kind": "answer", "line": cue.line, "to": cue.player, "value": heard.value,
+                                       "source": heard.source, "t": round(at, 3), **self.narration.context})
+        return heard
+
     async def release(self) -> None:
         """The device's holder clears their screen and passes it on (after a private question)."""
         if self.holder is None:

@@ -157,6 +157,8 @@ class Scheduler:
         typed while it is spoken counts (it is taken when the question has been said)."""
         if cue.player is not None and self.hub.private_asks_on_device:
             return await self.private.ask(cue)
+        if cue.player is not None and cue.silent:
+            return await self.private.unheard(cue)
         question = self.voice.clip(cue.line, cue.params)
         instruction = self.narration.instruction
         await self.commands.say_clock_alert()

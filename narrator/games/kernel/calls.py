@@ -18,6 +18,7 @@ from typing import Any, Mapping
 
 from narrator.cues import Collect, Cue, Private, Request
 from narrator.errors import AnswerError
+from narrator.games.kernel import variants
 from narrator.games.kernel.model import CHOOSING, GameFile, Step
 from narrator.games.kernel.state import KConfig, KState
 
@@ -45,10 +46,10 @@ def plan(spec: GameFile, config: KConfig, state: KState) -> list[Step]:
     that nobody holds (or only the centre or the dead)."""
     calls = []
     for step in spec.steps:
-        if not step.runs_on(state.night) or not config.roles.get(step.role):
+        if not step.runs_on(state.night) or not config.roles.get(step.role) or not step.enabled(config.options):
             continue
-        if holders(spec, config, state, step.role) or step.absent == "call":
-            if step.while_ == "alive" and state.cards and not holders(spec, config, state, step.role):
+        if called(spec, config, state, step) or step.absent == "call":
+            if step.while_ == "alive" and state.cards and not called(spec, config, state, step):
                 continue
             calls.append(step)
     return calls
@@ -61,6 +62,18 @@ def holders(spec: GameFile, config: KConfig, state: KState, role: str) -> list[s
         return list(config.names) or ["?"]
     cards = state.first if spec.nights == 1 else state.cards
     return [n for n, c in zip(config.names, cards) if c == role and n not in state.dead]
+
+
+def called(spec: GameFile, config: KConfig, state: KState, step: Step) -> list[str]:
+    """Who wakes at this call: its role's holders, and at the wolves' meeting and attack every
+    wolf of the pack (`variants.pack_roles`: a 白狼 too), in seat order."""
+    if step.action not in ("partners", "attack"):
+        return holders(spec, config, state, step.role)
+    roles = variants.pack_roles(spec, step.role)
+    if not state.cards:
+        return holders(spec, config, state, step.role)
+    cards = state.first if spec.nights == 1 else state.cards
+    return [n for n, c in zip(config.names, cards) if c in roles and n not in state.dead]
 
 
 def lone_look(spec: GameFile, config: KConfig, step: Step) -> bool:
@@ -81,9 +94,10 @@ def choices_for(spec: GameFile, config: KConfig, state: KState, step: Step, play
     alive = [n for n in config.names if n not in state.dead]
     if step.not_self:
         alive = [n for n in alive if n != player]
-    if step.action == "attack" and state.cards:
-        alive = [n for n in alive if spec.roles[role_of(config, state, n)].seen_as != "werewolf"
-                 or spec.roles[role_of(config, state, n)].team != spec.roles[step.role].team]
+    if step.action == "attack" and state.cards:  # never its own pack, whatever the seer sees (白狼)
+        alive = [n for n in alive if not variants.in_pack(spec, step.role, role_of(config, state, n))]
+    if step.repeats_barred(config.options):  # 連続ガード禁止: not last night's pick again
+        alive = [n for n in alive if f"{step.id}:{player}:{n}" not in state.previous]
     extra = (CENTRE,) if step.action == "look" and spec.centre else (NOBODY,) if step.action == "swap" else ()
     return tuple(alive) + extra
 
@@ -91,7 +105,7 @@ def choices_for(spec: GameFile, config: KConfig, state: KState, step: Step, play
 def asked(spec: GameFile, config: KConfig, state: KState, step: Step) -> list[str]:
     """Who chooses in this call: every holder of a choosing role; at a meeting with
     `lone_look`, the one holder when alone (none when the pack has company, or is all in the centre)."""
-    who = holders(spec, config, state, step.role) if state.cards else []
+    who = called(spec, config, state, step) if state.cards else []
     if step.action == "partners":
         return who if lone_look(spec, config, step) and len(who) == 1 else []
     return who if step.action in CHOOSING else []
@@ -133,14 +147,22 @@ def act(spec: GameFile, config: KConfig, state: KState, step: Step, choices: dic
     if step.action == "attack":
         state = replace(state, picks=state.picks + tuple(choices[p] for p in who if p in choices))
         state = replace(state, attack=pack_choice(state.picks))
-        return state, [pack_line(p, state.attack) for p in holders(spec, config, state, step.role)]
+        state = remember(config, state, step, {p: t for p, t in choices.items()})
+        return state, [pack_line(p, state.attack) for p in called(spec, config, state, step)]
     for player in who:
         if player in choices:
             state, shown = perform(spec, config, state, step, player, choices[player])
             cues += shown
         else:
             cues.append(Private(player, "wolf.too_late"))
-    return state, cues
+    return remember(config, state, step, choices), cues
+
+
+def remember(config: KConfig, state: KState, step: Step, choices: dict[str, str]) -> KState:
+    """Tonight's picks of a call that may not repeat them tomorrow (連続ガード禁止)."""
+    if not step.repeats_barred(config.options):
+        return state
+    return replace(state, tonight=state.tonight + tuple(f"{step.id}:{p}:{t}" for p, t in choices.items()))
 
 
 def pack_choice(picks: tuple[str, ...]) -> str | None:
@@ -164,12 +186,12 @@ def role_of(config: KConfig, state: KState, name: str) -> str:
 def perform(spec: GameFile, config: KConfig, state: KState, step: Step, player: str, target: str) -> tuple[KState, list[Cue]]:
     """The effects: look, swap, divine, guard, a lone wolf's look (each one branch, written
     once); the pack's attack is `act`'s (its wolves choose together)."""
-    n = len(config.names)
+    centre = variants.centre_cards(spec, config, state)
     if step.action == "partners":  # a lone wolf looks at one centre card
         k = int(target[len(CENTRE):])
-        return state, [Private(player, "wolf.seen_centre_one", {"n": k, "cards": card_line(state.cards[n + k - 1])})]
+        return state, [Private(player, "wolf.seen_centre_one", {"n": k, "cards": card_line(centre[k - 1])})]
     if step.action == "look" and target == CENTRE:
-        return state, [Private(player, "wolf.seen_centre", {"cards": [[f"wolf.role.{c}", 1] for c in state.cards[n:]]})]
+        return state, [Private(player, "wolf.seen_centre", {"cards": [[f"wolf.role.{c}", 1] for c in centre]})]
     if step.action == "look":
         return state, [Private(player, "wolf.seen_card", {"name": target, "cards": card_line(role_of(config, state, target))})]
     if step.action == "swap":
@@ -182,7 +204,7 @@ def perform(spec: GameFile, config: KConfig, state: KState, step: Step, player: 
         return state, [Private(player, "wolf.new_card", {"cards": card_line(cards[i])})]
     if step.action == "divine":
         role = spec.roles[role_of(config, state, target)]
-        state = replace(state, divined=state.divined + (target,))
+        state = replace(state, divined=state.divined + (target,), cursed=state.cursed + ((player,) if role.curses_seer else ()))
         return state, [Private(player, f"wolf.result.{role.seen_as}", {"name": target})]
     if step.action == "attack":  # one wolf's pick on the passed device: the pack's victim so far
         state = replace(state, picks=state.picks + (target,))

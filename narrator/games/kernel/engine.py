@@ -17,8 +17,9 @@ from typing import Any, Mapping
 from narrator.cues import Answer, Ask, Countdown, Cue, End, Event, GameEvent, Private, Say, Timer
 from narrator.errors import AnswerError
 from narrator.games.kernel import judge, passed
+from narrator.games.kernel import variants
 from narrator.games.kernel.calls import (
-    act, call_round, card_line, chosen, holders, line, lone_look, medium, partners, plan,
+    act, call_round, called, card_line, chosen, line, lone_look, medium, partners, plan,
 )
 from narrator.games.kernel.model import CHOOSING, GameFile
 from narrator.games.kernel.state import KConfig, KState
@@ -70,7 +71,7 @@ def deal_cards(spec: GameFile, config: KConfig) -> tuple[str, ...]:
         return config.fixed
     pile = [r for r in spec.roles for _ in range(config.roles.get(r, 0))]
     random.Random(f"{config.seed}:deal").shuffle(pile)
-    return tuple(pile)
+    return variants.deal(spec, config, pile)
 
 
 def _ready(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
@@ -80,7 +81,7 @@ def _ready(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue
 def _night(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
     spec, config = sc
     state = replace(state, night=state.night + 1, call=0, attacked=state.attack, attack=None, picks=(), guards=(),
-                    divined=())
+                    divined=(), cursed=(), previous=state.tonight, tonight=())
     if config.passed:  # one device goes round the table: every living player takes it in turn
         return passed.begin(spec, config, state, [Say("wolf.night", {"night": state.night})])
     return _after_call(sc, state, [Say("wolf.night", {"night": state.night})], first=True)
@@ -94,11 +95,15 @@ def _call(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]
     spec, config = sc
     step = plan(spec, config, state)[state.call]
     cues: list[Cue] = [Say(line(spec, step, "wake"))]
-    who = holders(spec, config, state, step.role)
+    who = called(spec, config, state, step)
     if config.digital_cards and step.action == "partners":
         cues += [partners(config, who, p) for p in who]
     if config.digital_cards and step.action == "medium":
         cues += [medium(spec, config, state, p) for p in who]
+    if config.digital_cards and step.action == "know":
+        cues += variants.know(spec, config, state, step, who)
+    if config.digital_cards and step.action == "human_hint":
+        cues += variants.human_hint(spec, config, state, who)
     choosing = step.action in CHOOSING or lone_look(spec, config, step)
     cues.append(Say(line(spec, step, "choose" if config.digital_cards and step.action in CHOOSING else "act")))
     if lone_look(spec, config, step):
@@ -156,10 +161,13 @@ def _day(spec: GameFile, config: KConfig, state: KState, cues: list[Cue]) -> tup
 
 def _deaths(spec: GameFile, config: KConfig, state: KState, cues: list[Cue]) -> tuple[KState, list[Cue]]:
     dead = judge.night_deaths(spec, config, state)
+    victim = config.first_victim and state.night == 1  # 初日犠牲者: the first night's victim, not a player
+    if victim:
+        cues = cues + [Say("wolf.first_victim_killed"), Event("death", None, "first_victim", night=1)]
     if dead:
         cues = cues + [Say("wolf.killed", {"names": list(dead)})]
         cues += [Event("death", name, "night", night=state.night) for name in dead]
-    else:
+    elif not victim:
         cues = cues + [Say("wolf.no_death")]
     return replace(state, dead=state.dead + dead), cues
 
@@ -247,6 +255,11 @@ def _vote(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]
     state = replace(state, tied=(), executed=names, dead=state.dead + names)
     cues: list[Cue] = [Say("wolf.executed", {"names": list(names)})]
     cues += [Event("death", name, "vote", day=state.day) for name in names]
+    taken = variants.taken(spec, config, replace(state, dead=state.dead[:-len(names)]), names, "vote")
+    if taken:  # a 猫又 takes somebody with it; a 背徳者 follows the fox
+        state = replace(state, dead=state.dead + taken)
+        cues += [Say("wolf.taken", {"names": list(taken)})]
+        cues += [Event("death", name, "taken", day=state.day) for name in taken]
     return _day(spec, config, state, cues)
 
 

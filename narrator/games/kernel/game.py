@@ -22,7 +22,9 @@ from narrator.games.contract import Game, PhonePlay
 from narrator.games.kernel import engine, judge, passed, plans, readback, record, sayable
 from narrator.games.kernel.model import LANGS, GameFile
 from narrator.games.kernel.state import KConfig, KState
-from narrator.settings import TableSettings, boolean, check_options, declare, integer, parse_counts, parse_seconds_list
+from narrator.settings import (
+    TableSettings, boolean, check_options, declare, integer, parse_counts, parse_list, parse_seconds_list,
+)
 
 SETTINGS = declare(tomllib.loads(Path(__file__).with_name("settings.toml").read_text(encoding="utf-8")),
                    page="game-files.md")
@@ -58,9 +60,16 @@ def _configure(spec: GameFile, settings: TableSettings) -> KConfig:
         names = tuple(str(n) for n in range(1, players + 1))
     roles = named_roles(spec, parse_counts(options["roles"], "roles", src), src) if "roles" in options \
         else dict(spec.deal[players])
-    if sum(roles.values()) != players + spec.centre:
-        raise Refusal("kernel_role_total", source=src, total=sum(roles.values()), game=name,
-                      needed=players + spec.centre, players=players, centre=spec.centre)
+    house = house_rules(spec, options, src)
+    victim = house["first_victim"]
+    total, needed = sum(roles.values()), players + spec.centre + bool(victim)
+    if total != needed and victim:
+        raise Refusal("kernel_victim_total", source=src, total=total, game=name, needed=needed, players=players,
+                      centre=spec.centre)
+    if total != needed:
+        raise Refusal("kernel_role_total", source=src, total=total, game=name, needed=needed, players=players,
+                      centre=spec.centre)
+    _deal_possible(spec, roles, house, src)
     roles = {r: roles[r] for r in spec.roles if roles.get(r)}  # the file's order
     _undecided(spec, roles, names, src, players)
     warnings = parse_seconds_list(options.get("warnings", list(spec.day.warnings)), "warnings", src)
@@ -72,7 +81,54 @@ def _configure(spec: GameFile, settings: TableSettings) -> KConfig:
                    look=integer(options.get("look", 5), "look", src, minimum=1, maximum=600),
                    lone_look=boolean(options.get("lone_look", True), "lone_look", src),
                    countdown=integer(options.get("countdown", 0), "countdown", src, minimum=0, maximum=600),
-                   discussion=discussion, warnings=warnings)
+                   discussion=discussion, warnings=warnings, **house)
+
+
+def house_rules(spec: GameFile, options: dict[str, Any], src: str) -> dict[str, Any]:
+    """The table's house rules for this file: its `[options]` turned by `options`
+    ("white_notice=false"), the first victim (`first_victim`: off, or on where the file names
+    its team) and the roles never dealt out of the hands (`never_out`)."""
+    chosen = dict(spec.options or {})
+    for name, value in _pairs(options.get("options", {}), src).items():
+        if name not in chosen:
+            raise Refusal("kernel_unknown_option", source=src, option=name, game=spec.name,
+                          known=", ".join(chosen) or "-")
+        chosen[name] = boolean(value, f"options.{name}", src)
+    victim = spec.first_victim
+    if "first_victim" in options:
+        wanted = boolean(options["first_victim"], "first_victim", src)
+        if wanted and not victim:
+            raise Refusal("kernel_no_first_victim", source=src, game=spec.name)
+        victim = victim if wanted else ""
+    never = spec.never_out
+    if "never_out" in options:
+        never = tuple(named_roles(spec, {r: 1 for r in parse_list(options["never_out"], "never_out", src)}, src))
+    return {"options": tuple(n for n, on in chosen.items() if on), "first_victim": victim, "never_out": never}
+
+
+def _pairs(value: Any, src: str) -> dict[str, Any]:
+    """`options` as "a=true,b=false" or a TOML table."""
+    if isinstance(value, dict):
+        return dict(value)
+    pairs = {}
+    for part in filter(None, (p.strip() for p in str(value).split(","))):
+        name, sep, word = part.partition("=")
+        if not sep:
+            raise Refusal("counts_entry_form", source=src, key="options", part=part)
+        pairs[name.strip()] = word.strip()
+    return pairs
+
+
+def _deal_possible(spec: GameFile, roles: dict[str, int], house: dict[str, Any], src: str) -> None:
+    """The first victim needs a card of its team, and the centre and the victim need cards
+    that may be dealt out of the hands (`never_out`): else no deal could be made."""
+    never = house["never_out"]
+    free = sum(n for r, n in roles.items() if r not in never)
+    victim_cards = sum(n for r, n in roles.items() if r not in never and spec.roles[r].team == house["first_victim"])
+    if house["first_victim"] and not victim_cards:
+        raise Refusal("kernel_victim_card", source=src, team=house["first_victim"], game=spec.name)
+    if free < spec.centre + bool(house["first_victim"]):
+        raise Refusal("kernel_never_out", source=src, roles=[Named("roles", r) for r in never], game=spec.name)
 
 
 def _undecided(spec: GameFile, roles: dict[str, int], names: tuple[str, ...], src: str, players: int) -> None:

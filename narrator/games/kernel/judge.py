@@ -13,19 +13,26 @@ from dataclasses import replace
 from typing import Any
 
 from narrator.cues import Ask, Cue, End, Say
+from narrator.games.kernel import variants
 from narrator.games.kernel.model import GameFile
 from narrator.games.kernel.state import KConfig, KState
 
 
 def night_deaths(spec: GameFile, config: KConfig, state: KState) -> tuple[str, ...]:
-    """The attack's victim (unless guarded or it survives attacks) and any divined role that
-    dies when divined (the fox), in seat order."""
+    """The attack's victim (unless guarded or it survives attacks), any divined role that
+    dies when divined (the fox), a seer who divined a 呪狼, and the deaths they take with them
+    (a 猫又's wolf, a 背徳者 with the fox: `variants.taken`), in seat order."""
     dead = set()
+    attacked = None
     if state.attack and state.attack not in state.guards:
         if not spec.roles[_role(config, state, state.attack)].survives_attack:
             dead.add(state.attack)
+            attacked = state.attack
     dead |= {n for n in state.divined if spec.roles[_role(config, state, n)].dies_divined}
-    return tuple(n for n in config.names if n in dead and n not in state.dead)
+    dead |= set(state.cursed)  # a seer who divined a 呪狼
+    first = tuple(n for n in config.names if n in dead and n not in state.dead)
+    return tuple(n for n in config.names if n in set(first) | set(variants.taken(spec, config, state, first, "night",
+                                                                                    attacked)))
 
 
 def _role(config: KConfig, state: KState, name: str) -> str:

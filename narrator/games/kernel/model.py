@@ -13,10 +13,12 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 
-ACTIONS = ("none", "partners", "look", "swap", "divine", "attack", "guard", "medium")
+ACTIONS = ("none", "partners", "look", "swap", "divine", "attack", "guard", "medium", "know", "human_hint")
 """What a night call does: nothing but wake and sleep; partners see each other; look at a
 player's card or the centre (one-night seer); swap with a player and look (thief); divine
-human or werewolf; attack; guard; learn whether yesterday's executed was a werewolf."""
+human or werewolf; attack; guard; learn whether yesterday's executed was a werewolf; know the
+holders of another role, unseen by them (狂信者, 背徳者); be told one player who is human
+(初日占い白通知)."""
 CHOOSING = ("look", "swap", "divine", "attack", "guard")
 """The actions whose holder picks a player (privately, on a phone or the passed device)."""
 WHEN = ("every", "first")
@@ -29,19 +31,24 @@ TIES = ("revote", "all", "none")
 WINS = ("found", "peace", "eliminated", "parity", "survives", "days", "otherwise")
 SEEN_AS = ("human", "werewolf")
 CARDS = ("physical", "device")
-FILE_KEYS = {"game", "roles", "deal", "steps", "day", "wins", "scenarios", "lines"}
+FILE_KEYS = {"game", "roles", "deal", "steps", "day", "wins", "scenarios", "lines", "options"}
 LANGS = ("ja", "en")
 """The languages a file's own `[lines.<lang>]` may be in (the bundled packs')."""
-GAME_KEYS = {"name", "title", "players", "centre", "nights", "cards", "absent", "lines"}
-ROLE_KEYS = {"team", "seen_as", "aliases", "survives_attack", "dies_divined", "counts_as"}
+GAME_KEYS = {"name", "title", "players", "centre", "nights", "cards", "absent", "lines", "first_victim", "never_out"}
+ROLE_KEYS = {"team", "seen_as", "aliases", "survives_attack", "dies_divined", "counts_as", "when_attacked",
+             "when_executed", "dies_with", "curses_seer"}
+WHEN_ATTACKED = ("dies", "takes_a_wolf")
+"""A role attacked (and not guarded) dies, or dies taking a random living wolf of the pack (猫又)."""
+WHEN_EXECUTED = ("dies", "takes_anyone")
+"""A role executed dies, or dies taking a random living player with it (猫又)."""
 STEP_KEYS = {"id", "kind", "role", "action", "when", "from_night", "every", "while", "seconds", "after", "absent",
-             "not_self", "lone_look"}
+             "not_self", "lone_look", "sees", "no_repeat", "if", "unless"}
 DAY_KEYS = {"discussion", "warnings", "vote", "tie", "order"}
 DAY_KINDS = ("deaths", "check", "discussion", "vote")
 """What a day does, in the file's `[day] order`: tell the night's deaths, check the win rules,
 the discussion timer, the vote (with its tie rule: a revote among the tied …)."""
 WIN_KEYS = {"kind", "team", "role", "winner", "days"}
-SCENARIO_KEYS = {"name", "players", "seed", "deal", "cards", "answers", "lines", "winner"}
+SCENARIO_KEYS = {"name", "players", "seed", "deal", "cards", "answers", "lines", "winner", "options"}
 
 
 @dataclass(frozen=True)
@@ -55,6 +62,12 @@ class Role:
     survives_attack: bool = False
     dies_divined: bool = False
     aliases: Mapping[str, tuple[str, ...]] = None  # type: ignore[assignment]
+    when_attacked: str = "dies"
+    when_executed: str = "dies"
+    dies_with: str = ""
+    """A role whose last living holder's death takes this one too (背徳者 with the fox)."""
+    curses_seer: bool = False
+    """A seer who divines it dies that night (呪狼)."""
 
 
 @dataclass(frozen=True)
@@ -74,12 +87,27 @@ class Step:
     lone_look: bool = False
     """A `partners` call with a centre: a holder alone (the others in the centre) may look at
     one centre card (one-night's published rule); the table's `lone_look` may turn it off."""
+    sees: str = ""
+    """A `know` call: the role whose holders it is shown (their pack, for a wolf)."""
+    no_repeat: str = ""
+    """A choosing call whose holder may not pick the same player two nights running (連続ガード
+    禁止): `always`, or the name of the file's option that turns it on ("": never)."""
+    if_: str = ""
+    unless: str = ""
+    """The file's option under which the call runs (`if`), or is left out (`unless`)."""
 
     def runs_on(self, night: int) -> bool:
         """The conditions of the file: first night only, from night N, every k nights."""
         if self.when == "first":
             return night == 1
         return night >= self.from_night and (night - self.from_night) % self.every == 0
+
+    def enabled(self, options: tuple[str, ...]) -> bool:
+        """Whether the table's house rules (`options` on) keep this call (`if`, `unless`)."""
+        return (not self.if_ or self.if_ in options) and (not self.unless or self.unless not in options)
+
+    def repeats_barred(self, options: tuple[str, ...]) -> bool:
+        return self.no_repeat == "always" or (bool(self.no_repeat) and self.no_repeat in options)
 
 
 @dataclass(frozen=True)
@@ -123,6 +151,12 @@ class GameFile:
     day: Day
     wins: tuple[Win, ...]
     scenarios: tuple[Mapping[str, Any], ...] = ()
+    options: Mapping[str, bool] = None  # type: ignore[assignment]
+    """The file's house rules, each on or off by default (`[options]`): a table turns them with `options`."""
+    first_victim: str = ""
+    """The team whose card a seat that is not a player holds, dead on the first night (初日犠牲者): "" none."""
+    never_out: tuple[str, ...] = ()
+    """Roles never dealt out of the players' hands (the centre, the first victim): 役欠けなし."""
     own_lines: Mapping[str, Mapping[str, Any]] = None  # type: ignore[assignment]
     """The file's own lines by language (`[lines.ja]`, `[lines.en]`), merged under the packs'."""
     lines_missing: Mapping[str, tuple[str, str]] = None  # type: ignore[assignment]

@@ -17,6 +17,7 @@ from narrator.errors import SetupError
 from narrator.games.kernel.model import (
     ABSENT, ACTIONS, CARDS, DAY_KEYS, DAY_KINDS, FILE_KEYS, GAME_KEYS, LANGS, ROLE_KEYS, SCENARIO_KEYS, SEEN_AS, STEP_KEYS, TIES, VOTES, WHEN, WHILE, WINS, WIN_KEYS, Day, GameFile, Role, Step, Win, alias_table, fold,
 )
+from narrator.games.kernel import parse_variants as variants
 from narrator.settings import read_text_bounded
 
 
@@ -80,10 +81,14 @@ def parse_game(data: Mapping[str, Any], path: str) -> GameFile:
     if not roles:
         raise _refuse(path, "[roles]", "no roles", "declare at least two roles")
     _check_aliases(path, roles)
+    roles = variants.check_roles(path, roles, lambda p, e, name: _known_role(p, e, name, roles), _refuse)
+    options = variants.options(path, data.get("options"), _refuse)
     cards = tuple(_one_of(path, "[game] cards", c, CARDS, "way to hold the cards") for c in _list(path, "[game] cards", game.get("cards", ["physical"])))
     centre = _whole(path, "[game] centre", game.get("centre", 0), 0, 5)
-    deal = _deal(path, data.get("deal"), roles, players, centre)
-    steps = _steps(path, data.get("steps", []), roles, game.get("absent", "call"))
+    known = (lambda p, e, name: _known_role(p, e, name, roles))
+    extra = variants.game_keys(path, game, tuple(dict.fromkeys(r.team for r in roles.values())), roles, known, _refuse)
+    deal = _deal(path, data.get("deal"), roles, players, centre, 1 if extra["first_victim"] else 0)
+    steps = _steps(path, data.get("steps", []), roles, game.get("absent", "call"), options)
     lonely = next((s for s in steps if s.lone_look), None)
     if lonely is not None and not centre:
         raise _refuse(path, f"[[steps]] '{lonely.id}' lone_look", "there are no centre cards to look at",
@@ -98,11 +103,12 @@ def parse_game(data: Mapping[str, Any], path: str) -> GameFile:
     if nights == 0 and cards == ("physical",):
         raise _refuse(path, "[game] cards", "a multi-night game needs the narrator to know each choice",
                       'set cards = ["device"]')
+    variants.check_game(path, steps, cards, centre, nights, extra["first_victim"], extra["never_out"], _refuse)
     return GameFile(name=name, path=path, lines=str(game.get("lines", name.replace("-", "_"))), players=players,
                     centre=centre, nights=nights, cards=cards, absent=_one_of(path, "[game] absent", game.get("absent", "call"), ABSENT, "absent policy"),
                     roles=roles, deal=deal, steps=steps, day=day, wins=wins,
                     scenarios=tuple(_scenario(path, i, s) for i, s in enumerate(_list(path, "[[scenarios]]", data.get("scenarios", [])), 1)),
-                    own_lines=_own_lines(path, data.get("lines", {})))
+                    own_lines=_own_lines(path, data.get("lines", {})), options=options, **extra)
 
 
 def _own_lines(path: str, table: Any) -> dict[str, Mapping[str, Any]]:
@@ -139,7 +145,7 @@ def _role(path: str, rid: str, spec: Any) -> Role:
     return Role(id=rid, team=spec["team"], seen_as=_one_of(path, f"{entry} seen_as", spec.get("seen_as", "human"), SEEN_AS, "result"),
                 counts_as=_one_of(path, f"{entry} counts_as", spec.get("counts_as", "human"), SEEN_AS + ("none",), "side"),
                 survives_attack=bool(spec.get("survives_attack", False)), dies_divined=bool(spec.get("dies_divined", False)),
-                aliases={k: tuple(v) for k, v in aliases.items()})
+                aliases={k: tuple(v) for k, v in aliases.items()}, **variants.role_keys(path, entry, spec, _refuse))
 
 
 def _check_aliases(path: str, roles: Mapping[str, Role]) -> None:
@@ -166,25 +172,30 @@ def _known_role(path: str, entry: str, name: Any, roles: Mapping[str, Role]) -> 
     return rid
 
 
-def _deal(path: str, table: Any, roles: Mapping[str, Role], players: tuple[int, int], centre: int) -> dict[int, dict[str, int]]:
+def _deal(path: str, table: Any, roles: Mapping[str, Role], players: tuple[int, int], centre: int,
+          victim: int = 0) -> dict[int, dict[str, int]]:
+    """The set by player count: players + centre cards (+ the first victim's, `victim`)."""
     table = _keys(path, "[deal]", table, {str(n) for n in range(players[0], players[1] + 1)})
     deal = {}
     for n in range(players[0], players[1] + 1):
         counts = table.get(str(n))
         if not isinstance(counts, Mapping):
-            raise _refuse(path, f"[deal] {n}", "no set for this many players", f'add {n} = {{ … }} with {n + centre} cards')
+            raise _refuse(path, f"[deal] {n}", "no set for this many players",
+                          f'add {n} = {{ … }} with {n + centre + victim} cards')
         named: dict[str, int] = {}
         for role, count in counts.items():
             rid = _known_role(path, f"[deal] {n}", role, roles)
             named[rid] = named.get(rid, 0) + _whole(path, f"[deal] {n} {role}", count, 0, 30)
-        if sum(named.values()) != n + centre:
-            raise _refuse(path, f"[deal] {n}", f"{sum(named.values())} cards for {n} players and {centre} in the centre",
-                          f"give {n + centre} cards")
+        if sum(named.values()) != n + centre + victim:
+            out = f"{centre} in the centre" + (" and the first victim's" if victim else "")
+            raise _refuse(path, f"[deal] {n}", f"{sum(named.values())} cards for {n} players and {out}",
+                          f"give {n + centre + victim} cards")
         deal[n] = named
     return deal
 
 
-def _steps(path: str, table: Any, roles: Mapping[str, Role], absent: str) -> tuple[Step, ...]:
+def _steps(path: str, table: Any, roles: Mapping[str, Role], absent: str,
+           options: Mapping[str, bool] | None = None) -> tuple[Step, ...]:
     if not isinstance(table, list):
         raise _refuse(path, "[[steps]]", "must be a list of tables", "write each as [[steps]]")
     steps: list[Step] = []
@@ -204,7 +215,9 @@ def _steps(path: str, table: Any, roles: Mapping[str, Role], absent: str) -> tup
                     while_=_one_of(path, f"{entry} while", spec.get("while", "in_play"), WHILE, "condition"),
                     seconds=_whole(path, f"{entry} seconds", spec.get("seconds", 10), 1, 600),
                     absent=_one_of(path, f"{entry} absent", spec.get("absent", absent), ABSENT, "absent policy"),
-                    not_self=bool(spec.get("not_self", True)), lone_look=bool(spec.get("lone_look", False)))
+                    not_self=bool(spec.get("not_self", True)), lone_look=bool(spec.get("lone_look", False)),
+                    **variants.step_keys(path, entry, spec, str(spec.get("action", "none")), options or {},
+                                         lambda p, e, name: _known_role(p, e, name, roles), _refuse))
         if step.lone_look and step.action != "partners":
             raise _refuse(path, f"{entry} lone_look", f"action '{step.action}' has no partners to be without",
                           'give lone_look to a step with action = "partners"')

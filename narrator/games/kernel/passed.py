@@ -21,7 +21,7 @@ from dataclasses import replace
 
 from narrator.cues import Ask, Cue, GameEvent, Private, Say
 from narrator.errors import AnswerError
-from narrator.games.kernel import calls
+from narrator.games.kernel import calls, variants
 from narrator.games.kernel.model import CHOOSING, GameFile, Step
 from narrator.games.kernel.state import KConfig, KState
 
@@ -46,7 +46,7 @@ def living(config: KConfig, state: KState) -> list[str]:
 
 def calls_of(spec: GameFile, config: KConfig, state: KState, player: str) -> list[Step]:
     """Tonight's calls, in the file's order, for the role this player holds."""
-    return [s for s in calls.plan(spec, config, state) if player in calls.holders(spec, config, state, s.role)]
+    return [s for s in calls.plan(spec, config, state) if player in calls.called(spec, config, state, s)]
 
 
 def _turn(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
@@ -67,11 +67,15 @@ def _turn(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]
             if step.action == "attack" and state.picks:
                 cues.append(Private(player, "wolf.pack_picks", {"names": list(state.picks)}))
             return replace(state, step="ask_turn", turn=i), cues + [Ask(calls.line(spec, step, "choose"), choices,
-                                                                        player=player)]
+                                                                        player=player, silent=True)]
         if step.action == "partners":
-            cues.append(calls.partners(config, calls.holders(spec, config, state, step.role), player))
+            cues.append(calls.partners(config, calls.called(spec, config, state, step), player))
         elif step.action == "medium":
             cues.append(calls.medium(spec, config, state, player))
+        elif step.action == "know":
+            cues += variants.know(spec, config, state, step, [player])
+        elif step.action == "human_hint":
+            cues += variants.human_hint(spec, config, state, [player])
     if state.turn == 0 and not cues:
         cues.append(Private(player, "wolf.nothing_tonight"))
     return _next(spec, config, state, cues)
@@ -79,7 +83,7 @@ def _turn(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]
 
 def attacks(spec: GameFile, config: KConfig, state: KState, player: str) -> bool:
     """Whether `player` holds a role whose pack attacks (a wolf)."""
-    return any(s.action == "attack" and player in calls.holders(spec, config, state, s.role) for s in spec.steps)
+    return any(s.action == "attack" and player in calls.called(spec, config, state, s) for s in spec.steps)
 
 
 def _answer(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
@@ -93,6 +97,7 @@ def _answer(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cu
     if target not in allowed:
         raise AnswerError(calls.NOT_A_CHOICE)
     state, cues = calls.perform(spec, config, state, step, player, target)
+    state = calls.remember(config, state, step, {player: target})
     if step.action == "attack":
         cues = [calls.pack_line(player, state.attack)]
     state, rest = _turn(sc, replace(state, turn=state.turn + 1), event)

@@ -15,7 +15,7 @@ from narrator.games.kernel.state import KConfig
 FIXED = ("wolf.deal", "wolf.deal_device", "wolf.ready", "wolf.sleep", "wolf.no_death", "wolf.discussion_end",
          "wolf.point", "wolf.executed_any", "wolf.who_executed", "wolf.turn_executed", "wolf.nobody_executed",
          "wolf.turn_all", "wolf.vote", "wolf.no_execution", "wolf.recap_start", "wolf.lone_look", "wolf.undo_kept",
-         "wolf.win.nobody")
+         "wolf.win.nobody", "wolf.first_victim_killed")
 
 
 def sayable(spec: GameFile, config: KConfig) -> list[Cue]:
@@ -37,7 +37,7 @@ def sayable(spec: GameFile, config: KConfig) -> list[Cue]:
     groups = [[n] for n in names] + [list(p) for p in itertools.combinations(names, 2)]
     for group in groups:
         cues += [Say("wolf.executed", {"names": group}), Say("wolf.killed", {"names": group}),
-                 Say("wolf.revote", {"names": group})]
+                 Say("wolf.revote", {"names": group}), Say("wolf.taken", {"names": group})]
     if config.passed:  # the device goes round: the round is said, each hand-over calls a name
         cues += [Say("wolf.pass_round"), Say("wolf.round_over")] + [Say("private.call", {"name": n}) for n in names]
     if spec.nights == 1 and config.digital_cards:

@@ -32,22 +32,28 @@ NAMES = {"type": "array", "items": {"type": "string"}}
 def schema() -> dict[str, Any]:
     role = _table({"team": {"type": "string"}, "seen_as": _enum(model.SEEN_AS),
                    "counts_as": _enum(model.SEEN_AS + ("none",)), "survives_attack": {"type": "boolean"},
-                   "dies_divined": {"type": "boolean"},
+                   "dies_divined": {"type": "boolean"}, "when_attacked": _enum(model.WHEN_ATTACKED),
+                   "when_executed": _enum(model.WHEN_EXECUTED), "dies_with": {"type": "string"},
+                   "curses_seer": {"type": "boolean"},
                    "aliases": _table({"ja": NAMES, "en": NAMES})}, ("team",))
     step = _table({"id": {"type": "string"}, "kind": _enum(("call",)), "role": {"type": "string"},
                    "action": _enum(model.ACTIONS), "when": _enum(model.WHEN), "from_night": WHOLE, "every": WHOLE,
                    "while": _enum(model.WHILE), "seconds": WHOLE, "after": NAMES, "absent": _enum(model.ABSENT),
-                   "not_self": {"type": "boolean"}, "lone_look": {"type": "boolean"}}, ("id", "role"))
+                   "not_self": {"type": "boolean"}, "lone_look": {"type": "boolean"}, "sees": {"type": "string"},
+                   "no_repeat": {"description": "true, false, or the name of an option under [options]"},
+                   "if": {"type": "string"}, "unless": {"type": "string"}}, ("id", "role"))
     win = _table({"kind": _enum(model.WINS), "winner": {"type": "string"}, "team": {"type": "string"},
                   "role": {"type": "string"}, "days": WHOLE}, ("kind", "winner"))
     scenario = _table({"name": {"type": "string"}, "players": NAMES, "seed": WHOLE, "deal": NAMES,
-                       "cards": _enum(model.CARDS), "answers": NAMES, "lines": NAMES, "winner": {"type": "string"}},
+                       "cards": _enum(model.CARDS), "answers": NAMES, "lines": NAMES, "winner": {"type": "string"},
+                       "options": {"type": "object", "additionalProperties": {"type": "boolean"}}},
                       ("players", "answers", "winner"))
     game = _table({"name": {"type": "string", "pattern": "^[a-z0-9-]+$"}, "title": {"type": "string"},
                    "players": {"type": "array", "items": WHOLE, "minItems": 2, "maxItems": 2},
                    "centre": WHOLE, "nights": {"type": "integer", "enum": [0, 1]},
                    "cards": {"type": "array", "items": _enum(model.CARDS)}, "absent": _enum(model.ABSENT),
-                   "lines": {"type": "string"}}, ("name", "players"))
+                   "lines": {"type": "string"}, "first_victim": {"type": "string"}, "never_out": NAMES},
+                  ("name", "players"))
     day = _table({"discussion": {"type": "array", "items": WHOLE}, "warnings": {"type": "array", "items": WHOLE},
                   "vote": _enum(model.VOTES), "tie": _enum(model.TIES),
                   "order": {"type": "array", "items": _enum(model.DAY_KINDS)}})
@@ -59,6 +65,7 @@ def schema() -> dict[str, Any]:
                   "deal": {"type": "object", "patternProperties": {"^[0-9]+$": counts}, "additionalProperties": False},
                   "steps": {"type": "array", "items": step}, "day": day, "wins": {"type": "array", "items": win},
                   "scenarios": {"type": "array", "items": scenario},
+                  "options": {"type": "object", "additionalProperties": {"type": "boolean"}},
                   "lines": _table({lang: {"type": "object"} for lang in model.LANGS})},
                  ("game", "roles", "deal", "steps", "wins")),
     }

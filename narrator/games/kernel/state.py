@@ -33,6 +33,12 @@ class KConfig:
     lone_look: bool = True
     """Whether a lone wolf may look at one centre card where the file's meeting allows it
     (`Step.lone_look`, one-night's published rule); the table's key `lone_look`."""
+    options: tuple[str, ...] = ()
+    """The file's house rules (`[options]`) on at this table."""
+    first_victim: str = ""
+    """The team whose card the first night's victim holds (not a player); "" none."""
+    never_out: tuple[str, ...] = ()
+    """Roles never dealt to the centre or the first victim."""
     passed: bool = False
     """The cards on one device passed round at the terminal (no phones): each night every
     living player takes it in turn (`passed.py`)."""
@@ -44,12 +50,13 @@ class KConfig:
 
     def to_dict(self) -> dict[str, Any]:
         return {**asdict(self), "names": list(self.names), "discussion": list(self.discussion),
-                "warnings": list(self.warnings), "fixed": list(self.fixed)}
+                "warnings": list(self.warnings), "fixed": list(self.fixed), "options": list(self.options),
+                "never_out": list(self.never_out)}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> KConfig:
         data = dict(data)
-        for key in ("names", "discussion", "warnings", "fixed"):
+        for key in ("names", "discussion", "warnings", "fixed", "options", "never_out"):
             data[key] = tuple(data.get(key, ()))
         data["roles"] = {str(k): int(v) for k, v in data["roles"].items()}
         return cls(**data)
@@ -81,6 +88,12 @@ class KState(SteppedState):
     their next turn)."""
     guards: tuple[str, ...] = ()
     """Tonight's guarded players (one per knight)."""
+    cursed: tuple[str, ...] = ()
+    """Tonight's seers who divined a role that curses them (呪狼): they die at morning."""
+    tonight: tuple[str, ...] = ()
+    previous: tuple[str, ...] = ()
+    """The choices of calls that may not repeat (連続ガード禁止), tonight's and last night's, each
+    "step:holder:target"."""
     divined: tuple[str, ...] = ()
     executed: tuple[str, ...] = ()
     """Today's executed (yesterday's, at night: the medium's subject)."""
