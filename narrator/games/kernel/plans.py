@@ -33,7 +33,18 @@ def describe(spec: GameFile, config: Any, what: str) -> list[str]:
 def sample_config(spec: GameFile, names: tuple[str, ...] = ()) -> KConfig:
     players = len(names) or spec.players[0]
     return KConfig(game=spec.name, names=names, players=players, seed=0, roles=dict(spec.deal[players]),
-                   digital_cards=bool(names) and "device" in spec.cards)
+                   digital_cards=bool(names) and "device" in spec.cards, **house(spec, {}))
+
+
+def house(spec: GameFile, turned: Mapping[str, bool]) -> dict[str, Any]:
+    """The file's house rules with a scenario's `options` turned ({name: true/false}): the options
+    on, the first victim's team and the roles never dealt out, as a config holds them."""
+    chosen = {**(spec.options or {}), **turned}
+    unknown = sorted(set(turned) - set(spec.options or {}))
+    if unknown:
+        raise ValueError(f"unknown option '{unknown[0]}' (the file's [options]: {', '.join(spec.options or {}) or '-'})")
+    return {"options": tuple(n for n, on in chosen.items() if on), "first_victim": spec.first_victim,
+            "never_out": spec.never_out}
 
 
 def night_plan(spec: GameFile, config: KConfig) -> list[str]:
@@ -90,7 +101,7 @@ def play_scenario(spec: GameFile, scenario: Mapping[str, Any]) -> tuple[list[str
         counts[role] = counts.get(role, 0) + 1
     config = KConfig(game=spec.name, names=names, players=len(names), seed=int(scenario.get("seed", 0)),
                      roles=counts or dict(spec.deal[len(names)]), digital_cards=scenario.get("cards", "device") == "device",
-                     fixed=deal)
+                     fixed=deal, **house(spec, dict(scenario.get("options", {}))))
     answers = list(scenario["answers"])
 
     def take(at: str) -> Any:
