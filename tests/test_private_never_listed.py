@@ -33,15 +33,20 @@ def _scheduler(tmp_path):
     return Scheduler(TextVoice(pack), NullOutput(), InstantClock(), hub, transcript, display), hub, screen, transcript
 
 
+async def _once_open(hub) -> None:
+    """Until the scheduler has opened its question (a bounded number of turns of the loop)."""
+    for _ in range(100):
+        await asyncio.sleep(0)
+        if hub.open_ask is not None:
+            return
+
+
 def test_a_private_question_on_the_phones_writes_and_shows_no_choices(tmp_path):
     scheduler, hub, screen, transcript = _scheduler(tmp_path)
 
     async def run():
         async def answer():
-            for _ in range(100):
-                await asyncio.sleep(0)
-                if hub.open_ask is not None:
-                    break
+            await _once_open(hub)
             assert hub.offer_text("Zed", "script") == "that is not one of this private question's choices"
             assert hub.offer_text("Dai", "script") is None
         answering = asyncio.ensure_future(answer())
@@ -70,10 +75,7 @@ def test_a_public_question_still_lists_its_choices(tmp_path):
 
     async def run():
         async def answer():
-            for _ in range(100):
-                await asyncio.sleep(0)
-                if hub.open_ask is not None:
-                    break
+            await _once_open(hub)
             hub.offer_text("Ben", "script")
         answering = asyncio.ensure_future(answer())
         await scheduler.play([vote], {"night": 1, "day": 1})
