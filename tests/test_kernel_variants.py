@@ -287,6 +287,8 @@ def test_never_out_keeps_the_wolves_in_the_hands():
     (('when_attacked = "takes_a_wolf"', 'when_attacked = "explodes"'), "[roles.nekomata] when_attacked: unknown 'explodes'"),
     (('cards = ["device"]', 'cards = ["physical", "device"]'), "human_hint needs the narrator to know the cards"),
     (('white_notice = true', 'white_notice = "yes"'), "[options] white_notice: 'yes' is not true or false"),
+    (('if = "white_notice"', 'if = ["white_notice"]'), "[[steps]] 'seer_white' if: '['white_notice']' is not an option's name"),
+    (('no_repeat = "no_repeat_guard"', 'no_repeat = ["no_repeat_guard"]'), "[[steps]] 'knight' no_repeat: "),
 ])
 def test_a_wrong_use_is_refused_in_one_line(change, message):
     old, new = change

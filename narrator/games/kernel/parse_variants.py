@@ -82,6 +82,8 @@ def step_keys(path: str, entry: str, spec: Mapping[str, Any], action: str, file_
         raise refuse(path, f"{entry} sees", f"action '{action}' is shown no role", 'give sees to a step with action = "know"')
     for key, field in (("if", "if_"), ("unless", "unless")):
         name = spec.get(key, "")
+        if not isinstance(name, str):
+            raise refuse(path, f"{entry} {key}", f"'{name}' is not an option's name", f'give one: {key} = "white_notice"')
         if name and name not in file_options:
             raise refuse(path, f"{entry} {key}", f"unknown option '{name}'",
                          f"declare it under [options] ({', '.join(file_options) or 'none yet'})")
@@ -91,7 +93,7 @@ def step_keys(path: str, entry: str, spec: Mapping[str, Any], action: str, file_
         out["no_repeat"] = "always"
     elif barred is False:
         out["no_repeat"] = ""
-    elif isinstance(barred, str) and barred in file_options:
+    elif isinstance(barred, str) and barred in file_options:  # (a list or a table: refused below)
         out["no_repeat"] = barred
     else:
         raise refuse(path, f"{entry} no_repeat", f"'{barred}' is neither true, false nor an option of the file",
