@@ -92,9 +92,10 @@ def test_the_one_night_graph_ends_at_the_vote_with_its_win_rules():
         "  thief --> morning[morning]",
         '  morning --> day1["discussion"]',
         '  day1 --> day2["vote (point, tie all)"]',
-        '  day2 --> win2_1(["found: village"])',
-        '  day2 --> win2_2(["peace: village"])',
-        '  day2 --> win2_3(["otherwise: werewolves"])']  # no way back to the night: one night only
+        '  day2 --> win2_1(["found: tanner"])',
+        '  day2 --> win2_2(["found: village"])',
+        '  day2 --> win2_3(["peace: village"])',
+        '  day2 --> win2_4(["otherwise: werewolves"])']  # no way back to the night: one night only
 
 
 def test_an_every_k_nights_step_says_so_in_the_graph():

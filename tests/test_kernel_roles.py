@@ -45,6 +45,15 @@ SCENARIOS = {
     ("one-night", "physical"): dict(  # physical cards: the table tells what the cards say
         players=FOUR, cards="physical", answers=["done", "yes", "Ben", "yes"],
         lines=["wolf.deal_centre", "wolf.executed", "wolf.executed_role", "wolf.win.village"], winner="village"),
+    ("one-night", "tanner"): dict(  # the tanner executed with a werewolf: its rule is first, it wins alone
+        players=FOUR, deal=["tanner", "seer", "thief", "werewolf", "villager", "werewolf"],
+        answers=["done", "centre1", "Aki", "nobody", "yes", "Aki,Dai"],
+        lines=["wolf.seen_card", "wolf.executed", "wolf.reveal", "wolf.win.tanner"], winner="tanner"),
+    ("one-night", "tanner, physical cards"): dict(  # asked about the tanner (no), then the werewolf (yes)
+        players=FOUR, cards="physical", deal=["tanner", "seer", "thief", "werewolf", "villager", "werewolf"],
+        answers=["done", "yes", "Dai", "no", "yes"],
+        lines=["wolf.turn_executed", "wolf.executed_role", "wolf.executed_role", "wolf.win.village"],
+        winner="village"),
     ("werewolf", "knight"): dict(
         players=SIX, deal=["werewolf", "seer", "knight", "medium", "madman", "villager"],
         answers=["done", "Chika", "Fumi", "Aki", "Ben", "Ben", "Aki"],

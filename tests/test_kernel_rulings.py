@@ -195,24 +195,28 @@ def test_one_night_with_one_finger_each_nobody_can_be_named_executed():
     assert lines(end)[-2:] == ["wolf.nobody_executed", "wolf.win.werewolves"] and nobody.state.executed == ()
 
 
-def test_the_tanner_with_physical_cards_is_asked_before_the_werewolf():
-    """A `found` rule for a role that is not a wolf (the tanner): with physical cards each `found`
-    rule is asked in the file's order, so the tanner's own win can be judged."""
-    from narrator.games.kernel.model import Role, Win
+TANNER_SET = ["tanner", "seer", "thief", "werewolf", "villager", "werewolf"]  # Aki the tanner, Dai a lone wolf
 
-    t = Table("one-night", cards="physical", players=4)
-    t.spec = replace(t.spec, roles={**t.spec.roles, "tanner": Role("tanner", "tanner")},
-                     wins=(Win("found", "tanner", role="tanner"), *t.spec.wins))
-    t.answer("done", "yes")
+
+def test_the_tanner_with_physical_cards_is_asked_before_the_werewolf_and_only_where_dealt():
+    """One-night's tanner, a `found` rule above the werewolf's: with physical cards each `found`
+    rule whose role is in the set is asked, in the file's order; a set without a tanner is never
+    asked about one (a table that does not add it hears what it always did)."""
+    t = Table("one-night", TANNER_SET, cards="physical")
+    t.answer("done", "yes", "Aki")
     assert t.ask.params == {"cards": [["wolf.role.tanner", 1]]} and t.ask.ends_game == ("yes",)
     t.answer("no")  # no tanner among the executed: was a werewolf?
     assert t.ask.line == "wolf.executed_role" and t.ask.params == {"cards": WEREWOLF}
+    assert t.ask.ends_game == ("yes", "no")
     t.answer("no")
     assert t.state.winner == "werewolves"
-    tanner = Table("one-night", cards="physical", players=4)
-    tanner.spec = t.spec
-    tanner.answer("done", "yes", "yes")
+    tanner = Table("one-night", TANNER_SET, cards="physical")
+    tanner.answer("done", "yes", "Aki", "yes")
     assert tanner.state.winner == "tanner" and tanner.end.outcome == {"rule": "found"}
+    plain = Table("one-night", cards="physical", players=4)  # the file's set: no tanner
+    plain.answer("done", "yes")
+    assert plain.ask.params == {"cards": WEREWOLF} and plain.ask.ends_game == ("yes", "no")
+    assert [c for c in plain.cues if getattr(c, "params", {}).get("cards") == [["wolf.role.tanner", 1]]] == []
 
 
 def test_one_night_with_no_wolf_held_and_somebody_executed_nobody_wins():

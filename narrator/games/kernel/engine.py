@@ -199,7 +199,7 @@ def _executed_any(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, l
     if _yes(event):
         if config.names:
             return replace(state, step="ask_who", tied=()), [Ask("wolf.who_executed", config.names, multiple=True)]
-        return judge.found_question(spec, state, 0)
+        return judge.found_question(spec, config, state, 0)
     if config.digital_cards:
         return judge.one_night(spec, config, state, ())
     return judge.peace_question(spec, state, [Say("wolf.nobody_executed")])
@@ -222,17 +222,17 @@ def _who(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]
         return judge.one_night(spec, config, state, names)
     if not names:
         return judge.peace_question(spec, state, [Say("wolf.no_execution")])
-    state, cues = judge.found_question(spec, replace(state, executed=names), 0)
+    state, cues = judge.found_question(spec, config, replace(state, executed=names), 0)
     return state, [Say("wolf.executed", {"names": list(names)}), *cues]
 
 
 def _found(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
     """Physical cards: was a holder of the `found` rule's role among the executed? Each
     `found` rule is asked in the file's order; none: the `otherwise` rule."""
-    spec, _ = sc
+    spec, config = sc
     if _yes(event):
         return judge.told(spec, state, "found", state.asked)
-    return judge.found_question(spec, state, state.asked + 1)
+    return judge.found_question(spec, config, state, state.asked + 1)
 
 
 def _peace(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:

@@ -84,15 +84,21 @@ NOBODY = "nobody"
 the centre and somebody executed): nobody wins, and the narrator says so."""
 
 
-def found_question(spec: GameFile, state: KState, index: int) -> tuple[KState, list[Cue]]:
+def found_question(spec: GameFile, config: KConfig, state: KState, index: int) -> tuple[KState, list[Cue]]:
     """Physical cards, somebody executed: ask the `index`-th `found` rule's question (「処刑された
-    人の中に、吊り人はいましたか？」), each in the file's order; past the last, `otherwise` wins."""
+    人の中に、吊り人はいましたか？」), each in the file's order, skipping a role not in the set
+    (nobody executed can hold it: a table without a 吊り人 is never asked about one); past the
+    last, `otherwise` wins."""
     rules = [r for r in spec.wins if r.kind == "found"]
+    first = index == 0
+    while index < len(rules) and not config.roles.get(rules[index].role):
+        index += 1
     if index >= len(rules):
         return told(spec, state, "otherwise")
-    ends = ("yes", "no") if index == len(rules) - 1 else ("yes",)
+    last = not any(config.roles.get(r.role) for r in rules[index + 1:])
+    ends = ("yes", "no") if last else ("yes",)
     ask = Ask("wolf.executed_role", ("yes", "no"), {"cards": [[f"wolf.role.{rules[index].role}", 1]]}, ends_game=ends)
-    return replace(state, step="ask_found", asked=index), ([Say("wolf.turn_executed")] if index == 0 else []) + [ask]
+    return replace(state, step="ask_found", asked=index), ([Say("wolf.turn_executed")] if first else []) + [ask]
 
 
 def peace_question(spec: GameFile, state: KState, cues: list[Cue]) -> tuple[KState, list[Cue]]:
