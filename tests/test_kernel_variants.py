@@ -309,3 +309,41 @@ def test_the_table_turns_the_files_options_and_is_refused_an_unknown_one():
     assert house_rules(spec, {"first_victim": "false"}, "test")["first_victim"] == ""
     with pytest.raises(Refusal, match="no house rule 'night_vision'"):
         house_rules(spec, {"options": "night_vision=true"}, "test")
+
+
+def test_a_white_wolf_alive_keeps_the_pack_alive_for_the_win_rules():
+    """`eliminated` and `parity` count a wolf's whole pack: the last plain 人狼 executed with a 白狼
+    alive does not hand the village the win (it did, counting the role id alone)."""
+    deal = ["werewolf", "white_wolf", "seer", "knight", "villager", "villager", "villager", "villager"]
+    t = table(deal, first_victim="", options=())
+    t.answer("done", "Emi", "Aki")  # night 1: the seer; day 1: the werewolf executed
+    assert t.state.winner is None and "Aki" in t.state.dead
+
+
+def test_a_first_victims_village_is_configured_from_the_file_and_the_table_turns_it_off():
+    """The victim's card is in no hand: a set is judged without it (the wolves listed last once
+    dealt the victim a wolf and refused every player count as won before it starts)."""
+    from narrator.games.kernel.game import configure
+    from narrator.settings import build_settings
+
+    spec = village()
+    config = configure(spec, build_settings({}, {"names": "Aki,Ben,Chika,Dai,Emi", "seed": "2"}, "test"))
+    assert config.first_victim == "village" and sum(config.roles.values()) == 6
+    off = configure(spec, build_settings({}, {"names": "Aki,Ben,Chika,Dai,Emi", "seed": "2", "first_victim": "false",
+                                              "roles": "villager=1,seer=1,werewolf=1,knight=1,nekomata=1"}, "test"))
+    assert off.first_victim == ""
+
+
+def test_a_found_rule_in_a_game_of_nights_and_never_out_with_physical_cards_are_refused():
+    from narrator.errors import Refusal
+    from narrator.games.kernel import files
+    from narrator.games.kernel.game import configure
+    from narrator.games.kernel.parse import read_game_file
+    from narrator.settings import build_settings
+
+    text = VILLAGE.replace('kind = "eliminated"\nrole = "werewolf"', 'kind = "found"\nrole = "werewolf"', 1)
+    with pytest.raises(SetupError, match=r'\[\[wins\]\]: kind = "found" judges one night.s vote'):
+        village(text)
+    one_night = read_game_file(files.shipped_files()["one-night"])
+    with pytest.raises(Refusal, match="with physical cards the table deals them"):
+        configure(one_night, build_settings({}, {"players": "4", "never_out": "werewolf"}, "test"))

@@ -71,7 +71,9 @@ def _configure(spec: GameFile, settings: TableSettings) -> KConfig:
                       centre=spec.centre)
     _deal_possible(spec, roles, house, src)
     roles = {r: roles[r] for r in spec.roles if roles.get(r)}  # the file's order
-    _undecided(spec, roles, names, src, players)
+    _undecided(spec, roles, names, src, players, victim)
+    if house["never_out"] and not digital:
+        raise Refusal("kernel_never_out_physical", source=src, game=name)
     warnings = parse_seconds_list(options.get("warnings", list(spec.day.warnings)), "warnings", src)
     discussion = parse_seconds_list(options["discussion"], "discussion", src) if "discussion" in options else ()
     # no seed given: a fresh one, kept in the config (resume deals the same cards), as the seed games draw theirs
@@ -131,7 +133,8 @@ def _deal_possible(spec: GameFile, roles: dict[str, int], house: dict[str, Any],
         raise Refusal("kernel_never_out", source=src, roles=[Named("roles", r) for r in never], game=spec.name)
 
 
-def _undecided(spec: GameFile, roles: dict[str, int], names: tuple[str, ...], src: str, players: int) -> None:
+def _undecided(spec: GameFile, roles: dict[str, int], names: tuple[str, ...], src: str, players: int,
+               victim: str = "") -> None:
     """A set in which the game is decided before it starts is refused: every card of one side
     (five werewolves, no village), or, nights until a win with no centre, a win rule that holds
     with every card dealt (the wolves at parity), as the judge would find at the first check."""
@@ -141,7 +144,10 @@ def _undecided(spec: GameFile, roles: dict[str, int], names: tuple[str, ...], sr
     if spec.nights or spec.centre:  # one night is judged by the vote; a centre hides what is dealt
         return
     seats = names or tuple(str(n) for n in range(1, players + 1))
-    dealt = tuple(r for r in roles for _ in range(roles[r]))
+    dealt = [r for r in roles for _ in range(roles[r])]
+    if victim:  # one card of the victim's team is in no player's hand
+        dealt.remove(next(r for r in dealt if spec.roles[r].team == victim))
+    dealt = tuple(dealt)
     config = KConfig(game=spec.name, names=seats, players=players, seed=0, roles=roles, digital_cards=True)
     winner = judge.multi_night(spec, config, KState(cards=dealt, first=dealt), day_over=False)
     if winner:

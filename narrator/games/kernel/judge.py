@@ -46,8 +46,9 @@ def multi_night(spec: GameFile, config: KConfig, state: KState, day_over: bool) 
     alive = [n for n in config.names if n not in state.dead]
     roles = [spec.roles[_role(config, state, n)] for n in alive]
     winner = None
-    for rule in spec.wins:
-        held = [r for r in roles if r.id == rule.role]
+    for rule in spec.wins:  # a wolf's rule counts its whole pack (a 白狼 or 呪狼 keeps the wolves alive)
+        pack = variants.pack_roles(spec, rule.role) if rule.role else ()
+        held = [r for r in roles if r.id in pack]
         if rule.kind == "eliminated" and not held:
             winner = rule.winner
         elif rule.kind == "parity" and held:

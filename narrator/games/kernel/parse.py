@@ -98,6 +98,10 @@ def parse_game(data: Mapping[str, Any], path: str) -> GameFile:
     if nights == 1 and day.vote != "point":
         raise _refuse(path, "[day] vote", "a one-night game is judged by pointing", 'set vote = "point"')
     wins = tuple(_win(path, i, w, roles) for i, w in enumerate(_list(path, "[[wins]]", data.get("wins", [])), 1))
+    judged = next((w for w in wins if w.kind in ("found", "peace")), None)
+    if judged is not None and nights == 0:
+        raise _refuse(path, "[[wins]]", f'kind = "{judged.kind}" judges one night\'s vote, and this game has nights until a win',
+                      'use "eliminated", "parity" or "days" here, or set [game] nights = 1')
     if not wins or wins[-1].kind != "otherwise":
         raise _refuse(path, "[[wins]]", "the last rule must say who wins otherwise", 'end with kind = "otherwise"')
     if nights == 0 and cards == ("physical",):
