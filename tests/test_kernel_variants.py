@@ -347,3 +347,62 @@ def test_a_found_rule_in_a_game_of_nights_and_never_out_with_physical_cards_are_
     one_night = read_game_file(files.shipped_files()["one-night"])
     with pytest.raises(Refusal, match="with physical cards the table deals them"):
         configure(one_night, build_settings({}, {"players": "4", "never_out": "werewolf"}, "test"))
+
+
+def test_a_know_call_whose_role_nobody_holds_says_so():
+    deal = ["werewolf", "fanatic", "immoral", "seer", "knight", "villager", "villager", "villager"]  # no fox dealt
+    t = table(deal, first_victim="", options=())
+    t.answer("done")
+    assert Private("Chika", "wolf.known_none", {"cards": [["wolf.role.fox", 1]]}) in t.cues
+    assert Private("Ben", "wolf.known", {"cards": [["wolf.role.werewolf", 1]], "names": ["Aki"]}) in t.cues
+
+
+def test_one_night_takes_every_death_with_it_the_fox_the_nekomata_its_wolf_and_the_immoral():
+    """The seer divines the fox (seated before the nekomata) while both wolves attack the nekomata:
+    the fox dies, the immoral follows it, the nekomata takes a wolf; all told in one morning."""
+    deal = ["fox", "werewolf", "werewolf", "nekomata", "immoral", "seer", "knight", "villager", "villager"]
+    t = table(deal, first_victim="", options=())
+    t.answer("done", "Iku", "Hana")  # night 1: the seer; day 1: Hana executed
+    morning = t.answer("Aki", "Iku", "Dai", "Dai")  # night 2: the seer divines the fox; knight; the wolves on the nekomata
+    killed = said(morning, "wolf.killed")[0].params["names"]
+    assert {"Aki", "Dai", "Emi"} <= set(killed) and len(killed) == 4 and ({"Ben", "Chika"} & set(killed))
+    assert killed == [n for n in NAMES if n in killed]  # in seat order
+
+
+def test_a_game_file_call_is_a_round_of_its_own_numbered_by_seat_and_closed_by_its_count():
+    from narrator.cues import Collect
+
+    t = Table("werewolf", ["werewolf", "seer", "knight", "villager", "villager"])
+    t.answer("done")
+    call = t.ask
+    assert isinstance(call, Collect) and call.call and call.closes_with_timer and call.phase == "call"
+    assert call.number == 1 and call.seats == ("Aki", "Ben", "Chika", "Dai", "Emi")
+
+
+def test_a_choice_saved_before_every_holder_chose_is_its_first_holders():
+    """A game saved by the narrator of before (a night choice logged as a plain name) replays."""
+    from narrator.cues import Answer
+
+    t = Table("werewolf", ["werewolf", "seer", "knight", "villager", "villager"])
+    t.answer("done")
+    out = t._play(Answer("Aki"))
+    assert shown(out, "Ben")[0] == Private("Ben", "wolf.result.werewolf", {"name": "Aki"})
+    nothing = Table("werewolf", ["werewolf", "seer", "knight", "villager", "villager"])
+    nothing.answer("done")
+    out = nothing._play(Answer(None))
+    assert shown(out, "Ben")[0] == Private("Ben", "wolf.too_late")
+
+
+def test_on_one_night_a_card_is_called_by_its_dealt_holder_after_a_swap():
+    """One night's calls wake those dealt the card (the published rule): a thief who took the
+    seer's card does not look, the one dealt the seer does."""
+    from tests.kernel_table import spec_of
+
+    spec = spec_of("one-night")
+    thief, seer = (next(s for s in spec.steps if s.id == i) for i in ("thief", "one_night_seer"))
+    steps = tuple(s for s in spec.steps if s.id not in ("thief", "one_night_seer")) + (
+        replace(thief, after=()) if hasattr(thief, "after") else thief, seer)
+    t = Table("one-night", ["werewolf", "seer", "thief", "villager", "werewolf", "villager"],
+              spec=replace(spec, steps=steps), lone_look=False)
+    t.answer("done", "Ben")  # the thief swaps with the seer first
+    assert t.state.cards[1] == "thief" and t.asked().player == "Ben"  # the seer's call: still Ben
