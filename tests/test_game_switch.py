@@ -139,7 +139,7 @@ def test_the_spoken_menu_switches_back_and_plays_the_kept_setup(set_up, narrator
     from tests.test_spoken_setup import served
 
     assert cli("config", "set", "game", "one-night").exit_code == 0
-    games = ["no"] * 3 + ["yes"]  # one-night? tabula? werewolf? then round to additional-werewolf
+    games = ["no"] * 7 + ["yes"]  # one-night? tabula? the four villages? werewolf? then round to additional-werewolf
     said, table = served(narrator_home, tmp_path, "no", *games, "no", "yes", "yes", "done", "yes")
     readback = next(r["text"] for r in said if r["line"] == "setup.readback_cards")
     assert "占い師2枚" in readback and "策士" not in readback
