@@ -37,8 +37,11 @@ from narrator.table.store import GameStore
 from narrator.table.transcript import Transcript, read_transcript
 
 NAMES = {"one-night": "Aki,Ben,Chika,Dai,Emi", "werewolf": "Aki,Ben,Chika,Dai,Emi,Fumi,Gen,Hana",
-         "tabula": "Aki,Ben,Chika,Dai,Emi,Fumi,Gen,Hana,Iku,Jun"}
-MODES = {"one-night": ("phones",), "werewolf": ("phones", "passed"), "tabula": ("phones", "passed")}
+         "tabula": "Aki,Ben,Chika,Dai,Emi,Fumi,Gen,Hana,Iku,Jun",
+         **{f"village-{n}": ",".join("Aki Ben Chika Dai Emi Fumi Gen Hana Iku Jun Kei Rei Sora Taro Yui Zen".split()[:n])
+            for n in (9, 11, 13, 16)}}
+MODES = {"one-night": ("phones",), "werewolf": ("phones", "passed"), "tabula": ("phones", "passed"),
+         **{f"village-{n}": ("phones", "passed") for n in (9, 11, 13, 16)}}
 
 
 def configure(name: str, seed: int, mode: str) -> tuple[Any, Any]:

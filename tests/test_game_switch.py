@@ -139,10 +139,13 @@ def test_the_spoken_menu_switches_back_and_plays_the_kept_setup(set_up, narrator
     from tests.test_spoken_setup import served
 
     assert cli("config", "set", "game", "one-night").exit_code == 0
-    games = ["no"] * 3 + ["yes"]  # one-night? tabula? werewolf? then round to additional-werewolf
+    games = ["no"] * 7 + ["yes"]  # one-night? tabula? the four villages? werewolf? then round to additional-werewolf
     said, table = served(narrator_home, tmp_path, "no", *games, "no", "yes", "yes", "done", "yes")
     readback = next(r["text"] for r in said if r["line"] == "setup.readback_cards")
     assert "占い師2枚" in readback and "策士" not in readback
     assert table["cards"]["seer"] == 2 and "kept" not in table  # one-night set nothing of its own
+    offered = [r["line"] for r in said if r["line"].startswith(("title.", "appliance.game_unnamed"))]
+    assert offered[1:9] == ["title.one_night", "title.tabula", "title.village_9", "title.village_11", "title.village_13",
+                            "title.village_16", "title.werewolf", "title.additional_werewolf"]  # each by its title
     [game] = saved_games(narrator_home)
     assert game.meta["config"]["cards"]["seer"] == 2 and game.meta["config"]["countdown"] == 15

@@ -24,7 +24,9 @@ from tests.kernel_table import StepBudget
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = {"one-night": "Aki,Ben,Chika,Dai", "werewolf": "Aki,Ben,Chika,Dai,Emi,Fumi",
-         "tabula": "Aki,Ben,Chika,Dai,Emi,Fumi,Gen,Hana,Iku,Jun"}
+         "tabula": "Aki,Ben,Chika,Dai,Emi,Fumi,Gen,Hana,Iku,Jun",
+         **{f"village-{n}": ",".join("Aki Ben Chika Dai Emi Fumi Gen Hana Iku Jun Kei Rei Sora Taro Yui Zen".split()[:n])
+            for n in (9, 11, 13, 16)}}
 
 
 def play_in_process(game, config, pick) -> tuple[list[str], str]:

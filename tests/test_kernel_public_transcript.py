@@ -25,10 +25,16 @@ SEEDS = range(1, 13)
 """Pairs of deals per game and mode: (1, 101), (2, 102) … (a slow run may raise it)."""
 
 
+SLOW = ("tabula", "village-11", "village-13", "village-16")
+"""Played in the slow run only (the bigger tables): the quick one keeps one-night, werewolf and
+village-9 (its white notice); village-16 has the fanatic's, the immoral's and the masons' calls,
+the fox and the first victim."""
+
+
 def _cases():
     for name, modes in pt.MODES.items():
         for mode in modes:
-            yield pytest.param(name, mode, id=f"{name}-{mode}", marks=pytest.mark.slow if name == "tabula" else ())
+            yield pytest.param(name, mode, id=f"{name}-{mode}", marks=pytest.mark.slow if name in SLOW else ())
 
 
 @pytest.mark.parametrize("name, mode", list(_cases()))

@@ -105,12 +105,23 @@ def test_a_role_plays_as_its_scenario_says(key):
     assert plans._missing(lines, scenario["lines"]) is None, lines
 
 
+def own_scenarios() -> dict[str, list[dict]]:
+    """Each shipped file's own `[[scenarios]]` (the villages carry theirs: `narrator games check`
+    plays them, and `tests/test_game_files.py` requires each to pass)."""
+    return {game: list(read_game_file(path).scenarios) for game, path in kernel.shipped_files().items()}
+
+
 def test_every_shipped_role_has_a_scenario():
+    """Every role of every shipped file is dealt in a scenario here or in the file's own, and
+    every file has a scenario of either kind (the dealt cards: each seat's, then the centre's or
+    the first victim's)."""
     covered = {(game, role) for (game, _), s in SCENARIOS.items() for role in s.get("deal", ())}
+    covered |= {(game, role) for game, scenarios in own_scenarios().items() for s in scenarios
+                for role in s.get("deal", ())}
     for game, path in kernel.shipped_files().items():
         roles = set(read_game_file(path).roles)
         assert {r for g, r in covered if g == game} == roles, game
-        assert {r for g, r in SCENARIOS if g == game} & roles, game
+        assert {r for g, r in SCENARIOS if g == game} & roles or own_scenarios()[game], game
 
 
 def test_a_divined_fox_dies_and_a_private_result_never_reaches_the_table():
@@ -119,32 +130,36 @@ def test_a_divined_fox_dies_and_a_private_result_never_reaches_the_table():
     assert "Hana" in state.dead and state.dead.index("Hana") == 0
 
 
-@pytest.mark.parametrize("name", ["one-night", "werewolf", "tabula"])
+@pytest.mark.parametrize("name", list(kernel.shipped_files()))
 def test_render_ahead_covers_every_spoken_line_of_the_scenarios(name):
     """Nothing is synthesized during a game: the walk of render-ahead meets every line id the
-    scenarios speak (private lines are shown, never spoken)."""
-    from narrator.cues import Ask, End, Say
+    scenarios speak, here and the file's own (private lines are shown, never spoken)."""
     from narrator.games import get_game
     from narrator.settings import build_settings
     from narrator.sound.render_ahead import game_requests
 
     game = get_game(name)
-    rendered = set()
-    players = {"one-night": "4", "werewolf": "8", "tabula": "10"}[name]  # a set with every scenario's roles
-    for flags in ({}, {"digital_cards": "true"}):
-        if name != "one-night" and flags:
-            continue
-        config = game.configure(build_settings({}, {"game": name, "seed": 0, "players": players, **flags}, "defaults"))
-        rendered |= {line for line, _ in game_requests(game, config)}
     spec = read_game_file(kernel.shipped_files()[name])
+    rendered = set()
+    # a set with every scenario's roles: the most players the file takes (one-night's 4, werewolf's 8, tabula's 10)
+    counts = {"one-night": ["4"], "werewolf": ["8"], "tabula": ["10"]}.get(
+        name, [str(n) for n in range(spec.players[0], spec.players[1] + 1)])
+    for players in counts:
+        for flags in ({}, {"digital_cards": "true"}):
+            if name != "one-night" and flags:
+                continue
+            config = game.configure(build_settings({}, {"game": name, "seed": 0, "players": players, **flags},
+                                                   "defaults"))
+            rendered |= {line for line, _ in game_requests(game, config)}
     pack_lines = set()
-    for (game_name, _), scenario in SCENARIOS.items():
-        if game_name == name:
-            lines, _ = plans.play_scenario(spec, scenario)
-            pack_lines |= set(lines)
+    scenarios = [s for (game_name, _), s in SCENARIOS.items() if game_name == name] + own_scenarios()[name]
+    for scenario in scenarios:
+        lines, _ = plans.play_scenario(spec, scenario)
+        pack_lines |= set(lines)
     private = {"wolf.you_are", "wolf.partners", "wolf.alone", "wolf.seen_card", "wolf.seen_centre", "wolf.new_card",
                "wolf.kept_card", "wolf.result.human", "wolf.result.werewolf", "wolf.result.nobody",
-               "wolf.seen_centre_one", "wolf.lone_choose", "wolf.pack_victim", "wolf.pack_none", "wolf.too_late"}
+               "wolf.seen_centre_one", "wolf.lone_choose", "wolf.pack_victim", "wolf.pack_none", "wolf.too_late",
+               "wolf.known", "wolf.known_none"}
     assert pack_lines - private <= rendered
 
 

@@ -18,6 +18,7 @@ what the phones, the runner and the CLI ask of it (see `contract.Game`).
 from __future__ import annotations
 
 import importlib
+import re
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
@@ -47,9 +48,16 @@ def _registry() -> dict[str, Callable[[], Game]]:
         found.setdefault(entry.name, entry.load)
     from narrator.games.kernel import files  # game files: the shipped ones, then the table's own
 
-    for name, path in {**files.shipped_files(), **files.home_files()}.items():
-        found.setdefault(name, lambda path=path: files.load(path))
+    for folder in (files.shipped_files(), files.home_files()):
+        for name in sorted(folder, key=_by_number):
+            found.setdefault(name, lambda path=folder[name]: files.load(path))
     return found
+
+
+def _by_number(name: str) -> tuple:
+    """A game file's place in the menu: its name with whole numbers compared as numbers, so the
+    villages come as a host counts them (village-9, village-11 … village-16), not as text sorts."""
+    return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name))
 
 
 def load_game_file(path: Path) -> Game:
