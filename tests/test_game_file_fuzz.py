@@ -74,27 +74,12 @@ def test_mutated_files_are_refused_in_one_line_never_a_traceback(name):
         except AssertionError:
             raise
         except Exception as err:  # a traceback: the loader let bad input through
-            if _known_kernel_bug(mutated, err):
-                seen["refused"] += 1  # pinned apart: test_an_if_that_is_not_an_options_name_is_refused_in_one_line
-                continue
             pytest.fail(f"mutation {i} of {name} raised {type(err).__name__}: {err} ({mutated!r:.300})")
     assert seen["refused"] > 300  # most mutations are wrong, and each was caught
 
 
-def _known_kernel_bug(mutated: dict, err: Exception) -> bool:
-    """The one traceback the villages' files (the first shipped with `if` and `unless`) let the fuzz
-    find, reported to the kernel's owner with issue 41: a step's `if` or `unless` given a list or a
-    table is looked up in the file's options (`parse_variants.step_keys`) and raises TypeError
-    (unhashable) instead of the one-line refusal. Only that case is let through, and the strict
-    xfail below fails once it is fixed, so that this exception goes too."""
-    steps = mutated.get("steps")
-    return isinstance(err, TypeError) and "unhashable" in str(err) and isinstance(steps, list) and any(
-        isinstance(s, dict) and isinstance(s.get(key), (list, dict)) for s in steps for key in ("if", "unless"))
-
-
-@pytest.mark.xfail(strict=True, raises=TypeError, reason="kernel bug reported with issue 41: `if` given a list raises "
-                                                          "TypeError in parse_variants.step_keys")
 def test_an_if_that_is_not_an_options_name_is_refused_in_one_line():
+    """The fuzz found it on the villages (`if` given a list raised TypeError, unhashable)."""
     data = tomllib.loads(kernel.shipped_files()["village-9"].read_text(encoding="utf-8"))
     step = next(s for s in data["steps"] if "if" in s)
     step["if"] = ["white_notice"]

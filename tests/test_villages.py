@@ -139,6 +139,8 @@ def test_the_first_victim_always_holds_a_villager_and_the_table_may_drop_it(name
     lines = [c.line for c in heard.said if isinstance(c, Say)]
     assert "wolf.first_victim_killed" not in lines and lines[lines.index("wolf.morning") + 1] == "wolf.no_death"
     assert len(heard.cards) == players  # dealt to the players only
+    plain = game.configure(build_settings({}, {"names": NAMES[name], "seed": "2", "first_victim": "false"}, "test"))
+    assert plain.roles == config.roles  # with no roles given: the file's set less the victim's 村人
 
 
 class Recording:

@@ -62,6 +62,8 @@ def _configure(spec: GameFile, settings: TableSettings) -> KConfig:
         else dict(spec.deal[players])
     house = house_rules(spec, options, src)
     victim = house["first_victim"]
+    if spec.first_victim and not victim and "roles" not in options:  # the file's set, less the victim's card
+        roles = without_victims_card(spec, roles)
     total, needed = sum(roles.values()), players + spec.centre + bool(victim)
     if total != needed and victim:
         raise Refusal("kernel_victim_total", source=src, total=total, game=name, needed=needed, players=players,
@@ -106,6 +108,16 @@ def house_rules(spec: GameFile, options: dict[str, Any], src: str) -> dict[str, 
     if "never_out" in options:
         never = tuple(named_roles(spec, {r: 1 for r in parse_list(options["never_out"], "never_out", src)}, src))
     return {"options": tuple(n for n, on in chosen.items() if on), "first_victim": victim, "never_out": never}
+
+
+def without_victims_card(spec: GameFile, roles: dict[str, int]) -> dict[str, int]:
+    """The file's set with no first victim: one card fewer of the victim's team (its most
+    numerous role, a 村人), as the table would take it out of the box."""
+    team = [r for r in roles if spec.roles[r].team == spec.first_victim and roles[r]]
+    if not team:
+        return roles
+    most = max(team, key=lambda r: roles[r])
+    return {**roles, most: roles[most] - 1}
 
 
 def _pairs(value: Any, src: str) -> dict[str, Any]:
