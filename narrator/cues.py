@@ -80,6 +80,9 @@ class Ask(Cue):
     ends_game: tuple[str, ...] = ()
     """The answers that end the game (set by the rules): repeated back and confirmed before
     they count, at the keyboard too, since no undo can take them back once the game is over."""
+    most: int = 0
+    """With `multiple`: at most this many names (0: any number), refused as it is typed or said,
+    like any answer that does not fit (one-night's pointing: at most half the table)."""
     silent: bool = False
     """A private question for its player's screen alone (`player`), never said aloud nor
     written to the shared transcript, whoever answers it: passing one device, a script in the

@@ -186,8 +186,14 @@ def test_one_night_with_one_finger_each_nobody_can_be_named_executed():
     t = Table("one-night", ONE_NIGHT, lone_look=False)
     t.answer("done", "Dai", "nobody", "yes")
     assert t.ask.line == "wolf.who_executed"
+    assert t.ask.most == 2  # refused live, as typed, said or tapped: the question stays open
+    from narrator.inputs.words import Vocabulary, parse_answer
+    from narrator.phones.answers import check_value
+    with pytest.raises(AnswerError, match="name at most 2"):
+        parse_answer(t.ask, "Aki,Ben,Chika", Vocabulary())
+    assert check_value(["Aki", "Ben", "Chika"], t.ask.choices, True, t.ask.most) == "choose at most 2"
     with pytest.raises(AnswerError, match="at most 2"):
-        t.answer("Aki,Ben,Chika")  # three of four with two fingers each: eight fingers from four hands
+        t.answer("Aki,Ben,Chika")  # a log that holds it: three of four with two fingers each, eight fingers from four
     end = t.answer("Aki,Ben")
     assert t.state.executed == ("Aki", "Ben") and t.state.winner == "village"
     nobody = Table("one-night", ONE_NIGHT, lone_look=False)

@@ -87,6 +87,8 @@ def _parse_names(ask: Ask, text: str, vocabulary: Vocabulary | None = None) -> A
         raise Hint("name_a_player", choices=tuple(ask.choices))
     if not ask.multiple and len(chosen) > 1:
         raise Hint("one_player")
+    if ask.multiple and ask.most and len(chosen) > ask.most:
+        raise Hint("at_most", most=ask.most)
     return chosen if ask.multiple else chosen[0]
 
 

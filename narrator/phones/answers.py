@@ -68,7 +68,7 @@ def answer_body(server: Any, name: str | None, is_host: bool, body: dict[str, An
     if ask.player is not None and (name is None or not may_answer(ask, name)):
         return wire.error(403, "this question is not yours to answer")
     choices = valid_choices(server.game, server.config, server.state, name, ask)
-    problem = check_value(body.get("value"), choices, ask.multiple)
+    problem = check_value(body.get("value"), choices, ask.multiple, ask.most)
     if problem:
         return wire.error(400, problem)
     if not server.hub.offer_value(serial, body.get("value"), SOURCE):
@@ -126,13 +126,15 @@ def private_body(server: Any, request: web.Request, body: dict[str, Any], serial
     return wire.reply({"ok": True})
 
 
-def check_value(value: Any, choices: tuple[str, ...], multiple: bool) -> str | None:
-    """Why `value` does not answer a question with `choices`, or None when it does."""
+def check_value(value: Any, choices: tuple[str, ...], multiple: bool, most: int = 0) -> str | None:
+    """Why `value` does not answer a question with `choices` (at most `most` of them), or None when it does."""
     if multiple:
         if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
             return "choose at least one"
         if len(set(value)) != len(value):
             return "each choice only once"
+        if most and len(value) > most:
+            return f"choose at most {most}"
         bad = [v for v in value if v not in choices]
     else:
         if not isinstance(value, str):

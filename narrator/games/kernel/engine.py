@@ -24,7 +24,6 @@ from narrator.games.kernel.calls import (
 from narrator.games.kernel.model import CHOOSING, GameFile
 from narrator.games.kernel.state import KConfig, KState
 from narrator.games.steps import run_step
-from narrator.inputs.hints import Hint
 
 YES_NO = ("yes", "no")
 DONE = ("done",)
@@ -198,7 +197,8 @@ def _executed_any(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, l
     spec, config = sc
     if _yes(event):
         if config.names:
-            return replace(state, step="ask_who", tied=()), [Ask("wolf.who_executed", config.names, multiple=True)]
+            return replace(state, step="ask_who", tied=()), [Ask("wolf.who_executed", config.names, multiple=True,
+                                                                 most=config.players // 2)]
         return judge.found_question(spec, config, state, 0)
     if config.digital_cards:
         return judge.one_night(spec, config, state, ())
@@ -210,8 +210,8 @@ def _who(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]
     player had two fingers or more, so at most half the table can be named."""
     spec, config = sc
     names = _names(config, event.value, state.tied or config.names)
-    if not state.tied and 2 * len(names) > config.players:
-        raise Hint("two_fingers", players=config.players, most=config.players // 2)
+    if not state.tied and 2 * len(names) > config.players:  # the question refuses it live (`Ask.most`): a log's
+        raise AnswerError(f"at most {config.players // 2} of {config.players} can have two fingers or more")
     if len(names) > 1 and spec.day.tie == "revote" and not state.tied:
         return replace(state, tied=names), [Say("wolf.revote", {"names": list(names)}),
                                             Ask("wolf.who_executed", names, multiple=True)]
