@@ -74,3 +74,25 @@ def test_a_game_played_to_its_end_in_process():
     game = get_game("tabula")
     config = game.configure(build_settings({}, {"names": NAMES, "seed": "5"}, "test"))
     assert play_in_process(game, config, _simple_table)[1] in ("village", "werewolves", "fox")
+
+
+def test_a_tabula_game_saved_with_the_old_ids_resumes_with_the_same_cards():
+    """Saved before tabula had its own 霊能者 and 狩人 (`medium`, `knight`): its config and state
+    read back with today's ids, the same deal (the roles keep their order in the file)."""
+    from narrator.games.kernel import engine
+    from narrator.games.kernel.parse import read_game_file
+
+    game = get_game("tabula")
+    config = game.configure(build_settings({}, {"names": NAMES, "seed": "3", "phones": "true"}, "test"))
+    old_ids = {"psychic": "medium", "hunter": "knight"}
+    saved = config.to_dict()
+    saved["roles"] = {old_ids.get(r, r): n for r, n in saved["roles"].items()}
+    assert "medium" in saved["roles"] and "psychic" not in saved["roles"]
+    again = game.config_from_dict(saved)
+    assert again == config
+    spec = read_game_file(kernel.shipped_files()["tabula"])
+    cards = engine.deal_cards(spec, again)
+    state = game.new_state().__class__(step="ask_ready", cards=cards, first=cards).to_dict()
+    state["cards"] = [old_ids.get(c, c) for c in state["cards"]]
+    state["first"] = list(state["cards"])
+    assert game.state_from_dict(state).cards == cards

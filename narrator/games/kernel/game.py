@@ -9,6 +9,7 @@ only the choices that seat may pick.
 from __future__ import annotations
 
 import secrets
+from dataclasses import replace
 import tomllib
 from functools import partial
 from pathlib import Path
@@ -218,14 +219,32 @@ def undo_barrier(config: KConfig, state: KState) -> Say | None:
     return None
 
 
+def config_from_dict(spec: GameFile, data: dict[str, Any]) -> KConfig:
+    """A saved config, its roles by this file's ids: a game saved when a role had another id (tabula's
+    `medium`, now `psychic`, an alias) resumes, dealing the same cards (the file keeps their order)."""
+    config = KConfig.from_dict(data)
+    return replace(config, roles={_now(spec, r): n for r, n in config.roles.items()},
+                   fixed=tuple(_now(spec, r) for r in config.fixed), never_out=tuple(_now(spec, r) for r in config.never_out))
+
+
+def state_from_dict(spec: GameFile, data: dict[str, Any]) -> KState:
+    """A saved state, its cards by this file's ids (as `config_from_dict`)."""
+    state = KState.from_dict(data)
+    return replace(state, cards=tuple(_now(spec, r) for r in state.cards), first=tuple(_now(spec, r) for r in state.first))
+
+
+def _now(spec: GameFile, role: str) -> str:
+    return role if role in spec.roles else spec.role_id(role) or role
+
+
 def build(spec: GameFile) -> Game:
     """The contract of one game file."""
     return Game(
         name=spec.name,
         configure=partial(configure, spec),
-        config_from_dict=KConfig.from_dict,
+        config_from_dict=partial(config_from_dict, spec),
         new_state=KState,
-        state_from_dict=KState.from_dict,
+        state_from_dict=partial(state_from_dict, spec),
         advance=partial(engine.advance, spec),
         recap=partial(engine.recap, spec),
         box=partial(engine.box, spec),
