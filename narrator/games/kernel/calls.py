@@ -46,7 +46,7 @@ def plan(spec: GameFile, config: KConfig, state: KState) -> list[Step]:
     that nobody holds (or only the centre or the dead)."""
     calls = []
     for step in spec.steps:
-        if not step.runs_on(state.night) or not config.roles.get(step.role) or not step.enabled(config.options):
+        if not step.runs_on(state.night) or not in_set(spec, config, step) or not step.enabled(config.options):
             continue
         if called(spec, config, state, step) or step.absent == "call":
             if step.while_ == "alive" and state.cards and not called(spec, config, state, step):
@@ -62,6 +62,13 @@ def holders(spec: GameFile, config: KConfig, state: KState, role: str) -> list[s
         return list(config.names) or ["?"]
     cards = state.first if spec.nights == 1 else state.cards
     return [n for n, c in zip(config.names, cards) if c == role and n not in state.dead]
+
+
+def in_set(spec: GameFile, config: KConfig, step: Step) -> bool:
+    """Whether a call's role is in the table's set (the wolves' meeting and attack: any wolf of the
+    pack, so a set whose only wolf is a 呪狼 or a 白狼 still wakes it)."""
+    roles = variants.pack_roles(spec, step.role) if step.action in ("partners", "attack") else (step.role,)
+    return any(config.roles.get(r) for r in roles)
 
 
 def called(spec: GameFile, config: KConfig, state: KState, step: Step) -> list[str]:

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from narrator.cues import Cue, Say
 from narrator.games.kernel import engine
+from narrator.games.kernel.calls import in_set
 from narrator.games.kernel.model import GameFile
 from narrator.games.kernel.state import KConfig
 
 
 def summary(spec: GameFile, config: KConfig) -> list[Cue]:
     cues = engine.box(spec, config)
-    calls = [step for step in spec.steps if config.roles.get(step.role)]
+    calls = [step for step in spec.steps if in_set(spec, config, step)]
     order = list(dict.fromkeys(step.role for step in calls))
     if order:
         cues.append(Say("wolf.readback_order", {"order": [[f"wolf.role.{r}", 0] for r in order]}))

@@ -9,6 +9,7 @@ import itertools
 
 from narrator.cues import Cue, Say
 from narrator.games.kernel import engine
+from narrator.games.kernel.calls import in_set
 from narrator.games.kernel.model import CHOOSING, GameFile
 from narrator.games.kernel.state import KConfig
 
@@ -27,7 +28,7 @@ def sayable(spec: GameFile, config: KConfig) -> list[Cue]:
     judged = [w.role for w in spec.wins if w.kind in ("found", "peace")]  # physical cards: asked of the table
     cues += [Say(line, {"cards": engine.card_line(r)}) for r in judged for line in ("wolf.executed_role", "wolf.role_among")]
     for step in spec.steps:
-        if config.roles.get(step.role):
+        if in_set(spec, config, step):
             parts = ("wake", "act", "choose") if step.action in CHOOSING else ("wake", "act")
             cues += [Say(engine.line(spec, step, part)) for part in parts]
     for day in days:
