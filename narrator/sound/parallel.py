@@ -6,7 +6,9 @@ goes as many times faster as there are cores. Each worker opens the engine once 
 entry-point name) and renders whole jobs; a job is written to a temporary file and moved
 into place, so a clip is either complete or absent, and a pool stopped half-way (Ctrl-C)
 leaves only finished clips. Every job runs `render_clip`, the same function a one-worker
-render runs, so the clips are byte-identical whatever the number of workers.
+render runs, so the clips are byte-identical whatever the number of workers. A worker ends
+with the process that started it, however that ends, and holds none of its caller's pipes
+(`narrator.sound.worker_tether`).
 
 An engine whose library already spreads one render over several threads (Kokoro's
 onnxruntime uses every core) says `uses_threads = True`; it renders in this process, one
@@ -24,6 +26,7 @@ from typing import Any, Callable, Iterable
 
 from narrator.sound.clips import process
 from narrator.sound.engines import TTS_GROUP, VoiceSettings, load_tts
+from narrator.sound.worker_tether import tie_to_parent
 
 
 @dataclass(frozen=True)
@@ -76,8 +79,12 @@ def render_clip(engine: Any, job: Job, settings: VoiceSettings) -> None:
 _worker_engine: Any = None
 
 
-def _open_worker(engine_name: str) -> None:
+def _open_worker(engine_name: str, parent: int | None = None) -> None:
+    """A worker's start: tied to `parent` (it ends with it, holding none of its pipes), then
+    the engine opened once for all its jobs."""
     global _worker_engine
+    if parent is not None:
+        tie_to_parent(parent)
     _worker_engine = load_tts(engine_name)
 
 
@@ -101,7 +108,7 @@ def render_all(engine: Any, todo: list[Job], settings: VoiceSettings, jobs: int 
                 done(job)
         return len(todo)
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"),
-                               initializer=_open_worker, initargs=(engine.name,))
+                               initializer=_open_worker, initargs=(engine.name, os.getpid()))
     finished = 0
     try:
         pending: set[Future[Job]] = set()
