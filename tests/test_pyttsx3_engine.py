@@ -63,3 +63,43 @@ def test_a_missing_engine_is_one_line_naming_the_fix():
 
     with pytest.raises(EngineUnavailable, match=r"scripts/setup.*pip install -e engines/nosuch"):
         load_tts("nosuch")
+
+
+def _frames(path):
+    with wave.open(str(path), "rb") as w:
+        return w.readframes(w.getnframes())
+
+
+def test_a_line_sounds_the_same_whatever_was_said_before_it(tmp_path, engine):
+    """libespeak-ng keeps state between lines (issue 39 item 8): the same line rendered after
+    others came out different each time, so workers with other histories made other clips."""
+    voice = EngineVoice(load_pack("en"), engine, cache_dir=tmp_path)
+    line = "The seer, open your eyes, and choose a player."
+    clips = []
+    for i in range(3):
+        engine.render("Something else first.", tmp_path / f"other{i}.wav", voice.settings)
+        engine.render(line, tmp_path / f"line{i}.wav", voice.settings)
+        clips.append(_frames(tmp_path / f"line{i}.wav"))
+    assert clips[0] == clips[1] == clips[2]
+
+
+def test_without_the_espeak_ng_command_pyttsx3_speaks_in_one_process(tmp_path, monkeypatch):
+    """The library pyttsx3 loaded still speaks where the command is missing; a render then
+    stays in one process (its clips depend on the lines before)."""
+    from narrator.sound import parallel
+
+    engine = load_tts("pyttsx3")
+    monkeypatch.setattr(engine, "_command", None)
+    assert engine.history_dependent and parallel.workers_for(engine, 4, 500) == 1
+    engine.render("Hello there.", tmp_path / "hello.wav", EngineVoice(load_pack("en"), engine, cache_dir=tmp_path).settings)
+    rms, rate = loudness(tmp_path / "hello.wav")
+    assert rate == 22050 and rms > 300
+
+
+def test_a_failing_espeak_ng_is_one_line_naming_the_fix(tmp_path, monkeypatch):
+    from narrator.sound.engines import EngineUnavailable
+
+    engine = load_tts("pyttsx3")
+    monkeypatch.setattr(engine, "_command", "/bin/false")
+    with pytest.raises(EngineUnavailable, match=r"espeak-ng failed on 'Hello.*espeak-ng --version"):
+        engine.render("Hello there.", tmp_path / "hello.wav", EngineVoice(load_pack("en"), engine, cache_dir=tmp_path).settings)

@@ -47,8 +47,11 @@ def default_jobs() -> int:
 
 
 def workers_for(engine: Any, jobs: int | None, todo: int) -> int:
-    """How many processes render `todo` clips: one for a threaded engine or a render of a few clips."""
-    if getattr(engine, "uses_threads", False) or not _registered(engine):
+    """How many processes render `todo` clips: one for a threaded engine or a render of a few clips,
+    and one for an engine whose clips depend on what its process rendered before
+    (`history_dependent`): workers with other histories would make other clips."""
+    if getattr(engine, "uses_threads", False) or getattr(engine, "history_dependent", False) \
+            or not _registered(engine):
         return 1
     wanted = default_jobs() if jobs is None else max(1, jobs)
     return max(1, min(wanted, todo))
