@@ -8,7 +8,8 @@
 - `engines`: the TTS/STT engine contract and the entry-point registry of engines;
 - `voice`: clips from an engine, a recording or text, and the render cache;
 - `render_ahead`: which (line, params) a game can say, so they are rendered before play;
-- `parallel`: rendering on every core (a pool of worker processes); `progress`: its rate and time
+- `parallel`: rendering on every core (a pool of worker processes; `worker_tether`: each ends
+  with its parent and holds none of its pipes); `progress`: its rate and time
   left at the terminal; `wait_notice`: the one spoken estimate when a game start waits;
 - `fill_in`: a slow natural voice as far as it is rendered, its fallback engine for the rest;
 - `clips`: trim, loudness-normalize, resample;

@@ -11,7 +11,11 @@ So `tie_to_parent` runs first in every worker:
 
 - Linux asks the kernel to SIGKILL the worker when its parent dies (`prctl(PR_SET_PDEATHSIG)`),
   then checks that its parent is still the process that started it: a parent that died
-  before the request was made would never signal (the race at start).
+  before the request was made would never signal (the race at start). The kernel sends it
+  when the *thread* that started the worker ends, not only the process: `render_all` submits
+  (and so starts the workers) on its caller's thread and shuts its pool down before it
+  returns, so that thread outlives its workers; a pool kept beyond the call that made it
+  would have to be made on a thread that lives as long.
 - Where there is no such request (not Linux), a daemon thread looks at the parent id once a
   second and ends the worker when it changes (the parent is gone: the worker was adopted).
 - The worker's fds 0, 1 and 2 are pointed at /dev/null: a worker reports through its result
