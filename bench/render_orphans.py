@@ -8,14 +8,19 @@ and whether a pool render makes the clips a one-worker render makes.
    end-of-file by then. Every render runs in a session of its own, killed afterwards, so the
    bench leaves nothing behind.
 2. `clips`: the whole en pack rendered by `narrator voices render` with `--jobs 1` twice and
-   with the default (one worker per core) once, each into an empty cache; counts the clips that differ between the two one-worker renders and
-   between one worker and the pool.
+   with the default (one worker per core) once, each into an empty cache; counts the clips
+   that differ between the two one-worker renders and between one worker and the pool, and
+   gives each render's wall seconds (the cost of a fresh espeak-ng per line).
+
+3. `engine` (this tree only): the pyttsx3 engine's own cost per line, without processing: the
+   first `--lines` en lines rendered alternately by a fresh espeak-ng and by pyttsx3's loaded
+   library (the engine without the command); medians in ms.
 
 `--before REV` runs the same measurements on that commit too (exported with `git archive` to a
 temporary folder and put first on the children's PYTHONPATH, engines included), so before and
 after come from one run on one machine.
 
-Run: `.venv/bin/python bench/render_orphans.py [orphans|clips|both] [--kills 10] [--after 5] [--before REV]`
+Run: `.venv/bin/python bench/render_orphans.py [orphans|clips|both|engine] [--kills 10] [--after 5] [--before REV] [--lines 200]`
 """
 
 from __future__ import annotations
@@ -132,10 +137,46 @@ def render_clips(tree: Path, jobs: int | None) -> dict[str, bytes]:
 
 
 def clips(tree: Path) -> dict:
-    one, again, pool = render_clips(tree, 1), render_clips(tree, 1), render_clips(tree, None)
+    seconds = []
+
+    def timed(jobs: int | None) -> dict[str, bytes]:
+        started = time.monotonic()
+        made = render_clips(tree, jobs)
+        seconds.append(round(time.monotonic() - started, 1))
+        return made
+
+    one, again, pool = timed(1), timed(1), timed(None)
     return {"clips": len(one), "same_names": one.keys() == again.keys() == pool.keys(),
             "differ_one_vs_one": sum(one[n] != again.get(n) for n in one),
-            "differ_one_vs_pool": sum(one[n] != pool.get(n) for n in one)}
+            "differ_one_vs_pool": sum(one[n] != pool.get(n) for n in one),
+            "one_worker_s": seconds[:2], "pool_s": seconds[2]}
+
+
+def engine_cost(lines: int) -> dict:
+    """ms per line: a fresh espeak-ng run vs the library pyttsx3 keeps loaded (this tree)."""
+    import statistics
+
+    from narrator.cli.voices import render_requests
+    from narrator.sound.engines import load_tts
+    from narrator.sound.voice import EngineVoice
+    from narrator.sound.voicepack import load_pack
+
+    sys.path.insert(0, str(REPO / "engines" / "pyttsx3"))  # this tree's engine, not an installed one
+    engine = load_tts("pyttsx3")
+    command = engine._command
+    with tempfile.TemporaryDirectory() as tmp:
+        voice = EngineVoice(load_pack("en"), engine, cache_dir=Path(tmp))
+        words = [job.words for _, job in voice.missing_jobs(render_requests(voice.pack))][:lines]
+        fresh, loaded = [], []
+        for i, text in enumerate(words):
+            for way, into in ((command, fresh), (None, loaded)):
+                engine._command = way
+                started = time.perf_counter()
+                engine.render(text, Path(tmp) / f"{i}.wav", voice.settings)
+                into.append((time.perf_counter() - started) * 1000)
+        engine._command = command
+    return {"lines": len(words), "fresh_espeak_ng_ms_median": round(statistics.median(fresh), 1),
+            "loaded_library_ms_median": round(statistics.median(loaded), 1)}
 
 
 def measure(tree: Path, args) -> dict:
@@ -144,9 +185,7 @@ def measure(tree: Path, args) -> dict:
         out["orphans"] = orphans(tree, args.kills, args.after)
         print("orphans", out["orphans"], flush=True)
     if args.what in ("clips", "both"):
-        started = time.monotonic()
         out["clips"] = clips(tree)
-        out["clips"]["seconds_for_three_renders"] = round(time.monotonic() - started, 1)
         print("clips", out["clips"], flush=True)
     return out
 
@@ -155,13 +194,18 @@ def main() -> None:
     from narrator.sound.parallel import default_jobs
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", nargs="?", choices=["orphans", "clips", "both"], default="both")
+    parser.add_argument("what", nargs="?", choices=["orphans", "clips", "both", "engine"], default="both")
+    parser.add_argument("--lines", type=int, default=200, help="lines for `engine`")
     parser.add_argument("--kills", type=int, default=10)
     parser.add_argument("--after", type=float, default=5.0, help="seconds after the kill to count what is alive")
     parser.add_argument("--before", default=None, help="a commit to measure too (the code before the fix)")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
     result = {"cores": default_jobs(), "load_before": os.getloadavg()}
+    if args.what == "engine":
+        result["engine"] = engine_cost(args.lines)
+        print(json.dumps(result, indent=2))
+        return
     if args.before:
         with exported(args.before) as old:
             result["before"] = {"rev": args.before, **measure(old, args)}
