@@ -87,8 +87,7 @@ class BackgroundRender:
 
     def _run(self, jobs: int | None) -> None:
         def done(job: parallel.Job) -> None:
-            self.rendered += 1
-            self.voice.synthesized += 1
+            self.rendered += 1  # not `voice.synthesized`: that counts what the game's voice ran itself
             self.ready[job.wav].set()
 
         try:

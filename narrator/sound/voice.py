@@ -90,7 +90,8 @@ class EngineVoice:
         self.cache_dir = cache_dir or cache_dir_for(pack)
         self.cache_dir.mkdir(parents=True, exist_ok=True)
         self.synthesized = 0
-        """Engine runs so far (a game rendered ahead adds none while it plays)."""
+        """Engine runs by this voice so far (a game rendered ahead adds none while it plays; the
+        clips of its background render are counted there, `BackgroundRender.rendered`)."""
         self.on_demand = 0
         """Clips synthesized by `ensure` because nothing rendered them ahead (goal: none in a game)."""
         self.ahead: Any = None
