@@ -174,3 +174,22 @@ def test_a_first_run_render_says_it_takes_minutes_and_where_to_see_how_far(tmp_p
     assert "初めての準備です。声 5 行の準備に数分かかります" in first.output
     again = CliRunner().invoke(main, ["voices", "render", "ja"])  # all rendered: no first-run line
     assert again.exit_code == 0 and "初めての準備" not in again.output
+
+
+def test_scripts_play_leaves_the_whole_pack_render_to_the_game(tmp_path):
+    """`scripts/play` runs setup without its whole-pack render (the game renders its own lines,
+    opening first); `scripts/setup` alone still renders every pack. Stand-ins record the calls."""
+    import subprocess
+
+    (tmp_path / "scripts").mkdir()
+    shutil.copy(REPO / "scripts" / "play", tmp_path / "scripts" / "play")
+    (tmp_path / ".venv" / "bin").mkdir(parents=True)
+    for stand_in, log in ((tmp_path / "scripts" / "setup", "setup.args"), (tmp_path / ".venv/bin/narrator", "narrator.args")):
+        stand_in.write_text(f'#!/bin/sh\necho "$@" > "{tmp_path / log}"\n')
+        stand_in.chmod(0o755)
+    done = subprocess.run([str(tmp_path / "scripts" / "play"), "--lang", "en"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "setup.args").read_text().split() == ["--no-render"]
+    assert (tmp_path / "narrator.args").read_text().split() == ["play", "additional-werewolf", "--lang", "en"]
+    usage = subprocess.run([str(REPO / "scripts" / "setup"), "--help"], capture_output=True, text=True, timeout=60).stdout
+    assert "--no-render" in usage
