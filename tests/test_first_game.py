@@ -9,6 +9,7 @@ import shutil
 import threading
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from narrator.cues import Ask, Collect, Start
@@ -193,3 +194,25 @@ def test_scripts_play_leaves_the_whole_pack_render_to_the_game(tmp_path):
     assert (tmp_path / "narrator.args").read_text().split() == ["play", "additional-werewolf", "--lang", "en"]
     usage = subprocess.run([str(REPO / "scripts" / "setup"), "--help"], capture_output=True, text=True, timeout=60).stdout
     assert "--no-render" in usage
+
+
+@pytest.mark.slow
+def test_the_pool_renders_behind_and_a_hurried_line_comes_from_it(tmp_path):
+    """The real pool (Open JTalk, two worker processes) pulls the feed lazily: a line the game
+    asks for is rendered by a worker, not by the game, and the rest follows in order."""
+    from narrator.sound.engines import load_tts
+    from narrator.sound.render_ahead import pack_requests
+
+    voice = EngineVoice(load_pack("ja"), load_tts("openjtalk"), cache_dir=tmp_path)
+    requests = pack_requests(load_pack("ja"))[:24]
+    ahead = voice.ahead = BackgroundRender(voice, requests, jobs=2).start()
+    last = next(reversed(ahead.feed.jobs))
+    try:
+        assert ahead.wait_for(last) is True and last.is_file()
+        ahead._thread.join(120)
+    finally:
+        ahead.stop()
+    assert ahead.error is None and ahead.rendered == ahead.total
+    for line, params in requests:
+        voice.clip(line, params)
+    assert voice.on_demand == 0 and voice.synthesized == 0

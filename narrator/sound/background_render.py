@@ -111,7 +111,7 @@ class BackgroundRender:
             event.wait()
         return wav.is_file()
 
-    def stop(self, timeout: float | None = 30.0) -> None:
+    def stop(self, timeout: float | None = 10.0) -> None:
         """End the feed and wait for the pool to finish what it holds (whole clips only)."""
         self.feed.stopped = True
         if self._thread.is_alive():
