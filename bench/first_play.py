@@ -23,7 +23,8 @@ each source is cloned once, and each run empties its voice caches and does what 
 `scripts/play` does after the venv: the whole-pack `narrator voices render` (unless its
 `scripts/play` passes `--no-render` to setup), then `narrator play --audio null`, to the first
 spoken line. `--whole-game SCALE` then plays one whole scripted game per source from an empty
-cache at that time scale (0.2: five times faster than a table, harder on the background render
+cache at that time scale (`--game-start-only` leaves out setup's whole-pack render even where the
+source's `scripts/play` has it: the game's own start alone, from an empty cache) (0.2: five times faster than a table, harder on the background render
 than real time) and counts the lines the game had to wait for or synthesize on demand (the
 narrator prints them at the end when there are any; goal 0).
 
@@ -167,7 +168,7 @@ def renders_whole_pack(folder: Path) -> bool:
     return "--no-render" not in (folder / "scripts/play").read_text()
 
 
-def narrator_part(folder: Path, work: Path, timeout: float) -> dict:
+def narrator_part(folder: Path, work: Path, timeout: float, pack_render: bool = True) -> dict:
     """From a ready venv and an empty voice cache to the first spoken line, as `scripts/play` does it."""
     for cache in folder.glob("voices/*/cache"):
         shutil.rmtree(cache)
@@ -180,7 +181,7 @@ def narrator_part(folder: Path, work: Path, timeout: float) -> dict:
     load_before = load()
     began = time.monotonic()
     render = 0.0
-    if renders_whole_pack(folder):
+    if pack_render and renders_whole_pack(folder):
         subprocess.run([python, "-m", "narrator", "voices", "render"], cwd=folder, env=env, check=True,
                        capture_output=True, timeout=timeout)
         render = time.monotonic() - began
@@ -259,7 +260,7 @@ def main_narrator_part(args: argparse.Namespace) -> None:
     results = []
     for round_ in range(args.rounds):
         for source, folder in folders.items():
-            result = {"source": source, "round": round_ + 1, **narrator_part(folder, args.work, args.timeout)}
+            result = {"source": source, "round": round_ + 1, **narrator_part(folder, args.work, args.timeout, not args.game_start_only)}
             results.append(result)
             print(json.dumps(result, ensure_ascii=False), flush=True)
     for source in args.source:
@@ -285,6 +286,8 @@ def main() -> None:
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--narrator-part", action="store_true",
                         help="only venv-ready -> first spoken line, here, from an empty voice cache (no root)")
+    parser.add_argument("--game-start-only", action="store_true",
+                        help="with --narrator-part: leave out setup's whole-pack render (only the game's own start)")
     parser.add_argument("--whole-game", type=float, default=None, metavar="SCALE",
                         help="with --narrator-part: also one whole game per source at this time scale")
     args = parser.parse_args()
