@@ -266,7 +266,7 @@ def main_narrator_part(args: argparse.Namespace) -> None:
     for source in args.source:
         mine = [r for r in results if r["source"] == source]
         print(f"{source}: venv ready -> first spoken line {[r['first_line_s'] for r in mine]} s, median "
-              f"{statistics.median(r['first_line_s'] for r in mine):.1f} s; whole-pack render share, median "
+              f"{statistics.median(r['first_line_s'] for r in mine):.1f} s; render share (whole pack + the game's own), median "
               f"{statistics.median(r['render_share'] for r in mine):.3f}", flush=True)
     if args.whole_game:
         for source, folder in folders.items():
