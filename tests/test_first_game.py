@@ -216,3 +216,21 @@ def test_the_pool_renders_behind_and_a_hurried_line_comes_from_it(tmp_path):
     for line, params in requests:
         voice.clip(line, params)
     assert voice.on_demand == 0 and voice.synthesized == 0
+
+
+def test_the_wait_notice_before_the_game_is_not_counted_as_a_late_line(tmp_path):
+    """A slow opening says how long (a line synthesized then, before the game): the game's
+    count of lines synthesized on demand starts at its first line, at 0."""
+    from narrator.table.session import prepare_voice
+    from tests.test_wait_notice import Ticking
+
+    rules, config = configure(players=5)
+    now = [0.0]
+    voice = EngineVoice(load_pack("ja"), Ticking(now, 1.0), cache_dir=tmp_path)
+    heard = []
+    prepare_voice(voice, rules, config, notice=heard.append, clock=lambda: now[0], background=True)
+    try:
+        assert heard and heard[0].spoken.line.startswith("render_ahead.")
+        assert voice.on_demand == 0 and voice.ahead is not None
+    finally:
+        voice.ahead.stop()

@@ -282,6 +282,8 @@ def prepare_voice(voice: Any, game: Any, config: Any, notice: Callable[[Any], No
             waiting = WaitNotice(len(todo), say, clock or time.monotonic, bar.update)
             voice.prepare(todo, progress=waiting.update)
     new = voice.prepare(requests)
+    if hasattr(voice, "on_demand"):  # the wait notice was made here, before the game: not late
+        voice.on_demand = 0
     if later:
         from narrator.sound.background_render import BackgroundRender
 
