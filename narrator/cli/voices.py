@@ -19,6 +19,10 @@ from narrator.sound.doctor import command_name
 from narrator.errors import NarratorError
 
 
+FIRST_RUN_LINES = 300
+"""A render of at least this many lines is a first run (minutes here, more on a Pi): it says so first."""
+
+
 def register(main: click.Group) -> None:
     """Add `say`, `doctor` and `voices …` to the `narrator` group, and the doctor's pack check."""
     from narrator.sound import doctor as checks
@@ -201,6 +205,8 @@ def render(pack: str | None, table_file: Path | None, engine: str | None, jobs: 
             _render_table_names(voice, name, names_of)
         requests = render_requests(voice.pack, table_file)
         lines_now = sum(1 for r in requests if not all(voice.is_cached(s) for s in voice.wordings(*r)))
+        if lines_now >= FIRST_RUN_LINES:  # a newcomer must know it takes minutes, and where to see how far
+            click.echo(voice.pack.speak("hint.render_first_run", {"count": lines_now}).text, err=True)
         with Progress(len(requests), f"{name} ({voice.engine_name})") as bar:
             voice.prepare(requests, progress=bar.update, jobs=jobs, load=False)
         pieces = _render_pieces(voice, name)

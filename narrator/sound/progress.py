@@ -4,6 +4,8 @@ A render of a whole pack takes minutes (hours with the natural voice on a Pi), s
 waits must see it move. At a terminal this is a click progress bar with the rate beside
 it; in a log (no terminal: the service, setup piped to a file) one line every `EVERY`
 seconds, so a log never goes silent for minutes and never fills with a bar's redraws.
+One estimate only: the bar's own ETA is off (it counted from the bar's start, the rate
+beside it from the work done, and the two disagreed), and a finished bar says 0 s left.
 """
 
 from __future__ import annotations
@@ -17,15 +19,17 @@ EVERY = 15.0
 
 
 def rate_text(done: int, elapsed: float, total: int, unit: str = "lines") -> str:
-    """「2.4 lines/s, about 3 min left」 (nothing measured yet: an empty string)."""
+    """「2.4 lines/s, about 3 min left」 (nothing measured yet: an empty string; all done: 0 s left)."""
     if done <= 0 or elapsed <= 0:
         return ""
     rate = done / elapsed
-    left = (total - done) / rate
+    left = max(0, total - done) / rate
     return f"{rate:.1f} {unit}/s, {_duration(left)} left"
 
 
 def _duration(seconds: float) -> str:
+    if seconds <= 0:
+        return "0 s"
     if seconds < 60:
         return f"about {max(1, round(seconds))} s"
     if seconds < 3600:
@@ -49,7 +53,7 @@ class Progress:
             import click
 
             self._bar = click.progressbar(length=total, label=label, file=self.out, show_pos=True,
-                                          item_show_func=lambda _: self.rate())
+                                          show_eta=False, item_show_func=lambda _: self.rate())
             self._bar.__enter__()
         else:
             print(f"{label}: {total} {unit}", file=self.out, flush=True)

@@ -11,6 +11,10 @@ private answers (`Collect`) have too many answers to walk lists its lines from i
 instead (`Game.sayable`), and a game with private lines also renders each player's
 pass-the-device call. `narrator voices
 render` and the start of every game use this, so nothing is synthesized during play.
+
+A game's start needs only its opening (`opening_requests`: what is said before the table first
+answers); the rest renders in the background in `game_requests`' order, which is the order
+the game comes to its lines (breadth-first: every line of the first night before the second).
 """
 
 from __future__ import annotations
@@ -101,6 +105,29 @@ def game_requests(game: Any, config: Any, max_states: int = MAX_STATES) -> list[
     if private:  # pass-the-device calls each player by name
         add(("private.call", {"name": name}) for name in game.names(config))
     return list(seen_requests.values())
+
+
+def opening_requests(game: Any, config: Any) -> list[tuple[str, dict[str, Any]]]:
+    """What the game says before the table can first answer: its start, up to and with its first
+    question (or round of private answers), and the table loop's own lines.
+
+    A game can start once these are rendered: the table takes seconds to answer the first
+    question, and the rest renders meanwhile (`narrator.sound.ahead`)."""
+    out: dict[str, tuple[str, dict[str, Any]]] = {}
+
+    def add(requests: Iterable[tuple[str, dict[str, Any]]]) -> None:
+        for line, params in requests:
+            out.setdefault(_key(line, params), (line, params))
+
+    add((line, {}) for line in COMMON_LINES)
+    state, event = game.new_state(), Start()
+    for _ in range(MAX_STATES):
+        state, cues = game.advance(config, state, event)
+        add(cue_requests(cues))
+        if state.finished or (cues and isinstance(cues[-1], (Ask, Collect))):
+            break
+        event = Continue()
+    return list(out.values())
 
 
 def pack_requests(pack: Any, extra: Iterable[tuple[str, Mapping[str, Any]]] = ()) -> list[tuple[str, dict[str, Any]]]:

@@ -90,7 +90,13 @@ class EngineVoice:
         self.cache_dir = cache_dir or cache_dir_for(pack)
         self.cache_dir.mkdir(parents=True, exist_ok=True)
         self.synthesized = 0
-        """Engine runs so far (a game rendered ahead adds none while it plays)."""
+        """Engine runs by this voice so far (a game rendered ahead adds none while it plays; the
+        clips of its background render are counted there, `BackgroundRender.rendered`)."""
+        self.on_demand = 0
+        """Clips synthesized by `ensure` because nothing rendered them ahead (goal: none in a game)."""
+        self.ahead: Any = None
+        """The game's background render (`narrator.sound.background_render`), if one runs: a clip
+        it has queued is waited for, not synthesized here."""
         self._memory: dict[Path, bytes] = {}
         self._variants = _Variants()
 
@@ -206,8 +212,11 @@ class EngineVoice:
         words = self._words(spoken)
         if wav.is_file():
             return wav, "cache"
+        if self.ahead is not None and self.ahead.wait_for(wav):
+            return wav, "cache"
         parallel.render_clip(self.engine, parallel.Job(words, wav, _on_second(spoken)), self.settings)
         self.synthesized += 1
+        self.on_demand += 1
         return wav, "synthesized"
 
     def is_cached(self, spoken: Spoken) -> bool:

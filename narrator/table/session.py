@@ -72,6 +72,8 @@ class Sitting:
     output: AudioOutput
     transcript: Transcript
     starters: list[Callable[[asyncio.AbstractEventLoop], Any]] = field(default_factory=list)
+    ahead: Any = None
+    """The background render of the game's later lines (`prepare_voice`), stopped on close."""
 
     def start_listeners(self, loop: asyncio.AbstractEventLoop) -> None:
         for start in self.starters:
@@ -83,8 +85,22 @@ class Sitting:
             self.output.hush()
 
     def close(self) -> None:
+        if self.ahead is not None:
+            self.ahead.stop()
+        self._say_late_lines()
         self.output.close()
         self.transcript.close()
+
+
+    def _say_late_lines(self) -> None:
+        """A machine too slow for its background render: how many lines the game waited for,
+        or synthesized itself (nothing printed when none: the render kept ahead)."""
+        voice = self.scheduler.voice
+        waited = self.ahead.waited if self.ahead is not None else 0
+        made = getattr(voice, "on_demand", 0)
+        if waited or made:
+            print(voice.pack.speak("hint.render_late", {"waited": waited, "made": made}).text,
+                  file=sys.stderr, flush=True)
 
 
 def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
@@ -113,7 +129,7 @@ def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
     if game is not None and config is not None:
         play_notice, close_notice = _notice_player(run)
         try:
-            prepare_voice(voice, game, config, play_notice)
+            prepare_voice(voice, game, config, play_notice, background=True)
         finally:
             close_notice()
     clock = clock or make_clock(run.time_scale, start_at)
@@ -129,7 +145,7 @@ def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
     display = ConsoleDisplay(show_lines=show_lines, hints=hints)
     night = NightOptions(night_done=run.night_done, ambience=run.ambience)
     scheduler = Scheduler(voice, output, clock, hub, transcript, display, night)
-    sitting = Sitting(scheduler, hub, output, transcript)
+    sitting = Sitting(scheduler, hub, output, transcript, ahead=getattr(voice, "ahead", None))
     private_script = bool(run.answers) and is_json_lines(Path(run.answers))
     if private_script:
         script = PrivateScriptListener(Path(run.answers))
@@ -206,7 +222,7 @@ def _notice_player(run: RunOptions) -> tuple[Callable[[Any], None], Callable[[],
 
 
 def prepare_voice(voice: Any, game: Any, config: Any, notice: Callable[[Any], None] | None = None,
-                  clock: Callable[[], float] | None = None) -> int:
+                  clock: Callable[[], float] | None = None, background: bool = False) -> int:
     """Render ahead every line `game` can say with `config`; a progress bar if it takes a while.
 
     A slow engine says player names apart (`narrator.sound.name_clips`): the table's names
@@ -214,6 +230,12 @@ def prepare_voice(voice: Any, game: Any, config: Any, notice: Callable[[Any], No
     long that will take, printed and handed to `notice` to be heard. Any other render says
     its estimate the same way once it knows its rate, if it takes more than a few seconds
     (`narrator.sound.wait_notice`; `clock` is a test's stand-in for the monotonic clock).
+
+    With `background` (a game about to start), only the game's opening is rendered here
+    (`render_ahead.opening_requests`: what is said before the table's first answer); the rest
+    goes to `voice.ahead`, a `BackgroundRender` that renders it on the pool in the game's order
+    while the game plays. The first game on a fresh machine then starts in seconds, not after
+    the whole pack. An engine that says names apart, or a voice of two engines, renders all first.
     """
     import time
 
@@ -241,6 +263,12 @@ def prepare_voice(voice: Any, game: Any, config: Any, notice: Callable[[Any], No
         return voice.prepare(requests)
     import click
 
+    later: list[Any] = []
+    if background and not pieces and _renders_behind(voice):
+        todo, later = _opening_first(game, config, requests, todo)
+        if later:
+            requests = [r for r in requests if r not in later]
+
     def say(line: str, seconds: float) -> None:
         if pieces:  # the table was told how long already
             return
@@ -249,7 +277,30 @@ def prepare_voice(voice: Any, game: Any, config: Any, notice: Callable[[Any], No
         if notice is not None:
             notice(clip)
 
-    with Progress(len(todo), f"rendering {len(todo)} lines ahead") as bar:
-        waiting = WaitNotice(len(todo), say, clock or time.monotonic, bar.update)
-        voice.prepare(todo, progress=waiting.update)
-    return voice.prepare(requests)
+    if todo:
+        with Progress(len(todo), f"rendering {len(todo)} lines ahead") as bar:
+            waiting = WaitNotice(len(todo), say, clock or time.monotonic, bar.update)
+            voice.prepare(todo, progress=waiting.update)
+    new = voice.prepare(requests)
+    if hasattr(voice, "on_demand"):  # the wait notice was made here, before the game: not late
+        voice.on_demand = 0
+    if later:
+        from narrator.sound.background_render import BackgroundRender
+
+        voice.ahead = BackgroundRender(voice, later).start()
+        click.echo(voice.pack.speak("hint.render_behind", {"count": len(later)}).text, err=True)
+    return new
+
+
+def _renders_behind(voice: Any) -> bool:
+    """Whether a voice can render while its game plays: one engine, saying every line whole."""
+    return isinstance(voice, EngineVoice) and not getattr(voice.engine, "names_apart", False)
+
+
+def _opening_first(game: Any, config: Any, requests: list[Any], todo: list[Any]) -> tuple[list[Any], list[Any]]:
+    """`todo` split in two: what the game's opening says (rendered before it starts) and the
+    rest, in the game's order (rendered while it plays)."""
+    from narrator.sound.render_ahead import opening_requests
+
+    opening = opening_requests(game, config)
+    return [r for r in todo if r in opening], [r for r in todo if r not in opening]
