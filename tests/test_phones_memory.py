@@ -11,6 +11,8 @@ import gc
 import weakref
 
 import aiohttp
+import pytest
+from aiohttp import web_app
 
 from narrator import home
 from narrator.games import get_game
@@ -105,3 +107,12 @@ def test_without_forgetting_the_settings_pages_apps_stay(narrator_home, monkeypa
     monkeypatch.setattr(app_cache, "forget_stopped_apps", lambda: None)
     alive, _ = _settings_apps_kept()
     assert len(alive) == VISITS
+
+
+@pytest.mark.parametrize("cache", ["gone", "not an lru_cache"])
+def test_an_aiohttp_without_that_cache_ends_the_game_all_the_same(narrator_home, monkeypatch, cache):
+    if cache == "gone":
+        monkeypatch.delattr(web_app, "_cached_build_middleware")
+    else:
+        monkeypatch.setattr(web_app, "_cached_build_middleware", web_app._build_middlewares)
+    app_cache.forget_stopped_apps()  # nothing raised: `PhoneServer.stop` goes on
