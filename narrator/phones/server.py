@@ -28,8 +28,8 @@ from aiohttp import web
 from narrator.cues import Ask, Collect, End, Timer
 from narrator.games.contract import Game
 from narrator.inputs.hub import ListenerHub
-from narrator.phones import (answers, carry, channel, crypto, gate, guard, host, host_channel, host_release,
-                             table_controls, wire)
+from narrator.phones import (answers, app_cache, carry, channel, crypto, gate, guard, host, host_channel,
+                             host_release, table_controls, wire)
 from narrator.phones.private import PrivateLines, request_view
 from narrator.phones.seats import HOST, Seats
 from narrator.phones.views import build_view
@@ -358,6 +358,7 @@ class PhoneServer:
             await self._close_streams(None)
             await self._runner.cleanup()
             self._runner = None
+            app_cache.forget_stopped_apps()  # else aiohttp's cache keeps this game's server alive
 
     async def _close_streams(self, app: Any) -> None:
         for queue in self._streams:

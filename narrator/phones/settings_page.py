@@ -24,7 +24,7 @@ from typing import Any, Callable
 from aiohttp import web
 
 from narrator.errors import NarratorError, Refusal
-from narrator.phones import carry, crypto, host_channel, settings_view, wire
+from narrator.phones import app_cache, carry, crypto, host_channel, settings_view, wire
 from narrator.phones.seats import new_table_code, normal_code
 from narrator.phones.server import _own_names
 
@@ -115,6 +115,7 @@ class SettingsPage:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+            app_cache.forget_stopped_apps()  # else aiohttp's cache keeps each visit's app alive
 
     @property
     def running(self) -> bool:
