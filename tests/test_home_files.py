@@ -279,3 +279,17 @@ def test_the_temp_files_kills_left_are_removed_at_the_next_start_and_nothing_els
     assert [s.id for s in saved_games(tmp_path)] == [store.id]
     assert [p for p in stale if os.path.lexists(p)] == []
     assert [p for p in kept if not os.path.lexists(p)] == []
+
+
+# --- the audit: a saved game's log that is a FIFO or a device ---------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
+def test_a_log_that_is_a_fifo_or_a_device_is_a_damaged_game_not_a_hang(tmp_path, monkeypatch, kind):
+    store = _made_at(monkeypatch, tmp_path, "20261205-210000")
+    log = store.folder / "events.jsonl"
+    log.unlink()
+    os.mkfifo(log) if kind == "fifo" else log.symlink_to("/dev/zero")
+    listed = narrator(tmp_path, "games")  # before: opening the FIFO blocked until the bound
+    assert listed.returncode == 0 and "Traceback" not in listed.stderr, listed.stderr
+    assert f"{store.id}  damaged: {log} is damaged (not a regular file)" in listed.stdout

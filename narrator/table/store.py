@@ -30,7 +30,7 @@ from typing import Any, Callable
 from narrator import home
 from narrator.errors import DamagedGame, NarratorError, Refusal, SaveError, SetupError
 from narrator.settings import read_text_bounded
-from narrator.table.event_log import LOG_FILE, LogReading, header_line, read_log
+from narrator.table.event_log import LOG_FILE, MAX_LOG_BYTES, LogReading, header_line, read_at_most, read_log
 from narrator.table.lock import GameLock
 
 META_FILE, SNAPSHOT_FILE, GAME_FILE = "meta.json", "snapshot.json", "game-file.toml"
@@ -304,11 +304,12 @@ class GameStore:
         if line is None:
             if not snapshot.exists():
                 raise DamagedGame(f"saved game {self.id}: nothing to cut; resume without --cut-log")
-            self._write_bytes(f"{SNAPSHOT_FILE}.cut-{time.strftime('%Y%m%d-%H%M%S')}", snapshot.read_bytes())
+            self._write_bytes(f"{SNAPSHOT_FILE}.cut-{time.strftime('%Y%m%d-%H%M%S')}",
+                              read_at_most(snapshot, MAX_JSON_BYTES) or b"")
             snapshot.unlink()
             self.warn(f"{snapshot} set aside; the game goes on from its log")
             return
-        data = path.read_bytes()
+        data = read_at_most(path, MAX_LOG_BYTES) or b""
         keep = sum(len(raw) + 1 for raw in data.split(b"\n")[:line - 1])
         self._write_bytes(f"{LOG_FILE}.cut-{time.strftime('%Y%m%d-%H%M%S')}", data[keep:])
         self._truncate(path, keep)
