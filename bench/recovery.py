@@ -49,11 +49,19 @@ SERVE = ["serve", "--once", "--no-keyboard", "--no-buttons", "--voice", "text", 
          "--time-scale", "0"]
 
 
+def _capped() -> None:
+    """At most 1 GiB of heap per narrator process: an unbounded read (a link to /dev/zero, on the
+    code before the fix) fails fast instead of taking the shared machine's memory."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_DATA, (2**30, 2**30))
+
+
 def narrator(tree: Path, home: Path, *args: str, timeout: float = 25) -> subprocess.CompletedProcess:
     env = {**os.environ, "NARRATOR_HOME": str(home), "PYTHONPATH": str(tree)}
     try:
         return subprocess.run([sys.executable, "-m", "narrator", *args], env=env, cwd=tree, text=True,
-                              capture_output=True, timeout=timeout, stdin=subprocess.DEVNULL)
+                              capture_output=True, timeout=timeout, stdin=subprocess.DEVNULL, preexec_fn=_capped)
     except subprocess.TimeoutExpired as err:
         return subprocess.CompletedProcess(err.cmd, -9, "", f"timed out after {timeout} s")
 

@@ -42,11 +42,19 @@ BOUND = 60
 """Seconds any narrator process of these tests may take (a hang fails the test, it does not stall it)."""
 
 
+def _capped() -> None:
+    """At most 1 GiB of heap per narrator process: an unbounded read (a link to /dev/zero, on the
+    code before the fix) fails fast instead of taking the shared machine's memory."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_DATA, (2**30, 2**30))
+
+
 def narrator(home: Path, *args: str, timeout: float = BOUND) -> subprocess.CompletedProcess:
     env = {**os.environ, "NARRATOR_HOME": str(home)}
     try:
         return subprocess.run([sys.executable, "-m", "narrator", *args], capture_output=True, text=True, env=env,
-                              timeout=timeout, stdin=subprocess.DEVNULL)
+                              timeout=timeout, stdin=subprocess.DEVNULL, preexec_fn=_capped)
     except subprocess.TimeoutExpired:  # subprocess.run kills and reaps the child before raising
         pytest.fail(f"narrator {' '.join(args)} hung past {timeout} s")
 
