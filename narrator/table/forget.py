@@ -20,7 +20,7 @@ from typing import Any, Callable
 from narrator import home
 from narrator.errors import DamagedGame, NarratorError, Refusal, SaveError, SetupError
 from narrator.table.event_log import LOG_FILE
-from narrator.table.saved_games import saved_games
+from narrator.table.saved_games import saved_games, unfinished
 from narrator.table.store import MAX_JSON_BYTES, META_FILE, SNAPSHOT_FILE, GameStore, _warn
 
 NOTE_FILE = "history-forgotten.json"
@@ -75,8 +75,6 @@ def forget(root: Path, name: str, warn: Callable[[str], None] | None = None) -> 
     is named with one line and the others are still done, so the forgetting is never left half
     done (before, a damaged game stopped it with a traceback before the unfinished games were
     noted, and the name came back when they ended)."""
-    from narrator.table.saved_games import unfinished
-
     warn = warn or _warn
     key = player_key(name)
     if not key:

@@ -11,10 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
+from narrator import home
 from narrator.errors import DamagedGame, NarratorError, Refusal, SaveError, SetupError
 from narrator.games import game_from_text, get_game
 from narrator.games.contract import Game
-from narrator import home
 from narrator.table.store import GAME_FILE, META_FILE, REBUILT, GameStore, _warn
 
 
@@ -62,7 +62,7 @@ def unfinished(store: GameStore) -> bool:
         raise DamagedGame(str(Refusal("game_not_replayed", game=store.id, reason=err.__class__.__name__,
                                       folder=store.folder))) from None
     meta = dict(store.meta)
-    del meta[REBUILT]
+    meta.pop(REBUILT, None)
     if state.finished:
         meta.update(finished=True, outcome=game.outcome(config, state))
     store._write_json(META_FILE, meta)
