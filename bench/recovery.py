@@ -11,7 +11,14 @@ the same script. Every case is a fresh `NARRATOR_HOME` and one `python -m narrat
 - **table file**: the default table file, damaged the same ways; the service must play a game;
 - **lying storage**: `meta.json` lost, cut, the log shorter than its snapshot, the log empty,
   a game folder left half-created; the game must resume without a terminal (or, for the
-  half-created one, the folder must be gone and a new game played).
+  half-created one, the folder must be gone and a new game played);
+- **home files** (issue 39): `history-forgotten.json` damaged (garbage, a list, a symlink to
+  `/dev/zero`, a FIFO, over 16 MiB): `narrator stats` must answer, once and every time after;
+  `stats forget` with a finished game's snapshot, log line or meta damaged: one line, and the
+  unfinished game noted; a finished game whose `meta.json` is damaged: it must stay over and
+  counted; a huge `[appliance]` number (400 and 5,000 digits): `serve` must play and `config
+  show` give one line; the games listed after the clock jumped back: `resume` must take the
+  game made last.
 
 A case *crash-loops* when `serve` exits with a status other than 0 or prints a traceback (the
 systemd unit would restart it, and the table would hear the greeting again).
@@ -29,6 +36,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Callable
 
 REPO = Path(__file__).resolve().parent.parent
 NAMES = "Aki,Ben,Chika,Dai,Emi"
@@ -41,11 +49,19 @@ SERVE = ["serve", "--once", "--no-keyboard", "--no-buttons", "--voice", "text", 
          "--time-scale", "0"]
 
 
+def _capped() -> None:
+    """At most 1 GiB of heap per narrator process: an unbounded read (a link to /dev/zero, on the
+    code before the fix) fails fast instead of taking the shared machine's memory."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_DATA, (2**30, 2**30))
+
+
 def narrator(tree: Path, home: Path, *args: str, timeout: float = 25) -> subprocess.CompletedProcess:
     env = {**os.environ, "NARRATOR_HOME": str(home), "PYTHONPATH": str(tree)}
     try:
         return subprocess.run([sys.executable, "-m", "narrator", *args], env=env, cwd=tree, text=True,
-                              capture_output=True, timeout=timeout, stdin=subprocess.DEVNULL)
+                              capture_output=True, timeout=timeout, stdin=subprocess.DEVNULL, preexec_fn=_capped)
     except subprocess.TimeoutExpired as err:
         return subprocess.CompletedProcess(err.cmd, -9, "", f"timed out after {timeout} s")
 
@@ -183,6 +199,113 @@ def lying_cases(tree: Path, base: Path) -> tuple[int, int]:
     return total, recovered
 
 
+def evening(tree: Path, base: Path) -> Path:
+    """A home with one finished game (first) and one unfinished game (second)."""
+    home = base / "evening"
+    names = "Aki,Ben,Chika,Dai,Emi,Fumi"
+    run = ["play", "additional-werewolf", "--names", names, "--seed", "7", "--voice", "text", "--time-scale", "0",
+           "--no-keyboard", "--answers"]
+    script = ["done", "Ben,Dai", "no", "no", "done", "Emi", "no", "no", "done", "Fumi", "yes"]
+    narrator(tree, home, *run, serve_answers(base, "\n".join(script) + "\n"), timeout=60)
+    narrator(tree, home, *run, serve_answers(base, "\n".join(script[:3]) + "\n"), timeout=60)
+    return home
+
+
+def home_cases(tree: Path, base: Path) -> tuple[int, int]:
+    origin = evening(tree, base)
+    finished, unfinished = sorted((origin / "games").iterdir())
+    total = held = 0
+
+    def copy() -> Path:
+        home = base / "case"
+        shutil.rmtree(home, ignore_errors=True)
+        shutil.copytree(origin, home, symlinks=True)
+        return home
+
+    def note(damage: Callable[[Path], None]) -> bool:
+        home = copy()
+        damage(home / "history-forgotten.json")
+        first, again = narrator(tree, home, "stats", "--json"), narrator(tree, home, "stats", "--json")
+        return not crashed(first) and not crashed(again) and finished.name in first.stdout
+
+    def huge(path: Path) -> None:
+        with path.open("wb") as f:
+            f.truncate(16 * 2**20 + 1)
+
+    def forget(damage: Callable[[Path], None], scrubbed: bool = True) -> bool:
+        """One line, the unfinished game noted, and the finished game rewritten without the name
+        (or, where its log is damaged, the line saying the name may still be in it)."""
+        home = copy()
+        damage(home / "games" / finished.name)
+        done = narrator(tree, home, "stats", "forget", "Ben")
+        note_file = home / "history-forgotten.json"
+        log = (home / "games" / finished.name / "events.jsonl").read_text(encoding="utf-8", errors="replace")
+        told = '"Ben"' not in log if scrubbed else "could not be rewritten" in done.stderr
+        return not crashed(done) and note_file.exists() and unfinished.name in note_file.read_text() and told
+
+    def damage_log(folder: Path) -> None:
+        lines = (folder / "events.jsonl").read_bytes().splitlines(keepends=True)
+        (folder / "events.jsonl").write_bytes(b"".join(lines[:3]) + b"{ damaged\n" + b"".join(lines[3:]))
+
+    def meta_kept() -> bool:
+        home = copy()
+        shutil.rmtree(home / "games" / unfinished.name)
+        (home / "games" / finished.name / "meta.json").write_bytes(b'{"id": ')
+        listed = narrator(tree, home, "games")
+        resumed = narrator(tree, home, "resume", "--no-keyboard", "--voice", "text", "--time-scale", "0")
+        stats = narrator(tree, home, "stats", "--json")
+        return (f"{finished.name}  additional-werewolf  over" in listed.stdout and "no unfinished game" in resumed.stderr
+                and not crashed(stats) and finished.name in stats.stdout)
+
+    def appliance_number(digits: int) -> bool:
+        home = base / "case"
+        shutil.rmtree(home, ignore_errors=True)
+        home.mkdir()
+        (home / "table.toml").write_text(f"[appliance]\nresume_timeout = 1{'0' * digits}\n")
+        shown = narrator(tree, home, "config", "show")
+        served = narrator(tree, home, *SERVE, "--answers", serve_answers(base, "yes\ndone\nyes\n" + "no\n" * 10))
+        return "Traceback" not in shown.stderr and not crashed(served)
+
+    def clock_back() -> bool:
+        home = copy()
+        shutil.rmtree(home / "games" / unfinished.name)
+        again = narrator(tree, home, "play", "pagan", "--voice", "text", "--time-scale", "0", "--no-keyboard",
+                         "--answers", serve_answers(base, "done\n"))
+        [new] = [f for f in (home / "games").iterdir() if f.name != finished.name]
+        old_id = "29991231-235959-abcdef"  # a game begun before the clock jumped back: its id sorts last
+        (home / "games" / finished.name).rename(home / "games" / old_id)
+        meta = json.loads((home / "games" / old_id / "meta.json").read_text())
+        meta.update(id=old_id, finished=False)
+        (home / "games" / old_id / "meta.json").write_text(json.dumps(meta))
+        log = (home / "games" / old_id / "events.jsonl")
+        first, *rest = log.read_text().splitlines(keepends=True)
+        log.write_text(json.dumps(dict(json.loads(first), id=old_id)) + "\n" + "".join(rest))
+        (home / "games" / old_id / "snapshot.json").unlink()
+        listed = narrator(tree, home, "games").stdout.splitlines()
+        return again.returncode == 3 and listed[-1].startswith(new.name)
+
+    cases: dict[str, Callable[[], bool]] = {
+        "note garbage": lambda: note(lambda p: p.write_bytes(b"{ not json")),
+        "note a list": lambda: note(lambda p: p.write_text("[1, 2]")),
+        "note -> /dev/zero": lambda: note(lambda p: p.symlink_to("/dev/zero")),
+        "note a FIFO": lambda: note(lambda p: os.mkfifo(p)),
+        "note over 16 MiB": lambda: note(huge),
+        "forget, snapshot damaged": lambda: forget(lambda f: (f / "snapshot.json").write_bytes(b'{"state": ')),
+        "forget, log line damaged": lambda: forget(damage_log, scrubbed=False),
+        "forget, meta damaged": lambda: forget(lambda f: (f / "meta.json").write_bytes(b'{"id": ')),
+        "finished game, meta damaged": meta_kept,
+        "[appliance] 400 digits": lambda: appliance_number(400),
+        "[appliance] 5000 digits": lambda: appliance_number(5000),
+        "clock jumped back": clock_back,
+    }
+    for label, case in cases.items():
+        total += 1
+        ok = case()
+        held += ok
+        print(f"  {label}: {'held' if ok else 'NOT held'}")
+    return total, held
+
+
 def _finished(meta: Path) -> bool:
     try:
         return bool(json.loads(meta.read_text()).get("finished"))
@@ -195,17 +318,25 @@ def main() -> None:
     parser.add_argument("--tree", type=Path, default=REPO)
     parser.add_argument("--mutations", type=int, default=27)
     parser.add_argument("--seed", type=int, default=25)
+    parser.add_argument("--only", choices=["phones", "table", "lying", "home"], help="run one group of cases")
     args = parser.parse_args()
     base = Path(tempfile.mkdtemp(prefix="narrator-recovery-"))
+    runs = lambda group: args.only in (None, group)  # noqa: E731
     try:
         tree = args.tree.resolve()
         print(f"tree {tree}")
-        total, loops = phones_cases(tree, base, random.Random(args.seed), args.mutations)
-        print(f"phones files: {loops} of {total} damage cases crash-loop serve")
-        total, loops = table_cases(tree, base, random.Random(args.seed), args.mutations)
-        print(f"table file: {loops} of {total} damage cases crash serve or `config show`")
-        total, recovered = lying_cases(tree, base)
-        print(f"lying storage: {recovered} of {total} cases recovered without a terminal")
+        if runs("phones"):
+            total, loops = phones_cases(tree, base, random.Random(args.seed), args.mutations)
+            print(f"phones files: {loops} of {total} damage cases crash-loop serve")
+        if runs("table"):
+            total, loops = table_cases(tree, base, random.Random(args.seed), args.mutations)
+            print(f"table file: {loops} of {total} damage cases crash serve or `config show`")
+        if runs("lying"):
+            total, recovered = lying_cases(tree, base)
+            print(f"lying storage: {recovered} of {total} cases recovered without a terminal")
+        if runs("home"):
+            total, held = home_cases(tree, base)
+            print(f"home files: {held} of {total} cases held")
     finally:
         shutil.rmtree(base, ignore_errors=True)
 

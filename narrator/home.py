@@ -7,6 +7,7 @@ the XDG data directory so a Pi's service user keeps its games in its own home.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -125,3 +126,54 @@ def set_aside(path: Path) -> Path:
     except OSError:
         return path
     return target
+
+
+def read_kept_json(path: Path, limit: int = MAX_KEPT_BYTES) -> tuple[Any, DamagedFile | None, Path | None]:
+    """A kept file's JSON read the careful way, with no reason to stop: (data, None, None), or
+    (None, the damage, where it was set aside) when it is damaged. The caller says the one line
+    (in the table's words) and goes on as if the file were missing: a damaged file that was not
+    set aside would refuse every later start the same way."""
+    try:
+        return read_json(path, limit), None, None
+    except DamagedFile as err:
+        return None, err, set_aside(path)
+
+
+_TEMP_NAME = re.compile(r"^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$")
+"""The temp files `write_atomic` makes: `.NAME.<pid>.<8 hex>.tmp`, nobody else's name."""
+
+
+def clean_stale_temps(folder: Path) -> list[Path]:
+    """Remove the temp files `write_atomic` left in `folder` when its process was killed mid-write
+    (a kill lands between the temp's creation and its rename; nothing else ever removes them).
+    Only ours and only clearly stale: our name pattern, a regular file, and its writer's process
+    gone (a live writer's temp, in this process or another narrator's, is left alone).
+    Returns the ones removed; a folder that cannot be listed or a file that cannot be removed is
+    left as it is (a read-only home still plays)."""
+    removed = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    for entry in entries:
+        match = _TEMP_NAME.match(entry.name)
+        try:
+            if match is None or not entry.is_file(follow_symlinks=False) or _alive(int(match.group(1))):
+                continue
+            os.unlink(entry.path)
+        except OSError:
+            continue
+        removed.append(Path(entry.path))
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, ValueError):
+        return True  # someone else's process, or a number no process has: leave it
+    return True

@@ -185,7 +185,7 @@ def read_table_file(path: Path) -> dict[str, Any]:
     text = read_text_bounded(path, "table file", "check the path given to --table")
     try:
         return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
+    except (tomllib.TOMLDecodeError, ValueError) as err:  # ValueError: an integer over 4300 digits
         raise SetupError(f"table file {path} is not valid TOML: {err}; fix that line") from None
     except RecursionError:
         raise SetupError(f"table file {path} nests tables or lists too deeply; a table file is flat") from None

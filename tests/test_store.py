@@ -129,7 +129,7 @@ def header_of(store):
     """The log's first line: its game, and a copy of the setup meta.json holds (issue 25)."""
     meta = json.loads((store.folder / "meta.json").read_text())
     return {"type": "log", "id": store.id, "game": meta["game"],
-            "setup": {"config": meta["config"], "run": meta["run"]}}
+            "setup": {"config": meta["config"], "run": meta["run"], **({"seq": meta["seq"]} if "seq" in meta else {})}}
 
 
 def as_before_issue_25(store):
@@ -470,7 +470,9 @@ def test_find_game_picks_the_latest_sound_unfinished_game(tmp_path, monkeypatch)
     (made[1].folder / "meta.json").write_text(json.dumps({"game": "pagan", "config": {}, "run": {}}))
     (made[1].folder / "events.jsonl").write_text("garbage\n")
     assert find_game(tmp_path, None, warned.append, damaged_too=True).id == made[1].id
-    assert [s.id for s in saved_games_module.saved_games(tmp_path)] == [m.id for m in made]
+    # made[1]'s meta was rewritten without its creation sequence and its log is garbage: it counts
+    # as saved before the sequence was kept, so it comes first; the others keep their order
+    assert [s.id for s in saved_games_module.saved_games(tmp_path)] == [made[1].id, made[0].id, made[2].id]
     assert saved_games_module.saved_games(tmp_path / "none") == []
 
 

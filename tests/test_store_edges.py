@@ -50,7 +50,8 @@ def header(store):
     """The log's first line: its game, and a copy of the setup meta.json holds (issue 25)."""
     meta = json.loads((store.folder / "meta.json").read_text())
     return json.dumps({"type": "log", "id": store.id, "game": "additional-werewolf",
-                       "setup": {"config": meta["config"], "run": meta["run"]}}, ensure_ascii=False) + "\n"
+                       "setup": {"config": meta["config"], "run": meta["run"], "seq": meta["seq"]}},
+                      ensure_ascii=False) + "\n"
 
 
 # --- what the files hold ----------------------------------------------------------------------
@@ -60,7 +61,7 @@ def test_meta_names_the_game_its_setup_and_run_and_update_run_replaces_the_run(g
     _, config, store = game
     meta = json.loads((store.folder / "meta.json").read_text(encoding="utf-8"))
     assert meta == {"id": store.id, "game": "additional-werewolf", "config": config.to_dict(),
-                    "run": {"voice": "text"}, "finished": False}
+                    "run": {"voice": "text"}, "seq": 1, "finished": False}
     assert "千佳" in (store.folder / "meta.json").read_text(encoding="utf-8")  # readable, not \\u escapes
     store.update_run({"voice": "ja"})
     assert store.meta["run"] == {"voice": "ja"}

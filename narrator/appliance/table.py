@@ -178,7 +178,7 @@ def load_table(path: Path) -> dict[str, Any]:
     text = read_table_text(path)
     try:
         return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
+    except (tomllib.TOMLDecodeError, ValueError) as err:  # ValueError: an integer over 4300 digits
         raise UnreadableTable(f"table file {path} is not valid TOML: {err}; "
                               "fix it with `narrator config edit`") from None
     except RecursionError:
@@ -190,7 +190,7 @@ def save_checked(path: Path, text: str) -> dict[str, Any]:
     """Replace the table file by `text` only if it parses and validates; returns the table."""
     try:
         table = tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, RecursionError) as err:
+    except (tomllib.TOMLDecodeError, ValueError, RecursionError) as err:
         raise Refusal("table_not_toml", path=path, problem=err) from None
     check_table(table, f"table file {path}")
     _write_atomic(path, text)
@@ -285,11 +285,19 @@ def _pin(value: Any, key: str, source: str) -> int | str | None:
 def _seconds(value: Any, key: str, source: str) -> float:
     try:
         seconds = float(value)
+    except OverflowError:  # a whole number too big for a float: out of range, not a traceback
+        raise Refusal("appliance_seconds_range", source=source, key=key, value=_short(value)) from None
     except (TypeError, ValueError):
         raise Refusal("appliance_seconds", source=source, key=key, value=value) from None
     if isinstance(value, bool) or not 0 < seconds <= 3600:
         raise Refusal("appliance_seconds_range", source=source, key=key, value=value)
     return seconds
+
+
+def _short(value: Any) -> str:
+    """A value as a refusal shows it: a number of hundreds of digits cut to its head."""
+    text = str(value)
+    return text if len(text) <= 24 else f"{text[:20]}…({len(text)} digits)"
 
 
 def _write_atomic(path: Path, text: str) -> None:

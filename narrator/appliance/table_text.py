@@ -132,7 +132,7 @@ def parse_value(raw: str) -> Any:
     """A command-line value as TOML (17, 1.5, true, ["a", "b"]), else as a plain string."""
     try:
         value = tomllib.loads(f"v = {raw}")["v"]
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, ValueError, RecursionError):  # ValueError: over 4300 digits
         return raw
     return value if isinstance(value, (bool, int, float, str, list, dict)) else raw
 

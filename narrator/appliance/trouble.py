@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Callable
 
 from narrator import home
+from narrator.errors import NarratorError
 from narrator.table.lock import held_by_other
-from narrator.table.saved_games import saved_games
+from narrator.table.saved_games import saved_games, unfinished
 from narrator.table.store import GameStore
 
 FULL = {errno.ENOSPC, errno.EDQUOT}
@@ -70,17 +71,23 @@ def latest_unfinished(root: Path, log: Callable[[str], None] | None = None,
     """The latest unfinished game this appliance may take: a damaged game, or one another
     narrator is playing, is named in the log and skipped, never a reason to stop."""
     log = log or (lambda message: None)
-    unfinished = []
+    found = []
     for store in saved_games(root):
         if store.id in skip:
             continue
         problem = store.problem()
+        if not problem:
+            try:
+                if not unfinished(store):
+                    continue
+            except NarratorError as err:
+                problem = str(err)
         if problem:
             log(f"skipping a damaged game: {problem}")
-        elif not store.meta.get("finished"):
+        else:
             holder = held_by_other(store.folder)
             if holder:
                 log(f"skipping game {store.id}: another narrator is playing it ({holder})")
             else:
-                unfinished.append(store)
-    return unfinished[-1] if unfinished else None
+                found.append(store)
+    return found[-1] if found else None

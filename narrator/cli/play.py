@@ -26,7 +26,7 @@ from narrator.table.runner import play as play_loop
 from narrator.table.runner import cut_log as cut_damaged_log
 from narrator.table.runner import resume_position, start_position
 from narrator.table.session import RunOptions, open_sitting
-from narrator.table.saved_games import find_game, rules_of, saved_games
+from narrator.table.saved_games import find_game, rules_of, saved_games, unfinished
 from narrator.table.store import GameStore
 
 
@@ -147,9 +147,9 @@ def resume(game_id: str | None, keyboard: bool | None, cut_log: bool, **flags: A
 
 
 def _resume(store: GameStore, keyboard: bool | None, cut_log: bool, flags: dict[str, Any]) -> None:
-    meta = store.meta
-    if meta.get("finished"):
+    if not unfinished(store):  # a meta.json rebuilt from the log is replayed to know
         raise NarratorError(f"game {store.id} is already over; start a new one with `narrator play`")
+    meta = store.meta
     rules = rules_of(store)
     config = saved_config(rules, meta, store.id)
     run = resume_options(meta["run"], flags, keyboard=keyboard)
@@ -263,12 +263,16 @@ def games(ctx: click.Context) -> None:
         click.echo(f"{name}  broken: {reason}")
     for store in saved_games(home.app_home()):
         problem = store.problem()
+        try:
+            over = problem is None and not unfinished(store)
+        except NarratorError as err:
+            problem = str(err)
         if problem:
             click.echo(f"{store.id}  damaged: {problem}")
             continue
         meta = store.meta
         outcome = meta.get("outcome") if isinstance(meta.get("outcome"), dict) else {}
-        status = f"over ({outcome.get('winner')} won)" if meta.get("finished") else "unfinished"
+        status = f"over ({outcome.get('winner')} won)" if over else "unfinished"
         click.echo(f"{store.id}  {meta['game']}  {status}")
 
 

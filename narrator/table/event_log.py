@@ -15,11 +15,14 @@ Reading tells three kinds of damage apart, because each calls for something diff
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from narrator import home
 from narrator.errors import DamagedGame, SaveError
 from narrator.cues import EVENT_TYPES
 
@@ -45,12 +48,15 @@ class LogReading:
 
 
 def read_at_most(path: Path, limit: int) -> bytes | None:
-    """Up to `limit` + 1 bytes of `path` (None when it does not exist); one line if unreadable."""
+    """Up to `limit` + 1 bytes of `path` (None when it does not exist); one line if unreadable.
+    Read the home's careful way (`home.read_bounded`): a log that is a FIFO (which would block the
+    start) or a device is damaged, not opened."""
     try:
-        with path.open("rb") as f:
-            return f.read(limit + 1)
-    except FileNotFoundError:
-        return None
+        return home.read_bounded(path, limit)
+    except home.DamagedFile as err:
+        if path.is_dir():
+            raise SaveError(f"cannot read {path} ({os.strerror(errno.EISDIR)}); check its permissions") from None
+        raise DamagedGame(f"{err}; move its game folder away") from None
     except OSError as err:
         raise SaveError(f"cannot read {path} ({err.strerror}); check its permissions") from None
 

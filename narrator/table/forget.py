@@ -15,12 +15,13 @@ import hashlib
 import json
 import unicodedata
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
-from narrator.errors import NarratorError, SaveError, SetupError
+from narrator import home
+from narrator.errors import DamagedGame, NarratorError, Refusal, SaveError, SetupError
 from narrator.table.event_log import LOG_FILE
-from narrator.table.saved_games import saved_games
-from narrator.table.store import META_FILE, SNAPSHOT_FILE, GameStore
+from narrator.table.saved_games import saved_games, unfinished
+from narrator.table.store import MAX_JSON_BYTES, META_FILE, SNAPSHOT_FILE, GameStore, _warn
 
 NOTE_FILE = "history-forgotten.json"
 PHONE_FILES = ("phones.json", "phones-private.json")
@@ -40,61 +41,98 @@ def _digest(key: str) -> str:
     return hashlib.sha256(key.encode("utf-8")).hexdigest()
 
 
-def forgotten(root: Path) -> dict[str, set[str]]:
-    """Each unfinished game's id → the digests of the players forgotten while it was played."""
-    try:
-        data = json.loads((root / NOTE_FILE).read_text(encoding="utf-8"))
-        return {game: set(digests) for game, digests in data.items()}
-    except FileNotFoundError:
+def forgotten(root: Path, warn: Callable[[str], None] | None = None) -> dict[str, set[str]]:
+    """Each unfinished game's id → the digests of the players forgotten while it was played.
+    Read the home's careful way (bounded, no device or FIFO followed); a damaged note is set
+    aside with one line and the history goes on without it (a note that refused every `stats`
+    and every evening's winners would be worse than those players counted again)."""
+    path = root / NOTE_FILE
+    data, damage, moved = home.read_kept_json(path)
+    if damage is None and data is not None and not _note_shape(data):
+        damage, moved = home.DamagedFile(path, "not a note of forgotten players"), home.set_aside(path)
+    if damage is not None:
+        (warn or _warn)(str(Refusal("history_note_set_aside", path=path, reason=damage.reason,
+                                    moved=moved.name if moved != path else path.name)))
         return {}
-    except (OSError, ValueError, AttributeError, TypeError) as err:
-        raise NarratorError(f"{root / NOTE_FILE} is damaged ({err.__class__.__name__}); "
-                            "remove it and forget the players again") from None
+    return {game: set(digests) for game, digests in (data or {}).items()}
+
+
+def _note_shape(data: Any) -> bool:
+    return isinstance(data, dict) and all(
+        isinstance(game, str) and isinstance(digests, list) and all(isinstance(d, str) for d in digests)
+        for game, digests in data.items())
 
 
 def is_forgotten(notes: dict[str, set[str]], game_id: str, name: str) -> bool:
     return _digest(player_key(name)) in notes.get(game_id, set())
 
 
-def forget(root: Path, name: str) -> tuple[int, int]:
+def forget(root: Path, name: str, warn: Callable[[str], None] | None = None) -> tuple[int, int]:
     """Blank `name` in every finished game; note it for the unfinished ones.
-    Returns (finished games rewritten, unfinished games noted)."""
+    Returns (finished games rewritten, unfinished games noted).
+
+    The note is written first: a finished game that cannot be rewritten (damaged, unreadable)
+    is named with one line and the others are still done, so the forgetting is never left half
+    done (before, a damaged game stopped it with a traceback before the unfinished games were
+    noted, and the name came back when they ended)."""
+    warn = warn or _warn
     key = player_key(name)
     if not key:
         raise SetupError("give the player's name: narrator stats forget NAME")
-    rewritten, noted = 0, []
+    finished, noted = [], []
     for store in saved_games(root):
         try:
-            finished = bool(store.meta.get("finished"))
+            (noted if unfinished(store) else finished).append(store)
         except NarratorError:
             continue  # a damaged game is in no record
-        if not finished:
-            noted.append(store.id)
-        elif _scrub(store, key):
-            rewritten += 1
     if noted:
-        notes = forgotten(root)
-        for game_id in noted:
-            notes.setdefault(game_id, set()).add(_digest(key))
+        notes = forgotten(root, warn)
+        for store in noted:
+            notes.setdefault(store.id, set()).add(_digest(key))
         _write_note(root, notes)
+    rewritten = 0
+    for store in finished:
+        try:
+            rewritten += _scrub(store, key)
+        except (NarratorError, OSError) as err:
+            reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+            warn(str(Refusal("forget_game_left", game=store.id, reason=reason, folder=store.folder)))
     return rewritten, len(noted)
 
 
 def _scrub(store: GameStore, key: str) -> bool:
-    """Rewrite one finished game's files without the name; True when it was there."""
+    """Rewrite one finished game's files without the name; True when it was there. Every file is
+    read the careful way; a damaged snapshot is dropped (the log rebuilds it, and it may hold the
+    name), a damaged meta or log line raises DamagedGame: the name may still be in it."""
     changed = False
     for name in (META_FILE, SNAPSHOT_FILE):
         path = store.folder / name
-        if path.is_file():
-            data, hit = _blank(json.loads(path.read_text(encoding="utf-8")), key)
-            if hit:
-                store._write_text(name, json.dumps(data, ensure_ascii=False))  # atomic, as the store writes
-                changed = True
+        try:
+            data = home.read_json(path, MAX_JSON_BYTES)
+        except home.DamagedFile as err:
+            if name != SNAPSHOT_FILE:
+                raise DamagedGame(f"saved game {store.id}: {err}") from None
+            path.unlink()
+            changed = True
+            continue
+        if data is None:
+            continue
+        data, hit = _blank(data, key)
+        if hit:
+            store._write_text(name, json.dumps(data, ensure_ascii=False))  # atomic, as the store writes
+            changed = True
     log = store.folder / LOG_FILE
-    if log.is_file():
+    raw_log = home.read_bounded(log)
+    if raw_log is not None:
+        if len(raw_log) > home.MAX_KEPT_BYTES:
+            raise DamagedGame(f"saved game {store.id}: {home.DamagedFile(log, 'over 16 MiB')}")
         lines, hit_any = [], False
-        for raw in log.read_text(encoding="utf-8").splitlines():
-            data, hit = _blank(json.loads(raw), key) if raw.strip() else (None, False)
+        for number, raw in enumerate(raw_log.decode("utf-8", errors="surrogateescape").splitlines(), 1):
+            try:
+                data, hit = _blank(json.loads(raw.encode("utf-8").decode("utf-8")), key) \
+                    if raw.strip() else (None, False)
+            except (ValueError, RecursionError):  # UnicodeError is a ValueError
+                raise DamagedGame(f"saved game {store.id}: {log} line {number} is damaged") from None
             lines.append(json.dumps(data, ensure_ascii=False) if hit else raw)
             hit_any = hit_any or hit
         if hit_any:
@@ -126,10 +164,7 @@ def _blank(value: Any, key: str) -> tuple[Any, bool]:
 
 def _write_note(root: Path, notes: dict[str, set[str]]) -> None:
     path = root / NOTE_FILE
-    tmp = path.with_name(f".{NOTE_FILE}.tmp")
     try:
-        tmp.write_text(json.dumps({g: sorted(d) for g, d in notes.items()}), encoding="utf-8")
-        tmp.chmod(0o600)
-        tmp.replace(path)
+        home.write_atomic(path, json.dumps({g: sorted(d) for g, d in notes.items()}))
     except OSError as err:
         raise SaveError(f"cannot write {path} ({err.strerror}); make {root} writable") from None

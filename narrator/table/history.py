@@ -20,7 +20,7 @@ from narrator.errors import NarratorError
 from narrator.games.contract import Game
 from narrator.table.forget import forgotten, is_forgotten, shown_name
 from narrator.table.runner import rebuild
-from narrator.table.saved_games import rules_of, saved_games
+from narrator.table.saved_games import rules_of, saved_games, unfinished
 from narrator.table.store import GameStore
 
 
@@ -34,7 +34,7 @@ def record_of(game: Game, config: Any, state: Any, game_id: str, meta: dict[str,
 
 def records(root: Any, warn: Callable[[str], None]) -> list[dict[str, Any]]:
     """Every finished game's record, oldest first; the forgotten players left out."""
-    gone = forgotten(root)
+    gone = forgotten(root, warn)
     out = []
     for store in saved_games(root):
         try:
@@ -50,6 +50,8 @@ def records(root: Any, warn: Callable[[str], None]) -> list[dict[str, Any]]:
 
 
 def _read(store: GameStore) -> dict[str, Any] | None:
+    if unfinished(store):  # a meta.json rebuilt from the log is replayed to know
+        return None
     meta = store.meta
     outcome = meta.get("outcome") if isinstance(meta.get("outcome"), dict) else {}
     if not meta.get("finished") or outcome.get("abandoned") or meta["run"].get("history") is False:

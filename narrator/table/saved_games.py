@@ -11,22 +11,62 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
-from narrator.errors import DamagedGame, NarratorError, SaveError, SetupError
+from narrator import home
+from narrator.errors import DamagedGame, NarratorError, Refusal, SaveError, SetupError
 from narrator.games import game_from_text, get_game
 from narrator.games.contract import Game
-from narrator.table.store import GAME_FILE, GameStore, _warn
+from narrator.table.store import GAME_FILE, META_FILE, REBUILT, GameStore, _warn
 
 
 def saved_games(root: Path) -> list[GameStore]:
-    """Every game folder, oldest first (damaged ones too: `problem()` says what is wrong)."""
+    """Every game folder, oldest first by creation sequence (`store.SEQ`; the games saved before
+    it was kept come first, by id), damaged ones too (`problem()` says what is wrong). The temp
+    files kills left in the home and the game folders are removed on the way (`clean_stale_temps`)."""
     folder = root / "games"
+    home.clean_stale_temps(root)
     try:
         stores = [GameStore(p) for p in sorted(folder.iterdir()) if p.is_dir() and not p.name.startswith(".")]
     except FileNotFoundError:
         return []
     except OSError as err:
         raise SaveError(f"cannot list {folder} ({err.strerror}); check NARRATOR_HOME and its permissions") from None
-    return [store for store in stores if not _clean_half_created(store)]
+    for store in stores:
+        home.clean_stale_temps(store.folder)
+    stores = [store for store in stores if not _clean_half_created(store)]
+    order = {store.id: (store.seq, store.id) for store in stores}
+    return sorted(stores, key=lambda store: order[store.id])
+
+
+def unfinished(store: GameStore) -> bool:
+    """Whether the game has not ended. A meta.json rebuilt from the log's copy cannot say, so its
+    game is replayed by its rules once: a game that had ended is marked finished again (before,
+    it was offered for resume as unfinished, and a "no" set it aside, erasing its result from the
+    history). Raises NarratorError for a damaged game."""
+    meta = store.meta
+    if meta.get("finished"):
+        return False
+    if not meta.get(REBUILT):
+        return True
+    from narrator.table.runner import rebuild
+
+    game = rules_of(store)
+    try:
+        config = game.config_from_dict(meta["config"])
+        snapshot, _ = store.load_snapshot()
+        state = game.state_from_dict(snapshot.state) if snapshot is not None else None
+        if state is None or not state.finished:
+            state, _ = rebuild(game, config, store.events())
+    except NarratorError:
+        raise
+    except Exception as err:  # noqa: BLE001 - a setup no game reads: one line, the game skipped
+        raise DamagedGame(str(Refusal("game_not_replayed", game=store.id, reason=err.__class__.__name__,
+                                      folder=store.folder))) from None
+    meta = dict(store.meta)
+    meta.pop(REBUILT, None)
+    if state.finished:
+        meta.update(finished=True, outcome=game.outcome(config, state))
+    store._write_json(META_FILE, meta)
+    return not state.finished
 
 
 def _clean_half_created(store: GameStore) -> bool:
@@ -60,20 +100,24 @@ def find_game(root: Path, game_id: str | None, warn: Callable[[str], None] | Non
                 return store
         raise NarratorError(f"no saved game '{game_id}' in {root / 'games'}; see `narrator games`")
     warn = warn or _warn
-    unfinished, damaged = [], []
+    found, damaged = [], []
     for store in games:
         problem = store.problem()
         if problem is None:
-            if not store.meta.get("finished"):
-                unfinished.append(store)
+            try:
+                if unfinished(store):
+                    found.append(store)
+            except NarratorError as err:
+                damaged.append(str(err))
+                warn(f"skipping a damaged game: {err}")
             continue
         damaged.append(problem)
         if damaged_too and _unfinished_meta(store):
-            unfinished.append(store)
+            found.append(store)
         else:
             warn(f"skipping a damaged game: {problem}")
-    if unfinished:
-        return unfinished[-1]
+    if found:
+        return found[-1]
     if damaged:
         raise DamagedGame(damaged[-1])
     raise NarratorError(f"no unfinished game in {root / 'games'}; start one with `narrator play`")

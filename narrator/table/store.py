@@ -28,9 +28,9 @@ from pathlib import Path
 from typing import Any, Callable
 
 from narrator import home
-from narrator.errors import DamagedGame, NarratorError, SaveError, SetupError
+from narrator.errors import DamagedGame, NarratorError, Refusal, SaveError, SetupError
 from narrator.settings import read_text_bounded
-from narrator.table.event_log import LOG_FILE, LogReading, header_line, read_log
+from narrator.table.event_log import LOG_FILE, MAX_LOG_BYTES, LogReading, header_line, read_at_most, read_log
 from narrator.table.lock import GameLock
 
 META_FILE, SNAPSHOT_FILE, GAME_FILE = "meta.json", "snapshot.json", "game-file.toml"
@@ -39,6 +39,13 @@ GAME_FILE_SUM = "game_file_sha256"
 damaged since the game was started is refused rather than played by other rules."""
 MAX_JSON_BYTES = 16 * 1024 * 1024
 """meta.json and snapshot.json are a few kilobytes; a bigger one is not ours."""
+SEQ = "seq"
+"""The meta (and the log's setup) key of a game's creation sequence: 1 + the highest in the home
+when it was created. `resume` continues the latest game by it, not by the wall-clock id: after
+the clock jumps back (a Pi without a network keeps no time across a power cut) a new game's id
+sorts before an older one's."""
+REBUILT = "rebuilt_from_log"
+"""In a meta.json rebuilt from the log's copy: whether the game ended is not yet known."""
 
 
 @dataclass(frozen=True)
@@ -71,6 +78,7 @@ class GameStore:
         with `game_file` (a game file's text, `Game.source`), a copy of it and its checksum."""
         games = root / "games"
         game_id = time.strftime("%Y%m%d-%H%M%S") + "-" + secrets.token_hex(3)
+        seq = next_seq(games)
         try:
             new_parent = not games.is_dir()
             games.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -84,7 +92,7 @@ class GameStore:
                             "or set NARRATOR_HOME to a writable folder") from None
         store = cls(games / game_id, warn)
         store.lock.acquire(holder)
-        setup: dict[str, Any] = {"config": config, "run": run}
+        setup: dict[str, Any] = {"config": config, "run": run, SEQ: seq}
         if game_file is not None:
             setup[GAME_FILE_SUM] = _sha256(game_file)
         try:
@@ -92,9 +100,11 @@ class GameStore:
                 store._write_text(GAME_FILE, game_file)
             store._write_json(META_FILE, {"id": game_id, "game": game, **setup, "finished": False})
             store._append(header_line(game_id, game, setup))
-        except SaveError:
+        except SaveError as err:
+            # The game is removed, so the line names no resume of it (the save error would).
             store.discard()
-            raise
+            reason = err.__context__.strerror if isinstance(err.__context__, OSError) else str(err)
+            raise SaveError(str(Refusal("game_not_created", folder=games, reason=reason))) from None
         store._tail_checked = True
         return store
 
@@ -161,7 +171,29 @@ class GameStore:
                 "finished": False}
         if isinstance(setup.get(GAME_FILE_SUM), str):
             meta[GAME_FILE_SUM] = setup[GAME_FILE_SUM]
+        if _is_seq(setup.get(SEQ)):
+            meta[SEQ] = setup[SEQ]
+        # The log's copy cannot say whether the game ended: `saved_games.unfinished` replays it
+        # before the game is offered for resume (a finished game is not to be set aside).
+        meta[REBUILT] = True
         return None if _meta_problem(meta) else meta
+
+    @property
+    def seq(self) -> int:
+        """The game's place in creation order (`next_seq`), read quietly from its meta, else its
+        log's setup; 0 for a game saved before the sequence was kept (or unreadable)."""
+        try:
+            meta = home.read_json(self.folder / META_FILE, MAX_JSON_BYTES)
+        except (home.DamagedFile, OSError):
+            meta = None
+        if isinstance(meta, dict) and _is_seq(meta.get(SEQ)):
+            return meta[SEQ]
+        try:
+            reading = read_log(self.folder / LOG_FILE)
+        except (NarratorError, OSError):
+            return 0
+        setup = reading.header.get("setup") if reading and reading.header else None
+        return setup[SEQ] if isinstance(setup, dict) and _is_seq(setup.get(SEQ)) else 0
 
     def half_created(self) -> bool:
         """A folder a kill left inside `create`: no setup anywhere and nothing played."""
@@ -240,7 +272,7 @@ class GameStore:
 
     def _header(self) -> str:
         meta = self.meta
-        kept = {GAME_FILE_SUM: meta[GAME_FILE_SUM]} if GAME_FILE_SUM in meta else {}
+        kept = {key: meta[key] for key in (GAME_FILE_SUM, SEQ) if key in meta}
         return header_line(self.id, meta["game"], {"config": meta["config"], "run": meta["run"], **kept})
 
     # --- the game file ---------------------------------------------------------------------
@@ -272,11 +304,12 @@ class GameStore:
         if line is None:
             if not snapshot.exists():
                 raise DamagedGame(f"saved game {self.id}: nothing to cut; resume without --cut-log")
-            self._write_bytes(f"{SNAPSHOT_FILE}.cut-{time.strftime('%Y%m%d-%H%M%S')}", snapshot.read_bytes())
+            self._write_bytes(f"{SNAPSHOT_FILE}.cut-{time.strftime('%Y%m%d-%H%M%S')}",
+                              read_at_most(snapshot, MAX_JSON_BYTES) or b"")
             snapshot.unlink()
             self.warn(f"{snapshot} set aside; the game goes on from its log")
             return
-        data = path.read_bytes()
+        data = read_at_most(path, MAX_LOG_BYTES) or b""
         keep = sum(len(raw) + 1 for raw in data.split(b"\n")[:line - 1])
         self._write_bytes(f"{LOG_FILE}.cut-{time.strftime('%Y%m%d-%H%M%S')}", data[keep:])
         self._truncate(path, keep)
@@ -351,6 +384,20 @@ class GameStore:
     def _save_error(self, err: OSError) -> SaveError:
         return SaveError(f"cannot save game {self.id} in {self.folder} ({err.strerror}); free some space or "
                          f"make it writable, then `narrator resume {self.id}` (what was saved is kept)")
+
+
+def next_seq(games: Path) -> int:
+    """1 + the highest creation sequence of the games in `games` (1 in a new home). Two
+    narrators creating games at the same instant may take the same number; their ids order them."""
+    try:
+        folders = [p for p in games.iterdir() if p.is_dir() and not p.name.startswith(".")]
+    except OSError:
+        return 1
+    return 1 + max((GameStore(p).seq for p in folders), default=0)
+
+
+def _is_seq(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 < value < 2**53
 
 
 def _sha256(text: str) -> str:

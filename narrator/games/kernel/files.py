@@ -50,7 +50,7 @@ def from_text(text: str, origin: Path, stem: str | None = None):
 
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
+    except (tomllib.TOMLDecodeError, ValueError) as err:  # ValueError: an integer over 4300 digits
         raise SetupError(f"game file {origin}: not valid TOML ({err}); fix that line") from None
     spec = parse_game(data, str(origin))
     if stem is not None and spec.name != stem:

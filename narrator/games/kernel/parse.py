@@ -26,7 +26,7 @@ def read_game_file(path: Path) -> GameFile:
     text = read_text_bounded(path, "game file", "check the path of the game file")
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
+    except (tomllib.TOMLDecodeError, ValueError) as err:  # ValueError: an integer over 4300 digits
         raise SetupError(f"game file {path}: not valid TOML ({err}); fix that line") from None
     return parse_game(data, str(path))
 

@@ -16,6 +16,7 @@ import tomllib
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
+from narrator import home
 from narrator.cues import Ask
 
 COMMANDS = ("done", "repeat", "pause", "resume", "undo", "help")
@@ -122,5 +123,10 @@ def _listening_table(pack: Any) -> dict[str, Any]:
     path = getattr(pack, "path", None)
     if path is None or not (path / "voice.toml").is_file():
         return {}
-    with (path / "voice.toml").open("rb") as f:
-        return tomllib.load(f).get("listening", {})
+    try:  # a user's pack is a file in the home: read bounded, a FIFO or a device refused
+        raw = home.read_bounded(path / "voice.toml")
+        table = tomllib.loads(raw.decode("utf-8")) if raw is not None else {}
+    except (OSError, ValueError, RecursionError):  # the pack's loader names a damaged voice.toml
+        return {}
+    listening = table.get("listening", {})
+    return listening if isinstance(listening, dict) else {}

@@ -67,8 +67,11 @@ def index_path() -> Path:
 def model_index() -> dict[str, ModelSpec]:
     path = index_path()
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as err:
+        raw = home.read_bounded(path, home.MAX_KEPT_BYTES)  # the user's index is a file in the home
+        if raw is None or len(raw) > home.MAX_KEPT_BYTES:
+            raise ValueError("missing" if raw is None else "too big")
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (OSError, ValueError, RecursionError) as err:  # DamagedFile, not UTF-8, not TOML
         raise ModelError(f"model index {path} cannot be read ({err}); fix or remove it") from None
     return {lang: ModelSpec(lang, e["name"], e["url"], e.get("sha256", ""), e.get("size_mb"))
             for lang, e in data.items()}
