@@ -70,10 +70,11 @@ def sealed_view(server: Any, request: web.Request, view: dict[str, Any]) -> dict
     return view if sealed is None else sealed
 
 
-async def joining_code(server: Any, body: dict[str, Any]) -> Any:
+async def joining_code(server: Any, body: dict[str, Any], address: str = "?") -> Any:
     """The code a join gives: a sealed join's ({"id", "box"}: the seat id and a box sealed with
-    the key, both derived from the code on the phone) is found among the free seats' codes;
-    a plain join's is its "code" (the table code, or a seat code typed into an API client)."""
+    the key, both derived from the code on the phone, holding a challenge this address was
+    just given: join_challenge.py) is found among the free seats' codes; a plain join's is its
+    "code" (the table code, or a seat code typed into an API client)."""
     body.pop("_counter", None)  # only a proven join sets it
     if "id" not in body:
         return body.get("code")
@@ -85,6 +86,8 @@ async def joining_code(server: Any, body: dict[str, Any]) -> Any:
     proof = crypto.unseal(key, body.get("box"))
     if proof is None or proof.get("from") != crypto.FROM_PHONE or not isinstance(proof.get("n"), int):
         return "-"
+    if not server.challenges.take(address, proof.get("challenge")):
+        return "-"  # a captured join sent again: its challenge is used (or another address's)
     body["_counter"] = proof["n"]
     return code
 
