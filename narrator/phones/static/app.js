@@ -176,12 +176,27 @@ function opened(data) {
   return key ? Seal.open(key, data.box) : null;
 }
 
+// The stream opens with a proof of this seat's key (the host screen's: its key pair), a counter
+// the narrator takes once: a proven stream is never kept out by one opened with a sniffed cookie
+// (narrator/phones/streams.py). So a stream that fails is opened again here with a fresh proof,
+// never by EventSource's own retry, which would send the spent one.
+function streamProof() {
+  if (mine && mine.key) {
+    mine.n = Math.max(mine.n + 1, Date.now());
+    keep();
+    return Seal.seal(seatKey(), { from: "phone", n: mine.n, to: "stream", body: {} });
+  }
+  return mine && mine.sk ? Seal.hostBox(mine, table.key, keep, "stream") : null;
+}
+
 function listen() {
   if (events) events.close();
-  events = new EventSource("/api/events");
+  const proof = streamProof();
+  events = new EventSource("/api/events" + (proof ? "?proof=" + encodeURIComponent(proof) : ""));
   events.onmessage = (e) => { const v = opened(JSON.parse(e.data)); if (v) { view = v; render(view); } };
   events.onerror = () => {
-    if (events.readyState === EventSource.CLOSED) setTimeout(() => boot(), 2000);
+    events.close();
+    setTimeout(() => boot(), 2000);
   };
 }
 
