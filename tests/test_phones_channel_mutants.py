@@ -12,6 +12,7 @@ import segno
 
 from narrator.phones import answers, channel, crypto, wire
 from narrator.phones.crypto import SeatKeys
+from narrator.phones.decoys import DecoyBudget
 from narrator.phones.join_challenge import Challenges
 
 AKI_CODE, CHIKA_CODE, SPENT_CODE = "ABCDEFGH", "JKMNPQRS", "TUVWXYZ2"
@@ -36,6 +37,7 @@ class FakeServer:
         self.keys = SeatKeys(None)
         self.keys.salt, self.keys._derived = SALT, dict(DERIVED)
         self.challenges = Challenges()
+        self.decoys = DecoyBudget()
         self.players = {"aki-token": "Aki"}
         self.pushes = 0
         self.host_cookie_asked = []

@@ -19,6 +19,7 @@ from aiohttp import web
 from narrator.phones import answers, crypto, wire
 
 NOT_SEALED = "this request is not sealed with this seat's key: join again with your seat's code"
+TOO_MANY_DECOYS = "more decoys than a phone's slots send: this one was not answered"
 REPLY_AFTER = 0.2
 """Seconds after its request every sealed reply leaves (at the earliest): a memo taken (saved,
 fsynced) and a decoy answered take the same time on the Wi-Fi (`PhoneServer.reply_after`)."""
@@ -34,11 +35,15 @@ async def seat(server: Any, request: web.Request) -> web.Response:
     body = await wire.json_body(request)
     if isinstance(body, web.Response):
         return body
-    message = server.keys.open_request(token, body.get("box"))
-    if message is None:
-        return wire.error(401, NOT_SEALED)
-    inner = message.get("body")
-    response = await dispatch(server, request, message.get("to"), inner if isinstance(inner, dict) else {})
+    peek = server.keys.peek_request(token, body.get("box"))
+    if peek is not None and peek.get("to") == "decoy" and not server.decoys.take(server.player(request)):
+        message, response = peek, wire.error(429, TOO_MANY_DECOYS)  # nothing written, nothing pushed
+    else:
+        message = server.keys.open_request(token, body.get("box"))
+        if message is None:
+            return wire.error(401, NOT_SEALED)
+        inner = message.get("body")
+        response = await dispatch(server, request, message.get("to"), inner if isinstance(inner, dict) else {})
     status, obj = response.status, json.loads(response.body)
     reply = wire.reply(server.keys.seal_for(token, {"status": status, "body": obj, "n": message["n"]}))
     wait = getattr(server, "reply_after", REPLY_AFTER) - (asyncio.get_running_loop().time() - started)

@@ -28,7 +28,7 @@ from aiohttp import web
 from narrator.cues import Ask, Collect, End, Timer
 from narrator.games.contract import Game
 from narrator.inputs.hub import ListenerHub
-from narrator.phones import (answers, carry, channel, crypto, gate, guard, host, host_channel, host_release,
+from narrator.phones import (answers, carry, channel, crypto, decoys, gate, guard, host, host_channel, host_release,
                              join_challenge, streams, table_controls, wire)
 from narrator.phones.private import PrivateLines, request_view
 from narrator.phones.seats import HOST, Seats
@@ -113,6 +113,7 @@ class PhoneServer:
         self._sweeper: asyncio.Task | None = None
         self.gate = gate.JoinGate(delay=host.WRONG_CODE_DELAY)
         self.challenges = join_challenge.Challenges(now=lambda: self.gate.now())
+        self.decoys = decoys.DecoyBudget()
         self.pending_host: host.PendingHost | None = None
         self.release_until: float | None = None
         """Until when the table may confirm a `release host` asked by button or voice."""
