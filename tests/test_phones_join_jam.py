@@ -130,7 +130,9 @@ def test_a_challenge_is_taken_once_from_its_own_address_while_fresh():
     assert not given.take("10.0.0.2", None) and not given.take("10.0.0.2", 5)
     mine = [given.give("10.0.0.4") for _ in range(join_challenge.PER_ADDRESS + 2)]
     assert [given.take("10.0.0.4", c) for c in mine] == [False, False] + [True] * join_challenge.PER_ADDRESS
-    assert len(given.given) == 0
+    assert given.given == {} and given.mine == {}  # an address with nothing held is forgotten
     clock[0] += 1
     kept = [given.give(f"10.1.{i // 250}.{i % 250}") for i in range(join_challenge.KEPT + 3)]
-    assert len(given.given) == join_challenge.KEPT and kept[-1] in given.given and kept[0] not in given.given
+    assert len(given.given) == join_challenge.KEPT and kept[-1] in given.given and kept[2] not in given.given
+    assert kept[3] in given.given and len(given.mine) == join_challenge.KEPT
+    assert given.take("10.1.0.3", kept[3]) and not given.take("10.1.0.2", kept[2])

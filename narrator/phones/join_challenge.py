@@ -26,23 +26,26 @@ KEPT = 4096
 
 @dataclass
 class Challenges:
-    """The challenges given and not yet used; `now` is the join gate's clock."""
+    """The challenges given and not yet used; `now` is the join gate's clock. Each give and take
+    costs a few steps whatever the number held (a flood of asks costs little)."""
 
     now: Callable[[], float] = time.monotonic
     given: dict[str, tuple[str, float]] = field(default_factory=dict)
-    """challenge -> (the address it was given to, when it expires)."""
+    """challenge -> (the address it was given to, when it expires), oldest first."""
+    mine: dict[str, list[str]] = field(default_factory=dict)
+    """address -> its challenges held, oldest first."""
 
     def give(self, address: str) -> str:
-        """A new challenge for `address` (its oldest ones dropped past `PER_ADDRESS`)."""
-        now = self.now()
-        self.given = {c: (a, t) for c, (a, t) in self.given.items() if t > now}
-        mine = [c for c, (a, _) in self.given.items() if a == address]
-        for old in mine[:max(0, len(mine) - PER_ADDRESS + 1)]:
-            del self.given[old]
+        """A new challenge for `address` (its oldest dropped past `PER_ADDRESS`, the oldest of
+        all past `KEPT`: they expire first)."""
+        held = self.mine.setdefault(address, [])
+        while len(held) >= PER_ADDRESS:
+            self.given.pop(held.pop(0), None)
         while len(self.given) >= KEPT:
-            del self.given[next(iter(self.given))]
+            self._drop(next(iter(self.given)))
         challenge = secrets.token_urlsafe(16)
-        self.given[challenge] = (address, now + LIFETIME)
+        self.given[challenge] = (address, self.now() + LIFETIME)
+        self.mine.setdefault(address, []).append(challenge)
         return challenge
 
     def take(self, address: str, challenge: Any) -> bool:
@@ -52,5 +55,12 @@ class Challenges:
         held = self.given.get(challenge)
         if held is None or held[0] != address:
             return False  # never given, used, or given to another address (left to its own)
-        del self.given[challenge]
+        self._drop(challenge)
         return held[1] > self.now()
+
+    def _drop(self, challenge: str) -> None:
+        address, _ = self.given.pop(challenge)
+        held = self.mine[address]
+        held.remove(challenge)
+        if not held:
+            del self.mine[address]
