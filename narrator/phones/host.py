@@ -24,11 +24,11 @@ from narrator.phones import channel, gate, host_channel, standings, wire
 from narrator.phones.seats import HOST, SeatTaken, new_token
 
 WRONG_CODE_DELAY = gate.WRONG_CODE_DELAY
+"""Read when a server is made (`server.gate`); a test may set it first."""
 JOIN_BODY_SECONDS = 2.0
 """Seconds a join's body may take to arrive (a phone's 1 KiB comes in milliseconds). Issue 38:
 64 joins whose bodies never came, from 32 addresses, filled the gate for 15.5 s; now a join
 takes a place in the gate only once its body is here."""
-"""Read when a server is made (`server.gate`); a test may set it first."""
 COOKIE_AGE = 86400
 CONFIRM_SECONDS = 15.0
 """Seconds the table has to confirm a phone that entered the table code."""
