@@ -329,3 +329,24 @@ def test_the_host_view_shows_a_public_question_and_once_over_the_standings():
     server.shown = SimpleNamespace(finished=True)
     server.final_standings = {"shown": False, "reason": "off"}
     assert host.host_view(server)["standings"] == {"shown": False, "reason": "off"}
+
+
+class _NeverBody:
+    """A body whose bytes never come (its read waits on an event nobody sets)."""
+
+    async def read(self, n=-1):
+        await asyncio.Event().wait()
+
+
+def test_a_join_whose_body_does_not_come_in_time_gets_408_and_holds_no_place(monkeypatch):
+    """Issue 38: the body is read first, within JOIN_BODY_SECONDS (here 0: whatever has not
+    arrived at once is late), and only then does the join take a place in the gate."""
+    monkeypatch.setattr(host, "JOIN_BODY_SECONDS", 0)
+    server = FakeServer()
+    taken = []
+    server.gate.begin = lambda address: taken.append(address) or True
+    request = post({"code": "x"})
+    request.content = _NeverBody()
+    response, status, body = join(server, request)
+    assert (status, body) == (408, {"error": "the join's body did not arrive in time: press again"})
+    assert taken == [] and server.gate.reading == {}
