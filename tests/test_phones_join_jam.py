@@ -120,6 +120,8 @@ def test_a_challenge_is_taken_once_from_its_own_address_while_fresh():
     clock = [0.0]
     given = join_challenge.Challenges(now=lambda: clock[0])
     first = given.give("10.0.0.2")
+    other = given.give("10.0.0.9")
+    assert len(first) == 22 and first != other and given.take("10.0.0.9", other)  # 16 random bytes, base64url
     assert not given.take("10.0.0.3", first)  # another address's: refused
     assert given.take("10.0.0.2", first) and not given.take("10.0.0.2", first)
     second = given.give("10.0.0.2")
@@ -136,3 +138,6 @@ def test_a_challenge_is_taken_once_from_its_own_address_while_fresh():
     assert len(given.given) == join_challenge.KEPT and kept[-1] in given.given and kept[2] not in given.given
     assert kept[3] in given.given and len(given.mine) == join_challenge.KEPT
     assert given.take("10.1.0.3", kept[3]) and not given.take("10.1.0.2", kept[2])
+    given.give("10.2.0.1")  # full again
+    again = given.give("10.1.0.4")  # the oldest held, 10.1.0.4's only one, goes to make room
+    assert given.mine["10.1.0.4"] == [again] and given.take("10.1.0.4", again)

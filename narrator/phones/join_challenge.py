@@ -22,6 +22,8 @@ PER_ADDRESS = 4
 """Challenges one address may hold at once (a phone holds one; older ones go first)."""
 KEPT = 4096
 """Challenges held at most in all; the oldest go first."""
+CHALLENGE_BYTES = 16
+"""Random bytes in a challenge (22 characters as the page gets it)."""
 
 
 @dataclass
@@ -38,14 +40,14 @@ class Challenges:
     def give(self, address: str) -> str:
         """A new challenge for `address` (its oldest dropped past `PER_ADDRESS`, the oldest of
         all past `KEPT`: they expire first)."""
-        held = self.mine.setdefault(address, [])
-        while len(held) >= PER_ADDRESS:
-            self.given.pop(held.pop(0), None)
         while len(self.given) >= KEPT:
             self._drop(next(iter(self.given)))
-        challenge = secrets.token_urlsafe(16)
+        held = self.mine.setdefault(address, [])
+        while len(held) >= PER_ADDRESS:
+            del self.given[held.pop(0)]
+        challenge = secrets.token_urlsafe(CHALLENGE_BYTES)
         self.given[challenge] = (address, self.now() + LIFETIME)
-        self.mine.setdefault(address, []).append(challenge)
+        held.append(challenge)
         return challenge
 
     def take(self, address: str, challenge: Any) -> bool:
