@@ -127,3 +127,5 @@ def test_a_proven_stream_takes_the_oldest_unproven_place_then_the_oldest_of_its_
     assert seats["Aki"] == 3 and seats.get("Ben") == 0 and seats.admit("Ben", queues[0], False)
     seats.leave("Aki", queues[5])
     assert seats["Aki"] == 2
+    seats.leave("Dai", queues[5])  # a seat with no stream: nothing to do
+    assert seats.get("Dai") == 0

@@ -29,11 +29,12 @@ class FirstNames:
 
     def may_name(self, address: str) -> bool:
         """Whether a new phone at `address` may name a seat now."""
-        return self.now() - self.named_at.get(address, float("-inf")) >= self.window
+        named = self.named_at.get(address)
+        return named is None or self.now() - named >= self.window
 
     def named(self, address: str) -> None:
         """A new phone at `address` named a seat."""
-        self.named_at.pop(address, None)
+        self.named_at.pop(address, None)  # named again: the newest now (the oldest go first)
         while len(self.named_at) >= KEPT:
             del self.named_at[next(iter(self.named_at))]
         self.named_at[address] = self.now()
