@@ -221,6 +221,8 @@ def test_first_names_forget_the_oldest_address_past_their_bound():
     for k in range(naming.KEPT):
         names.named(f"x{k}")
     assert len(names.named_at) == naming.KEPT and "a" not in names.named_at and "x0" in names.named_at
-    names.named("x0")  # named again: the newest, so x1 is now the oldest
+    names.named("x1")  # named again: the newest, and nobody else goes for it
+    assert len(names.named_at) == naming.KEPT and list(names.named_at)[-1] == "x1"
     names.named("y")
-    assert "x0" in names.named_at and "x1" not in names.named_at and not names.may_name("y")
+    assert "x1" in names.named_at and "x0" not in names.named_at and "x2" in names.named_at
+    assert len(names.named_at) == naming.KEPT and not names.may_name("y")
