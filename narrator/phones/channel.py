@@ -75,7 +75,7 @@ def sealed_view(server: Any, request: web.Request, view: dict[str, Any]) -> dict
     return view if sealed is None else sealed
 
 
-async def joining_code(server: Any, body: dict[str, Any], address: str = "?") -> Any:
+async def joining_code(server: Any, body: dict[str, Any], address: str) -> Any:
     """The code a join gives: a sealed join's ({"id", "box"}: the seat id and a box sealed with
     the key, both derived from the code on the phone, holding a challenge this address was
     just given: join_challenge.py) is found among the free seats' codes; a plain join's is its
