@@ -140,8 +140,10 @@ class Phone:
                 async with self.session.get("/api/seats") as r:
                     key, seat_id = crypto.derive(code, base64.b64decode((await r.json())["salt"]))
             self.counter += 1
-            body = {"id": seat_id, "box": crypto.seal(key, {"from": "phone", "n": self.counter, "join": True},
-                                                      crypto.PLAIN_REQUEST)}
+            async with self.session.get("/api/join/challenge") as r:  # as the page asks, just before
+                challenge = (await r.json())["challenge"]
+            body = {"id": seat_id, "box": crypto.seal(key, {"from": "phone", "n": self.counter, "join": True,
+                                                            "challenge": challenge}, crypto.PLAIN_REQUEST)}
         else:
             key, body = None, {"code": code}
         async with self.session.post("/api/join", json=body) as r:

@@ -12,6 +12,8 @@ import segno
 
 from narrator.phones import answers, channel, crypto, wire
 from narrator.phones.crypto import SeatKeys
+from narrator.phones.decoys import DecoyBudget
+from narrator.phones.join_challenge import Challenges
 
 AKI_CODE, CHIKA_CODE, SPENT_CODE = "ABCDEFGH", "JKMNPQRS", "TUVWXYZ2"
 SALT = b"0123456789abcdef"
@@ -34,6 +36,8 @@ class FakeServer:
     def __init__(self):
         self.keys = SeatKeys(None)
         self.keys.salt, self.keys._derived = SALT, dict(DERIVED)
+        self.challenges = Challenges()
+        self.decoys = DecoyBudget()
         self.players = {"aki-token": "Aki"}
         self.pushes = 0
         self.host_cookie_asked = []
@@ -189,13 +193,18 @@ def test_a_view_travels_sealed_to_a_seated_phone_and_plain_to_the_host_screen(ta
     assert channel.sealed_view(server, SimpleNamespace(token="host-token"), view) is view
 
 
-def join_body(code, n=3, sender=crypto.FROM_PHONE, server=None):
+def join_body(code, n=3, sender=crypto.FROM_PHONE, server=None, challenge=None):
     key, seat_id = server.keys.for_code(code)
-    return {"id": seat_id, "box": crypto.seal(key, {"from": sender, "n": n, "join": True}, crypto.PLAIN_REQUEST)}
+    challenge = server.challenges.give(ADDRESS) if challenge is None else challenge
+    return {"id": seat_id, "box": crypto.seal(key, {"from": sender, "n": n, "join": True, "challenge": challenge},
+                                              crypto.PLAIN_REQUEST)}
 
 
-def code_of(server, body):
-    return asyncio.run(channel.joining_code(server, body))
+ADDRESS = "10.42.0.9"
+
+
+def code_of(server, body, address=ADDRESS):
+    return asyncio.run(channel.joining_code(server, body, address))
 
 
 def test_a_proven_join_gives_its_free_seats_code_and_its_counter(table):
@@ -219,9 +228,20 @@ def test_a_join_whose_proof_fails_gives_a_code_no_seat_has(table):
              {**join_body(CHIKA_CODE, server=server), "box": join_body(AKI_CODE, server=server)["box"]},
              {**join_body(CHIKA_CODE, server=server), "box": "garbage"},
              join_body(CHIKA_CODE, sender=crypto.FROM_NARRATOR, server=server),
-             join_body(CHIKA_CODE, n="3", server=server)]
+             join_body(CHIKA_CODE, n="3", server=server),
+             join_body(CHIKA_CODE, server=server, challenge="never-given"),
+             join_body(CHIKA_CODE, server=server, challenge=server.challenges.give("10.42.0.66"))]
     for body in wrong:
         assert code_of(server, body) == "-" and "_counter" not in body, body
+
+
+def test_a_join_sent_again_is_refused_its_challenge_taken_once(table):
+    """Issue 38: a captured join sent again (by anyone) names a challenge already taken."""
+    server, _ = table
+    body = join_body(CHIKA_CODE, 3, server=server)
+    again = dict(body)
+    assert code_of(server, body) == CHIKA_CODE
+    assert code_of(server, again) == "-" and "_counter" not in again
 
 
 def test_a_bound_seat_takes_only_counters_past_the_one_it_joined_with(table):

@@ -228,8 +228,10 @@ def test_a_sealed_join_seats_the_phone_without_its_code_and_a_wrong_one_is_refus
                 async with stranger.session.post("/api/join", json=body) as r:
                     assert r.status == 403, body
             table.server.gate.shut_until.clear()
+            challenge = table.server.challenges.give(phone.address)
             async with phone.session.post("/api/join", json={"id": seat_id, "box": crypto.seal(
-                    key, {"from": "phone", "n": 5, "join": True}, crypto.PLAIN_REQUEST), "_counter": 99}) as r:
+                    key, {"from": "phone", "n": 5, "join": True, "challenge": challenge}, crypto.PLAIN_REQUEST),
+                    "_counter": 99}) as r:
                 assert (r.status, await r.json()) == (200, {"seat": "Aki"})
             phone.key, phone.counter = key, 4
             assert (await phone.sealed("view"))[0] == 401  # counter 5 was the join's: taken once

@@ -7,6 +7,7 @@ import tomllib
 from types import SimpleNamespace
 
 import aiohttp
+import pytest
 from aiohttp.test_utils import TestServer
 
 from narrator.appliance import setup_menu
@@ -35,8 +36,9 @@ def run(tmp_path, test, monkeypatch=None):
         server = TestServer(page.app(), host="127.0.0.1")
         await server.start_server()
         base = f"http://127.0.0.1:{server.port}"
-        phones = [aiohttp.ClientSession(base, cookie_jar=aiohttp.CookieJar(unsafe=True),
-                                        headers={"Origin": base}) for _ in range(3)]
+        phones = [aiohttp.ClientSession(base, cookie_jar=aiohttp.CookieJar(unsafe=True), headers={"Origin": base},
+                                        connector=aiohttp.TCPConnector(local_addr=(f"127.0.0.{11 + k}", 0)))
+                  for k in range(3)]  # three phones, three addresses
         try:
             await test(page, phones, said)
         finally:
@@ -163,3 +165,64 @@ def test_a_rebound_name_gets_nothing_and_would_without_the_host_check(tmp_path):
     assert load_table(path)["names"][0] == "Aki"
     assert asyncio.run(seat_by_rebinding(check=False)) == 200
     assert load_table(path)["names"][0] == "Mallory"
+
+
+@pytest.mark.parametrize("protected", [False, True])
+def test_one_laptop_with_a_fresh_cookie_jar_per_seat_names_one_seat_only(tmp_path, monkeypatch, protected):
+    """Issue 38, item 7: a laptop named every seat first (a new cookie jar for each), and the
+    players then got 409. Now an address that named a seat with a new cookie names no other
+    for a while; the players, each on their own phone, name theirs."""
+    from narrator.phones import naming
+
+    if not protected:
+        monkeypatch.setattr(naming.FirstNames, "may_name", lambda self, address: True)
+    results = {}
+
+    async def check(page, phones, said):
+        clock = [1000.0]
+        page.now = lambda: clock[0]
+        base = str(phones[0]._base_url)
+        statuses = []
+        for number in range(1, 6):  # the laptop, one address, a fresh cookie jar each time
+            async with aiohttp.ClientSession(base, cookie_jar=aiohttp.CookieJar(unsafe=True), headers={"Origin": base},
+                                             connector=aiohttp.TCPConnector(local_addr=("127.0.0.66", 0))) as laptop:
+                status, reply = await post(laptop, "/api/settings/seat", {"seat": number, "name": f"M{number}", "reading": ""})
+                statuses.append(status)
+                if status == 429:
+                    assert "席は1台に1つ" in reply["error"] == reply["errors"]["ja"]
+                    assert "each phone takes one" in reply["errors"]["en"]
+        results["laptop"] = statuses
+        results["players"] = [(await post(phones[k], "/api/settings/seat", {"seat": k + 2, "name": f"P{k}",
+                                                                            "reading": ""}))[0] for k in range(2)]
+        clock[0] += naming.WINDOW  # a while later the address may name a seat again
+        async with aiohttp.ClientSession(base, cookie_jar=aiohttp.CookieJar(unsafe=True), headers={"Origin": base},
+                                         connector=aiohttp.TCPConnector(local_addr=("127.0.0.66", 0))) as laptop:
+            results["later"] = (await post(laptop, "/api/settings/seat", {"seat": 5, "name": "M5", "reading": ""}))[0]
+
+    run(tmp_path, check)
+    if protected:
+        assert results == {"laptop": [200, 429, 429, 429, 429], "players": [200, 200], "later": 200}
+    else:
+        assert results == {"laptop": [200] * 5, "players": [409, 409], "later": 409}
+
+
+def test_first_names_forget_the_oldest_address_past_their_bound():
+    from narrator.phones import naming
+
+    clock = [0.0]
+    names = naming.FirstNames(now=lambda: clock[0], window=10.0)
+    names.named("a")
+    assert not names.may_name("a") and names.may_name("b")
+    clock[0] = 9.9
+    assert not names.may_name("a")
+    clock[0] = 10.0
+    assert names.may_name("a")
+    names.named("a")
+    for k in range(naming.KEPT):
+        names.named(f"x{k}")
+    assert len(names.named_at) == naming.KEPT and "a" not in names.named_at and "x0" in names.named_at
+    names.named("x1")  # named again: the newest, and nobody else goes for it
+    assert len(names.named_at) == naming.KEPT and list(names.named_at)[-1] == "x1"
+    names.named("y")
+    assert "x1" in names.named_at and "x0" not in names.named_at and "x2" in names.named_at
+    assert len(names.named_at) == naming.KEPT and not names.may_name("y")

@@ -19,6 +19,7 @@ from aiohttp import web
 from narrator.phones import answers, crypto, wire
 
 NOT_SEALED = "this request is not sealed with this seat's key: join again with your seat's code"
+TOO_MANY_DECOYS = "more decoys than a phone's slots send: this one was not answered"
 REPLY_AFTER = 0.2
 """Seconds after its request every sealed reply leaves (at the earliest): a memo taken (saved,
 fsynced) and a decoy answered take the same time on the Wi-Fi (`PhoneServer.reply_after`)."""
@@ -34,11 +35,15 @@ async def seat(server: Any, request: web.Request) -> web.Response:
     body = await wire.json_body(request)
     if isinstance(body, web.Response):
         return body
-    message = server.keys.open_request(token, body.get("box"))
-    if message is None:
-        return wire.error(401, NOT_SEALED)
-    inner = message.get("body")
-    response = await dispatch(server, request, message.get("to"), inner if isinstance(inner, dict) else {})
+    peek = server.keys.peek_request(token, body.get("box"))
+    if peek is not None and peek.get("to") == "decoy" and not server.decoys.take(server.player(request)):
+        message, response = peek, wire.error(429, TOO_MANY_DECOYS)  # nothing written, nothing pushed
+    else:
+        message = server.keys.open_request(token, body.get("box"))
+        if message is None:
+            return wire.error(401, NOT_SEALED)
+        inner = message.get("body")
+        response = await dispatch(server, request, message.get("to"), inner if isinstance(inner, dict) else {})
     status, obj = response.status, json.loads(response.body)
     reply = wire.reply(server.keys.seal_for(token, {"status": status, "body": obj, "n": message["n"]}))
     wait = getattr(server, "reply_after", REPLY_AFTER) - (asyncio.get_running_loop().time() - started)
@@ -70,10 +75,11 @@ def sealed_view(server: Any, request: web.Request, view: dict[str, Any]) -> dict
     return view if sealed is None else sealed
 
 
-async def joining_code(server: Any, body: dict[str, Any]) -> Any:
+async def joining_code(server: Any, body: dict[str, Any], address: str) -> Any:
     """The code a join gives: a sealed join's ({"id", "box"}: the seat id and a box sealed with
-    the key, both derived from the code on the phone) is found among the free seats' codes;
-    a plain join's is its "code" (the table code, or a seat code typed into an API client)."""
+    the key, both derived from the code on the phone, holding a challenge this address was
+    just given: join_challenge.py) is found among the free seats' codes; a plain join's is its
+    "code" (the table code, or a seat code typed into an API client)."""
     body.pop("_counter", None)  # only a proven join sets it
     if "id" not in body:
         return body.get("code")
@@ -85,6 +91,8 @@ async def joining_code(server: Any, body: dict[str, Any]) -> Any:
     proof = crypto.unseal(key, body.get("box"))
     if proof is None or proof.get("from") != crypto.FROM_PHONE or not isinstance(proof.get("n"), int):
         return "-"
+    if not server.challenges.take(address, proof.get("challenge")):
+        return "-"  # a captured join sent again: its challenge is used (or another address's)
     body["_counter"] = proof["n"]
     return code
 

@@ -193,6 +193,16 @@ class SeatKeys:
             return None
         return message if self._take(self._phones[_digest(token)], message.get("n")) else None
 
+    def peek_request(self, token: str | None, box: Any) -> dict[str, Any] | None:
+        """The request `open_request` would take, its counter left untaken and nothing saved:
+        so an excess decoy is refused before any write (decoys.py)."""
+        key = self.key(token)
+        message = unseal(key, box) if key is not None else None
+        if message is None or message.get("from") != FROM_PHONE:
+            return None
+        entry = self._phones[_digest(token)]
+        return message if fresh(message.get("n"), entry.get("n", 0), entry.get("seen", [])) else None
+
     def _take(self, entry: dict[str, Any], counter: Any) -> bool:
         """Take a request's counter for this phone: False when it was taken or is too old."""
         if not fresh(counter, entry.get("n", 0), entry.get("seen", [])):

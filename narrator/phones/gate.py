@@ -6,8 +6,9 @@ queued behind the attacker's tries (and requests whose senders had hung up staye
 Here nothing waits. A wrong code shuts its own address out for `delay` seconds: a try from
 that address before then is refused at once, unchecked (429), so guessing goes at one try a
 second per address, and other addresses' tries are checked at once, right codes first. Joins
-whose bodies are still arriving are capped per address and in all, so slow bodies cannot
-pile up either. The gate keeps no lock and no queue: its state is two small dicts, pruned.
+being checked are capped per address and in all; a join takes its place only once its body
+has arrived (host.py reads it first, within seconds: issue 38, 64 bodies that never came held
+every place for 15.5 s). The gate keeps no lock and no queue: its state is two small dicts, pruned.
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ from typing import Callable
 WRONG_CODE_DELAY = 1.0
 """Seconds an address waits after a wrong code before its next code is looked at."""
 READING_PER_ADDRESS = 2
-"""Joins from one address whose bodies may be arriving at once (a phone sends one)."""
+"""Joins from one address that may be checked at once (a phone sends one)."""
 READING_TOTAL = 64
-"""Joins whose bodies may be arriving at once, from everyone (a table has a dozen phones)."""
+"""Joins that may be checked at once, from everyone (a table has a dozen phones)."""
 KEPT_ADDRESSES = 4096
 """Shut-out addresses remembered at most; expired ones are dropped first."""
 
@@ -42,7 +43,7 @@ class JoinGate:
         return max(0.0, self.shut_until.get(address, 0.0) - self.now())
 
     def begin(self, address: str) -> bool:
-        """A join starts reading its body: False when that would pass a cap (refuse it)."""
+        """A join whose body has arrived starts being checked: False when that would pass a cap (refuse it)."""
         mine = self.reading.get(address, 0)
         if mine >= self.reading_per_address or sum(self.reading.values()) >= self.reading_total:
             return False
@@ -50,7 +51,7 @@ class JoinGate:
         return True
 
     def end(self, address: str) -> None:
-        """The join's body has been read (or its sender went away)."""
+        """The join has been checked (or its sender went away)."""
         left = self.reading.get(address, 0) - 1
         if left > 0:
             self.reading[address] = left

@@ -28,8 +28,8 @@ from aiohttp import web
 from narrator.cues import Ask, Collect, End, Timer
 from narrator.games.contract import Game
 from narrator.inputs.hub import ListenerHub
-from narrator.phones import (answers, app_cache, carry, channel, crypto, gate, guard, host, host_channel,
-                             host_release, table_controls, wire)
+from narrator.phones import (answers, app_cache, carry, channel, crypto, decoys, gate, guard, host, host_channel,
+                             host_release, join_challenge, streams, table_controls, wire)
 from narrator.phones.private import PrivateLines, request_view
 from narrator.phones.seats import HOST, Seats
 from narrator.phones.views import build_view
@@ -107,11 +107,13 @@ class PhoneServer:
         """Each seated phone's key (`make_server` keeps them in the game folder)."""
         self.guard = guard.ConnectionGuard(*guard.caps_for(guard.raise_file_limit()))
         self._streams: set[asyncio.Queue] = set()
-        self._seat_streams: dict[str, int] = {}
+        self._seat_streams = streams.SeatStreams(MAX_STREAMS_PER_SEAT)
         self._runner: web.AppRunner | None = None
         self._listener: Any = None
         self._sweeper: asyncio.Task | None = None
         self.gate = gate.JoinGate(delay=host.WRONG_CODE_DELAY)
+        self.challenges = join_challenge.Challenges(now=lambda: self.gate.now())
+        self.decoys = decoys.DecoyBudget()
         self.pending_host: host.PendingHost | None = None
         self.release_until: float | None = None
         """Until when the table may confirm a `release host` asked by button or voice."""
@@ -423,14 +425,17 @@ class PhoneServer:
         if name is None and not is_host:
             return wire.error(401, "no seat: enter your seat's code first")
         key = name or HOST
-        if self._seat_streams.get(key, 0) >= MAX_STREAMS_PER_SEAT:
-            return wire.error(429, "too many open pages for this seat; close one and reload")
-        response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "X-Accel-Buffering": "no"})
-        await response.prepare(request)
-        self.guard.streaming(request.transport)
         queue: asyncio.Queue = asyncio.Queue()
+        if not self._seat_streams.admit(key, queue, streams.proven(self, request, key)):
+            return wire.error(429, "too many open pages for this seat; close one and reload")
+        try:
+            response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "X-Accel-Buffering": "no"})
+            await response.prepare(request)
+        except BaseException:
+            self._seat_streams.leave(key, queue)
+            raise
+        self.guard.streaming(request.transport)
         self._streams.add(queue)
-        self._seat_streams[key] = self._seat_streams.get(key, 0) + 1
         quiet = 0.0
         try:
             queue.put_nowait("changed")
@@ -457,7 +462,7 @@ class PhoneServer:
             pass
         finally:
             self._streams.discard(queue)
-            self._seat_streams[key] -= 1
+            self._seat_streams.leave(key, queue)
         return response
 
 

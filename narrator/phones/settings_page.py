@@ -24,7 +24,7 @@ from typing import Any, Callable
 from aiohttp import web
 
 from narrator.errors import NarratorError, Refusal
-from narrator.phones import app_cache, carry, crypto, host_channel, settings_view, wire
+from narrator.phones import app_cache, carry, crypto, host_channel, naming, settings_view, wire
 from narrator.phones.seats import new_table_code, normal_code
 from narrator.phones.server import _own_names
 
@@ -62,6 +62,7 @@ class SettingsPage:
         """The appliance's hub: a press or "done" at the table confirms a waiting phone."""
         self.now: Callable[[], float] = lambda: asyncio.get_running_loop().time()
         self.seat_tokens: dict[str, int] = {}
+        self.first_names = naming.FirstNames(now=lambda: self.now())
         """A player's phone's token -> the seat number (1-based) whose name it may type."""
         self.code_lock = asyncio.Lock()
         self.keys = crypto.SeatKeys()
@@ -235,12 +236,16 @@ class SettingsPage:
             return wire.error(409, "another phone holds that seat; ask the host screen")
         if not host and mine is not None and mine != number:
             return wire.error(403, "this phone holds another seat; ask the host screen")
+        if not host and mine is None and not self.first_names.may_name(request.remote or "?"):
+            err = Refusal("seat_named_here", minutes=int(naming.WINDOW // 60)).worded(self.lang)
+            return wire.reply({"error": str(err), "errors": err.lines()}, 429)  # one laptop, one seat
         try:
             self.apply("seat", (number, name, reading))
         except NarratorError as err:
             return refused(err)
         response = wire.reply({"ok": True, "seat": number})
         if not host and mine is None:
+            self.first_names.named(request.remote or "?")
             token = secrets.token_urlsafe(24)
             self.seat_tokens[token] = number
             response.set_cookie(SEAT_COOKIE, token, httponly=True, samesite="Strict", path="/")

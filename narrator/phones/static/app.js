@@ -122,12 +122,17 @@ async function join(code, seatedAlready) {
   let body, joined;
   if (Seal.normal(code).length === 8) {
     joined = Seal.hostKeys();
-    body = { code, key: joined.pk };
+    body = async () => ({ code, key: joined.pk });
   } else {
     const derived = await Seal.derive(code, table.salt);
     const n = Date.now();
     joined = { key: Seal.b64(derived.key), n };
-    body = { id: derived.id, box: Seal.seal(derived.key, { from: "phone", n, join: true }) };
+    // each try carries a fresh challenge from the narrator, taken once: a captured join sent
+    // again by someone else is refused (narrator/phones/join_challenge.py)
+    body = async () => {
+      const asked = await fetch("/api/join/challenge").then((r) => r.json()).catch(() => ({}));
+      return { id: derived.id, box: Seal.seal(derived.key, { from: "phone", n, join: true, challenge: asked.challenge }) };
+    };
   }
   const response = await joinPost(body);
   if (response && response.status === 202) { mine = joined; keep(); return awaitTable(await response.json()); }
@@ -140,10 +145,10 @@ async function join(code, seatedAlready) {
 
 // A join that got no answer (its connection dropped: a Wi-Fi gap, a flood the narrator sheds)
 // or was asked to wait its turn (429: a wrong code from this address a moment ago) goes again
-// after 0.5, 1, 2, 4 and 8 s, as a send does; null when none came.
+// after 0.5, 1, 2, 4 and 8 s, as a send does; null when none came. `body()` makes each try's body.
 async function joinPost(body) {
   for (let i = 0; ; i++) {
-    const response = await post("/api/join", body).catch(() => null);
+    const response = await post("/api/join", await body()).catch(() => null);
     if (response && response.status !== 429 && response.status < 500) return response;
     if (i >= RETRIES.length) return response;
     await new Promise((r) => setTimeout(r, RETRIES[i]));
@@ -171,12 +176,27 @@ function opened(data) {
   return key ? Seal.open(key, data.box) : null;
 }
 
+// The stream opens with a proof of this seat's key (the host screen's: its key pair), a counter
+// the narrator takes once: a proven stream is never kept out by one opened with a sniffed cookie
+// (narrator/phones/streams.py). So a stream that fails is opened again here with a fresh proof,
+// never by EventSource's own retry, which would send the spent one.
+function streamProof() {
+  if (mine && mine.key) {
+    mine.n = Math.max(mine.n + 1, Date.now());
+    keep();
+    return Seal.seal(seatKey(), { from: "phone", n: mine.n, to: "stream", body: {} });
+  }
+  return mine && mine.sk ? Seal.hostBox(mine, table.key, keep, "stream") : null;
+}
+
 function listen() {
   if (events) events.close();
-  events = new EventSource("/api/events");
+  const proof = streamProof();
+  events = new EventSource("/api/events" + (proof ? "?proof=" + encodeURIComponent(proof) : ""));
   events.onmessage = (e) => { const v = opened(JSON.parse(e.data)); if (v) { view = v; render(view); } };
   events.onerror = () => {
-    if (events.readyState === EventSource.CLOSED) setTimeout(() => boot(), 2000);
+    events.close();
+    setTimeout(() => boot(), 2000);
   };
 }
 

@@ -64,17 +64,23 @@ const Seal = (() => {
   // counter that only grows, kept in `keys.n` (`keep()` saves it: it survives a reload).
   // Resolves to {status, ok, body} as the narrator replied inside its sealed reply
   // (status 0: no sealed reply came back).
-  async function hostRequest(door, keys, serverKey, keep, to, payload) {
+  // One host screen's box (its next counter, taken once): a request's, or a stream's proof.
+  function hostBox(keys, serverKey, keep, to, payload) {
     keys.n = Math.max((keys.n || 0) + 1, Date.now());
     keep();
-    const n = keys.n, nonce = nacl.randomBytes(nacl.box.nonceLength);
-    const plain = enc.encode(padded({ from: "host", n, to, body: payload || {} }, sizes.plain));
+    const nonce = nacl.randomBytes(nacl.box.nonceLength);
+    const plain = enc.encode(padded({ from: "host", n: keys.n, to, body: payload || {} }, sizes.plain));
     const sealed = nacl.box(plain, nonce, unb64(serverKey), unb64(keys.sk));
     const out = new Uint8Array(nonce.length + sealed.length);
     out.set(nonce); out.set(sealed, nonce.length);
+    return b64(out);
+  }
+
+  async function hostRequest(door, keys, serverKey, keep, to, payload) {
+    const box = hostBox(keys, serverKey, keep, to, payload), n = keys.n;
     try {
       const response = await fetch(door, { method: "POST", headers: { "Content-Type": "application/json" },
-                                           body: body({ box: b64(out) }) });
+                                           body: body({ box }) });
       const inner = response.ok ? openForHost(keys.sk, serverKey, (await response.json()).box) : null;
       if (inner && inner.n === n && inner.from === "narrator") {
         return { status: inner.status, ok: inner.status >= 200 && inner.status < 300, body: inner.body };
@@ -83,5 +89,5 @@ const Seal = (() => {
     } catch (e) { return { status: 0, ok: false, body: null }; }
   }
 
-  return { derive, seal, open, hostKeys, openForHost, hostRequest, body, b64, unb64, normal, sizes };
+  return { derive, seal, open, hostKeys, openForHost, hostBox, hostRequest, body, b64, unb64, normal, sizes };
 })();
