@@ -46,11 +46,7 @@ def child(limit: int, table_file: Path) -> None:
     from narrator.phones import guard
 
     if os.environ.get("PAGE_FLOOD_UNGUARDED"):
-        async def unguarded(runner, guard_, host_, port_):
-            loop = asyncio.get_running_loop()
-            listener = await loop.create_server(runner.server, host_, port_, backlog=128, reuse_address=True)
-            return listener, asyncio.ensure_future(asyncio.sleep(0))
-        guard.listen = unguarded
+        guard.listen = unguarded_listen
     if os.environ.get("PAGE_FLOOD_QUIET_OFF"):
         guard.AcceptErrors.install = classmethod(lambda cls, loop: None)
 
@@ -71,6 +67,14 @@ def child(limit: int, table_file: Path) -> None:
         await page.stop()
 
     asyncio.run(main())
+
+
+async def unguarded_listen(runner, guard_, host_, port_):
+    """`guard.listen` as the settings page listened before issue 38 (aiohttp's `TCPSite`: its
+    backlog, no caps, no sweep, asyncio's own accept errors)."""
+    loop = asyncio.get_running_loop()
+    listener = await loop.create_server(runner.server, host_, port_, backlog=128, reuse_address=True)
+    return listener, asyncio.ensure_future(asyncio.sleep(0))
 
 
 @contextlib.contextmanager
