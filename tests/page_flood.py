@@ -45,8 +45,10 @@ def child(limit: int, table_file: Path) -> None:
     page = SettingsPage(host.table, host.apply, lambda line, params: None, host.play, page_packs(), "ja")
     from narrator.phones import guard
 
-    if os.environ.get("PAGE_FLOOD_UNGUARDED"):
-        guard.listen = unguarded_listen
+    if os.environ.get("PAGE_FLOOD_UNGUARDED"):  # aiohttp's defaults, as the page had them
+        from narrator.phones import settings_page
+
+        guard.listen, guard.REQUEST_TIMEOUT, settings_page.HANDLER_CANCELLATION = unguarded_listen, 75.0, False
     if os.environ.get("PAGE_FLOOD_QUIET_OFF"):
         guard.AcceptErrors.install = classmethod(lambda cls, loop: None)
 
