@@ -1,6 +1,6 @@
 """Issue 38, item 6: the settings page's jam and idle-connection flood, before and after, timed.
 
-Run on demand: `.venv/bin/python bench/page_guard.py [--hold 0] [--runs 3]`. Everything runs against a
+Run on demand: `.venv/bin/python bench/page_guard.py [--hold 0] [--runs 3] [--floods 1100,2200]`. Everything runs against a
 real settings page on loopback; "before" is the page as it was (its join slept a second per
 wrong code under one lock, aiohttp's default of letting a gone sender's handler run on, and
 aiohttp's own listener with no caps), switched in by the same monkeypatches the tests use, so
@@ -36,7 +36,8 @@ from narrator.phones.table import page_packs  # noqa: E402
 from tests.page_flood import idle_flood, settings_page_child, unguarded_listen  # noqa: E402
 
 JAM_CUT = 40.0
-FLOODS = (1100, 2200, 4400)
+FLOODS = "1100,2200"
+"""Idle connections per flood (`--floods`); a run with 4400 takes minutes more."""
 
 
 def _page(folder: Path) -> SettingsPage:
@@ -113,6 +114,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--hold", type=float, default=0.0, help="seconds the flood is held before the phone asks")
     parser.add_argument("--runs", type=int, default=3, help="jams timed each way (the median is shown)")
+    parser.add_argument("--floods", default=FLOODS, help="idle connections per flood, comma-separated")
     args = parser.parse_args()
     hold = args.hold
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -135,7 +137,7 @@ def main() -> None:
     (b, bs), (a, as_) = results[True], results[False]
     print(f"| table code behind 15 hung-up wrong codes (median of {args.runs}) | {b:.2f} s (status {bs}) "
           f"| {a:.3f} s (status {as_}) |")
-    for count in FLOODS:
+    for count in (int(n) for n in args.floods.split(",")):
         before, after = flood(count, hold, True), flood(count, hold, False)
         print(f"| {count} idle connections at 1,024 files, held {hold:g} s | {before[0]}, {before[1]} tracebacks, "
               f"{before[2]} log lines | {after[0]}, {after[1]} tracebacks, {after[2]} log lines |")
