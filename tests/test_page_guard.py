@@ -171,21 +171,45 @@ def test_accept_errors_when_descriptors_run_out_are_one_line_not_a_traceback_eac
         assert written.count("Traceback") > 100
 
 
-def test_accept_errors_pass_anything_else_on_and_a_new_burst_is_said_again():
-    said, clock = [], [0.0]
-    handler = guard.AcceptErrors(lambda loop, context: said.append(context["message"]), now=lambda: clock[0])
-    loop = SimpleNamespace()
+def test_accept_errors_pass_anything_else_on_and_a_new_burst_is_said_again(capsys):
+    passed, defaults, clock = [], [], [0.0]
+    handler = guard.AcceptErrors(lambda loop, context: passed.append((loop, context)), now=lambda: clock[0])
+    loop = SimpleNamespace(default_exception_handler=defaults.append)
     full = {"message": "socket.accept() out of system resource", "exception": OSError(24, "Too many open files")}
-    handler(loop, {"message": "something else", "exception": ValueError()})
-    handler(loop, {"message": "socket.accept() failed", "exception": OSError(104, "reset")})
-    assert said == ["something else", "socket.accept() failed"]
-    for _ in range(50):
+    other = [{"message": "something else", "exception": ValueError()},
+             {"message": "socket.accept() failed", "exception": OSError(104, "reset")},
+             {"exception": OSError(24, "Too many open files")}]  # no message at all
+    for context in other:
+        handler(loop, context)
+    assert passed == [(loop, context) for context in other]
+    bare = guard.AcceptErrors(now=lambda: clock[0])  # nothing before it: asyncio's default
+    bare(loop, other[0])
+    assert defaults == [other[0]]
+    for _ in range(50):  # one burst: one line
         handler(loop, full)
         clock[0] += guard.ACCEPT_QUIET / 10
     assert handler.failed == 50
-    clock[0] += guard.ACCEPT_QUIET + 1
+    clock[0] = handler.last + guard.ACCEPT_QUIET  # not yet quiet long enough: the same burst
+    handler(loop, full)
+    clock[0] += guard.ACCEPT_QUIET + 0.5  # a new burst: said again, with the last one's count
     handler(loop, full)
     assert handler.failed == 1
+    assert capsys.readouterr().err.splitlines() == [
+        "phones: cannot accept connections (Too many open files); new phones wait until connections close",
+        "phones: cannot accept connections (Too many open files) (51 in the last burst); new phones wait "
+        "until connections close"]
+
+
+def test_accept_errors_are_installed_once_per_loop_in_front_of_the_handler_there():
+    loop = asyncio.new_event_loop()
+    try:
+        before = lambda loop, context: None  # noqa: E731
+        loop.set_exception_handler(before)
+        first = guard.AcceptErrors.install(loop)
+        assert guard.AcceptErrors.install(loop) is first and loop.get_exception_handler() is first
+        assert first.previous is before
+    finally:
+        loop.close()
 
 
 def test_the_service_unit_sets_the_open_file_limit_the_caps_come_from():
