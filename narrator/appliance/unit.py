@@ -4,6 +4,9 @@ The unit runs `narrator serve` (this venv's Python, so no PATH games) as an unpr
 user in the `audio` group (and `gpio` where it exists, for the buttons), starts it on boot,
 restarts it whenever it fails, and leaves logging to the journal (`journalctl -u narrator`).
 Resuming after a power cut is `narrator serve`'s job: the unit only has to start it again.
+It sets `LimitNOFILE` itself (systemd's default is 1,024): the phone pages size their connection
+caps from the open-file limit they find (`phones/guard.py`), and that limit is then the same on
+every Pi whatever the distribution's default.
 
 Installing writes `/etc/systemd/system/narrator.service` (root needed: the error says to
 use sudo), then `systemctl daemon-reload` and `systemctl enable`. `--root DIR` installs into
@@ -23,6 +26,7 @@ from pathlib import Path
 from typing import Callable
 
 from narrator.errors import NarratorError
+from narrator.phones.guard import WANTED_FILES
 
 UNIT_NAME = "narrator.service"
 SYSTEM_UNIT_DIR = Path("/etc/systemd/system")
@@ -98,6 +102,7 @@ def render_unit(spec: UnitSpec) -> str:
         "StandardOutput=journal\n"
         "StandardError=journal\n"
         "SyslogIdentifier=narrator\n"
+        f"LimitNOFILE={WANTED_FILES}\n"
         "NoNewPrivileges=yes\n"
         "PrivateTmp=yes\n"
         "\n"

@@ -13,12 +13,21 @@ a seat's or the host screen's token is *seated* (at most `SEAT_ROOM` per seat). 
 newcomer takes the place of the oldest connection that is not seated, busy or not, and one
 from its own address first, so a flood churns through its own connections and never pushes
 out a seated one; the per-address cap counts strangers only.
-At start the narrator raises its own soft open-file limit as far as the hard limit lets it.
+At start the narrator raises its own soft open-file limit as far as the hard limit lets it,
+and the caps come from the limit it then has (the appliance's unit sets `LimitNOFILE`).
+
+Every page the narrator serves (the game's phone page and the settings page between games)
+listens through `listen`: the same caps, the same sweep of idle connections, aiohttp's handler
+cancellation, and `AcceptErrors`. Issue 38: the settings page had none of it; 1,100 idle
+connections at systemd's default 1,024 files made it unreachable, and asyncio wrote a traceback
+for each failed `accept()` (51,446 in 22 s on a Pi). Should descriptors run out anyway, a
+burst of accept errors is now one line.
 """
 
 from __future__ import annotations
 
 import asyncio
+import errno
 import resource
 import sys
 import time
@@ -30,6 +39,9 @@ WANTED_FILES = 4096
 REQUEST_TIMEOUT = 10.0
 """Seconds a connection may take to send a whole request, or sit idle between requests."""
 SWEEP_EVERY = 1.0
+ACCEPT_QUIET = 10.0
+"""Seconds without a failed `accept()` that end a burst (the next one is said again)."""
+OUT_OF_ROOM = (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM)
 SEAT_ROOM = 8
 """Connections one seat (or the host screen) may have kept for it: four pages and their POSTs."""
 
@@ -176,3 +188,52 @@ class _Guarded(asyncio.Protocol):
 
     def resume_writing(self) -> None:
         self.inner.resume_writing()
+
+
+class AcceptErrors:
+    """The loop's exception handler while a page listens: a failed `accept()` for want of
+    descriptors or memory is one line per burst on stderr (the journal), never a traceback per
+    try (asyncio retries each second, and a full backlog fails every try). Anything else goes
+    to the handler that was there before."""
+
+    def __init__(self, previous: Any = None, now: Callable[[], float] = time.monotonic):
+        self.previous, self.now = previous, now
+        self.last: float | None = None
+        self.failed = 0
+        """Failed accepts in the burst so far (said when the next burst begins)."""
+
+    @classmethod
+    def install(cls, loop: asyncio.AbstractEventLoop) -> "AcceptErrors":
+        """Put the handler on `loop`, once: a second page on the same loop shares it."""
+        handler = loop.get_exception_handler()
+        if not isinstance(handler, cls):
+            handler = cls(handler)
+            loop.set_exception_handler(handler)
+        return handler
+
+    def __call__(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        err = context.get("exception")
+        if not (isinstance(err, OSError) and err.errno in OUT_OF_ROOM and "accept" in context.get("message", "")):
+            if self.previous is not None:
+                self.previous(loop, context)
+            else:
+                loop.default_exception_handler(context)
+            return
+        now = self.now()
+        if self.last is None or now - self.last > ACCEPT_QUIET:
+            before = f" ({self.failed} in the last burst)" if self.failed else ""
+            print(f"phones: cannot accept connections ({err.strerror}){before}; new phones wait until "
+                  "connections close", file=sys.stderr)
+            self.failed = 0
+        self.failed += 1
+        self.last = now
+
+
+async def listen(runner: Any, guard: ConnectionGuard, host: str, port: int) -> tuple[Any, asyncio.Task]:
+    """Serve `runner`'s app (set up with `handler_cancellation=True`, `keepalive_timeout=
+    REQUEST_TIMEOUT`) on host:port behind `guard`; returns the listening server and the sweep
+    task (cancel it on stop). OSError when the address cannot be had."""
+    loop = asyncio.get_running_loop()
+    AcceptErrors.install(loop)
+    listener = await loop.create_server(guard.factory(runner.server), host, port, backlog=64, reuse_address=True)
+    return listener, asyncio.ensure_future(guard.sweep_forever())

@@ -321,17 +321,14 @@ class PhoneServer:
                                      keepalive_timeout=guard.REQUEST_TIMEOUT,
                                      handler_cancellation=HANDLER_CANCELLATION)
         await self._runner.setup()
-        loop = asyncio.get_running_loop()
         try:
-            self._listener = await loop.create_server(self.guard.factory(self._runner.server), host_, port,
-                                                      backlog=64, reuse_address=True)
+            self._listener, self._sweeper = await guard.listen(self._runner, self.guard, host_, port)
         except OSError as err:
             await self._runner.cleanup()
             from narrator.errors import SetupError
 
             raise SetupError(f"the phone page cannot listen on {host_}:{port} ({err.strerror}); "
                              "choose another --port or --host") from None
-        self._sweeper = asyncio.ensure_future(self.guard.sweep_forever())
         port = self.addresses[0][1]
         self.allowed_hosts |= {f"{h}:{port}" for h in _own_names(host_)}
         return port

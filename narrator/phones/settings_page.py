@@ -12,6 +12,11 @@ Every change goes through the appliance's `apply` (its `update_table`: the check
 `narrator play`), so a refusal is the same one line, returned as `{"error": …}` with 400 and
 shown on the page; a saved change is said by the narrator in one short line (`announce`).
 This room never imports the appliance: it is handed those callables.
+
+It stands behind the game page's door and walls (issue 38): the join gate (`gate.py`: a wrong
+code shuts its own address out for a second, with no lock, so 15 hung-up tries hold up nobody)
+and the connection guard (`guard.py`: caps below the open-file limit, idle connections closed,
+handler cancellation, one line per burst of accept errors).
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from typing import Any, Callable
 from aiohttp import web
 
 from narrator.errors import NarratorError, Refusal
-from narrator.phones import app_cache, carry, crypto, host_channel, naming, settings_view, wire
+from narrator.phones import app_cache, carry, crypto, gate, guard, host_channel, naming, settings_view, wire
 from narrator.phones.seats import new_table_code, normal_code
 from narrator.phones.server import _own_names
 
@@ -32,7 +37,11 @@ STATIC = Path(__file__).with_name("static")
 FILES = {"settings.js": "text/javascript", "seal.js": "text/javascript", "nacl-fast.min.js": "text/javascript",
          "style.css": "text/css", "strings.json": "application/json"}
 HOST_COOKIE, SEAT_COOKIE = carry.COOKIE, "narrator_settings_seat"
-WRONG_CODE_DELAY = 1.0
+WRONG_CODE_DELAY = gate.WRONG_CODE_DELAY
+"""Read when a page is made (its `gate`); a test may set it first."""
+HANDLER_CANCELLATION = True
+"""A handler whose client hung up is cancelled, as on the game page (server.py): a gone
+sender's try holds nothing and claims nothing."""
 HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
            "X-Frame-Options": "DENY",
            "Content-Security-Policy": "default-src 'self'; style-src 'self'; script-src 'self'; frame-ancestors 'none'"}
@@ -64,7 +73,12 @@ class SettingsPage:
         self.seat_tokens: dict[str, int] = {}
         self.first_names = naming.FirstNames(now=lambda: self.now())
         """A player's phone's token -> the seat number (1-based) whose name it may type."""
-        self.code_lock = asyncio.Lock()
+        self.gate = gate.JoinGate(delay=WRONG_CODE_DELAY)
+        """Who may try the table code now (the game page's gate: no lock, no queue)."""
+        self.guard = guard.ConnectionGuard(*guard.caps_for(guard.raise_file_limit()))
+        """The connection caps and idle sweep of every page the narrator serves."""
+        self._listener: Any = None
+        self._sweeper: asyncio.Task | None = None
         self.keys = crypto.SeatKeys()
         """The narrator's key pair and the host screen's public key: its saves come sealed
         (`host_channel.py`, the game's host screen's door)."""
@@ -76,7 +90,7 @@ class SettingsPage:
     # --- serving ----------------------------------------------------------------------------
 
     def app(self) -> web.Application:
-        app = web.Application(client_max_size=16 * 1024, middlewares=[self._same_origin])
+        app = web.Application(client_max_size=16 * 1024, middlewares=[self._guarded, self._same_origin])
         app.on_response_prepare.append(_headers)
         app.router.add_get("/", self._index)
         app.router.add_get("/static/{name}", self._static)
@@ -88,11 +102,12 @@ class SettingsPage:
 
     async def start(self, host: str, port: int) -> int:
         """Listen (port 0: a free one, kept for the next visit); returns the port."""
-        self._runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=1.0)
+        self._runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=1.0,
+                                     keepalive_timeout=guard.REQUEST_TIMEOUT,
+                                     handler_cancellation=HANDLER_CANCELLATION)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, host, self.port or port, reuse_address=True)
         try:
-            await site.start()
+            self._listener, self._sweeper = await guard.listen(self._runner, self.guard, host, self.port or port)
         except OSError as err:
             await self._runner.cleanup()
             self._runner = None
@@ -100,7 +115,7 @@ class SettingsPage:
 
             raise SetupError(f"the settings page cannot listen on {host}:{port} ({err.strerror}); "
                              "choose another port with `narrator config set port N`") from None
-        self.port = self._runner.addresses[0][1]
+        self.port = self._listener.sockets[0].getsockname()[1]
         self.allowed_hosts = {f"{name}:{self.port}" for name in _own_names(host)}
         if self.hub is not None:
             self.hub.table_claim = self._table_confirms
@@ -113,6 +128,12 @@ class SettingsPage:
         if self.hub is not None and getattr(self.hub, "table_claim", None) == self._table_confirms:
             self.hub.table_claim = None
         self.pending = None
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            self._sweeper = None
+        if self._listener is not None:
+            self._listener.close()
+            self._listener = None
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -121,6 +142,19 @@ class SettingsPage:
     @property
     def running(self) -> bool:
         return self._runner is not None
+
+    @web.middleware
+    async def _guarded(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        """The guard sees each request begin and end (a connection in a request is not idle);
+        the host screen's and a seated phone's connections have room kept for them."""
+        self.guard.started(request.transport)
+        try:
+            held = "host" if self.is_host(request) else self.seat_of(request)
+            if held is not None:
+                self.guard.seated(request.transport, str(held))
+            return await handler(request)
+        finally:
+            self.guard.finished(request.transport)
 
     @web.middleware
     async def _same_origin(self, request: web.Request, handler: Any) -> web.StreamResponse:
@@ -165,20 +199,28 @@ class SettingsPage:
         return wire.reply(view)
 
     async def _join(self, request: web.Request) -> web.Response:
-        """The table code makes this phone the host screen once the table presses (carry.claim);
-        a wrong code costs a second."""
-        body = await wire.json_body(request)
+        """The table code makes this phone the host screen once the table presses (carry.claim).
+        A wrong code shuts its sender's address out for a second (gate.py): nothing waits, so
+        wrong tries from one address hold up no other's."""
+        address = request.remote or "?"
+        if self.gate.wait_left(address) > 0 or not self.gate.begin(address):
+            return wire.error(429, "one code a second from each phone: wait a moment and try again")
+        try:
+            body = await wire.json_body(request)
+        finally:
+            self.gate.end(address)
         if isinstance(body, web.Response):
             return body
         typed = body.get("code")
-        async with self.code_lock:
-            if isinstance(typed, str) and normal_code(typed) == normal_code(self.table_code):
-                if self.is_host(request):
-                    return wire.reply({"host": True})
-                if self.host_digest is not None:
-                    return wire.error(409, "the table already has a host screen")
-                return carry.claim(self, body.get("key"))  # its saves come sealed to its key
-            await asyncio.sleep(WRONG_CODE_DELAY)
+        if self.gate.wait_left(address) > 0:  # a try from the same address was wrong meanwhile
+            return wire.error(429, "one code a second from each phone: wait a moment and try again")
+        if isinstance(typed, str) and normal_code(typed) == normal_code(self.table_code):
+            if self.is_host(request):
+                return wire.reply({"host": True})
+            if self.host_digest is not None:
+                return wire.error(409, "the table already has a host screen")
+            return carry.claim(self, body.get("key"))  # its saves come sealed to its key
+        self.gate.wrong(address)
         return wire.error(403, "wrong code: the narrator says the table code")
 
     async def _changes(self, request: web.Request) -> dict[str, Any] | web.Response:

@@ -42,7 +42,7 @@ function post(url, body) {
   const send = (b) => fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: Seal.body(b) });
   if (url === "/api/settings/join") {
     const fresh = Seal.hostKeys();
-    return send({ ...body, key: fresh.pk }).then((r) => {
+    return joinPost(() => send({ ...body, key: fresh.pk })).then((r) => {
       if (r.ok) { hostKeys = fresh; localStorage.setItem(HOST_KEYS, JSON.stringify(fresh)); }
       return r;
     });
@@ -52,6 +52,18 @@ function post(url, body) {
   const keep = () => localStorage.setItem(HOST_KEYS, JSON.stringify(keys));
   return Seal.hostRequest("/api/settings/sealed", keys, view.key, keep, url.split("/").pop(), body)
     .then((r) => ({ ok: r.ok, status: r.status, json: async () => r.body || {} }));
+}
+
+// A code typed within a second of a wrong one from this phone is asked to wait (429: the
+// narrator's gate shuts an address out for a second per wrong code); it goes again after
+// 1, 1 and 2 s, so the right code typed just after a typo still makes the host screen.
+const JOIN_RETRIES = [1000, 1000, 2000];
+async function joinPost(send) {
+  for (let i = 0; ; i++) {
+    const response = await send();
+    if (response.status !== 429 || i >= JOIN_RETRIES.length) return response;
+    await new Promise((r) => setTimeout(r, JOIN_RETRIES[i]));
+  }
 }
 
 async function boot() {
@@ -89,7 +101,7 @@ async function refresh() {
 async function joined(response) {
   const reply = await response.json().catch(() => ({}));
   if (response.status === 202) message = t("host_confirm", { n: reply.word });
-  else message = response.ok ? "" : t("wrong_code");
+  else message = response.ok ? "" : t(response.status === 429 ? "wait_code" : "wrong_code");
 }
 
 // The game began: this page is gone, the game's own page takes its place at the same address
