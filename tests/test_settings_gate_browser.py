@@ -55,7 +55,7 @@ def test_the_right_code_typed_just_after_a_wrong_one_makes_the_host_screen(tmp_p
                         await phone.wait_for_selector("#play", timeout=20000)  # the host screen
                         assert page.host_digest is not None
                     else:
-                        await phone.wait_for_function("document.body.innerText.includes('少し待ってから')",
+                        await phone.wait_for_function("() => document.body.innerText.includes('少し待ってから')",
                                                       timeout=20000)
                         assert page.host_digest is None and await phone.query_selector("#play") is None
                 finally:
