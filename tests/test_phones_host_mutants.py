@@ -14,6 +14,7 @@ import pytest
 from narrator.phones import crypto, host, wire
 from narrator.phones.crypto import SeatKeys
 from narrator.phones.gate import JoinGate
+from narrator.phones.host_turns import Turns
 from narrator.phones.seats import HOST, Seats
 
 NAMES = ("Aki", "Chika", "Dai")
@@ -40,6 +41,7 @@ class FakeServer:
         self.hub = SimpleNamespace(sources=set(sources), open_ask=None)
         self.cookie, self.host_cookie = "narrator", "narrator_host"
         self.pending_host = None
+        self.turns = Turns(15.0)
         self.said, self.changes = [], 0
 
     def announce(self, line, params):

@@ -30,6 +30,7 @@ from narrator.games.contract import Game
 from narrator.inputs.hub import ListenerHub
 from narrator.phones import (answers, carry, channel, crypto, gate, guard, host, host_channel, host_release,
                              table_controls, wire)
+from narrator.phones import host_turns
 from narrator.phones.private import PrivateLines, request_view
 from narrator.phones.seats import HOST, Seats
 from narrator.phones.views import build_view
@@ -113,6 +114,8 @@ class PhoneServer:
         self._sweeper: asyncio.Task | None = None
         self.gate = gate.JoinGate(delay=host.WRONG_CODE_DELAY)
         self.pending_host: host.PendingHost | None = None
+        self.turns = host_turns.Turns(host.CONFIRM_SECONDS)
+        """The line of phones waiting to claim the host screen (host_turns.py)."""
         self.release_until: float | None = None
         """Until when the table may confirm a `release host` asked by button or voice."""
         self.speak: Any = None
