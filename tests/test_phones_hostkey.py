@@ -1,0 +1,247 @@
+"""Issue 38, items 1, 2 and 4: the host screen is the table's alone. A listener with the Wi-Fi
+password holds the host cookie (it travels in the clear) and the host key's public half (sent at
+join); a laptop at the table heard the table code. Each attack runs against the real server
+twice: with its protection monkeypatched off it succeeds, with it on it fails."""
+
+import asyncio
+import base64
+import json
+
+import aiohttp
+import nacl.exceptions
+import nacl.public
+import pytest
+
+from narrator import home
+from narrator.games import get_game
+from narrator.phones import carry, crypto, host, host_turns
+from narrator.phones.crypto import SeatKeys
+from narrator.phones.table import make_server
+from narrator.settings import build_settings
+from narrator.table.session import RunOptions, open_sitting
+from narrator.table.store import GameStore
+from tests.phones_harness import Phone, open_table
+from tests.test_host_carry import Evening, confirmed_host, get, phone, post
+
+
+def b64(raw: bytes) -> str:
+    return base64.b64encode(raw).decode()
+
+
+def sniffer(base: str, cookie: str) -> aiohttp.ClientSession:
+    """A laptop on the Wi-Fi sending the host screen's sniffed cookie from its own address."""
+    jar = aiohttp.CookieJar(unsafe=True)
+    jar.update_cookies({carry.COOKIE: cookie})
+    return aiohttp.ClientSession(base, cookie_jar=jar, headers={"Origin": base},
+                                 connector=aiohttp.TCPConnector(local_addr=("127.0.0.77", 0)))
+
+
+# --- item 1: a sniffed host cookie binds no key, so it reads no seat code -----------------------
+
+@pytest.mark.parametrize("protected", [False, True])
+def test_a_sniffed_host_cookie_reads_no_seat_code_and_so_no_role(narrator_home, tmp_path, monkeypatch, protected):
+    """The appliance: the settings page's host screen (its key confirmed by the press) carried
+    into a game. The attacker binds his own key with the sniffed cookie, asks for every free
+    seat's code, and binds the real key back (its public half was sniffed at join)."""
+    if not protected:  # as before issue 38: the game takes any key sent with the host cookie
+        monkeypatch.setattr(carry, "CARRY_KEY", False)
+        monkeypatch.setattr(carry, "PRESS_FOR_KEY", False)
+
+    async def main():
+        evening = Evening(tmp_path)
+        base = await evening.open_page()
+        real = nacl.public.PrivateKey.generate()
+        await confirmed_host(evening, base, b64(bytes(real.public_key)))
+        await evening.close_page()
+        server = evening.game()
+        assert carry.into_game(evening.page, server)
+        port = await server.start("127.0.0.1", 0)
+        game = f"http://127.0.0.1:{port}"
+        cookie = next(c.value for c in evening.jar if c.key == carry.COOKIE)
+        laptop = nacl.public.PrivateKey.generate()
+        read = []
+        try:
+            async with phone(game, evening.jar) as screen, sniffer(game, cookie) as attacker:
+                if not protected:  # the old page gave the game its key with the cookie alone
+                    assert (await post(screen, "/api/host/key", {"key": b64(bytes(real.public_key))}))[0] == 200
+                status, _ = await post(attacker, "/api/host/key", {"key": b64(bytes(laptop.public_key))})
+                box = nacl.public.Box(laptop, server.keys.private_key.public_key)
+                for number in range(1, len(server.seats.free()) + 1):
+                    code_status, reply = await get(attacker, f"/api/host/code/{number}")
+                    try:
+                        read.append(json.loads(box.decrypt(base64.b64decode(reply["box"])))["code"])
+                    except (KeyError, nacl.exceptions.CryptoError):
+                        pass
+                await post(attacker, "/api/host/key", {"key": b64(bytes(real.public_key))})  # put back
+                honest = nacl.public.Box(real, server.keys.private_key.public_key)
+                sealed = (await get(screen, "/api/host/code/1"))[1]
+                still_works = "code" in json.loads(honest.decrypt(base64.b64decode(sealed["box"])))
+        finally:
+            await server.stop()
+        return status, read, still_works, server
+
+    status, read, still_works, server = asyncio.run(main())
+    assert still_works  # the host screen never noticed either way
+    free = [server.seats.code(n) for n in server.seats.free()]
+    if protected:
+        assert status == 202 and read == []  # asked aloud, bound on no press: nothing read
+        assert [line for line, _ in server.said] == ["phones.host_key_ask"]  # the put-back: 409
+    else:
+        assert status == 200 and read == free and len(read) == 5  # every seat's code: every role
+        assert server.said == []  # and nothing said aloud
+
+
+def test_a_new_host_key_is_bound_only_on_the_tables_press_said_aloud(narrator_home, tmp_path):
+    """A host screen whose page lost its key asks anew: the number is said, the press binds it."""
+    async def main():
+        evening = Evening(tmp_path)
+        base = await evening.open_page()
+        await confirmed_host(evening, base, b64(bytes(nacl.public.PrivateKey.generate().public_key)))
+        await evening.close_page()
+        server = evening.game()
+        assert carry.into_game(evening.page, server)
+        port = await server.start("127.0.0.1", 0)
+        game, fresh = f"http://127.0.0.1:{port}", nacl.public.PrivateKey.generate()
+        box = nacl.public.Box(fresh, server.keys.private_key.public_key)
+        try:
+            async with phone(game, evening.jar) as screen:
+                assert (await post(screen, "/api/host/key", {"key": "short"}))[0] == 400
+                status, reply = await post(screen, "/api/host/key", {"key": b64(bytes(fresh.public_key))})
+                assert status == 202 and reply["word"] == server.said[-1][1]["n"]
+                assert (await post(screen, "/api/host/key", {"key": b64(bytes(fresh.public_key))}))[0] == 409
+                sealed = (await get(screen, "/api/host/code/1"))[1]
+                with pytest.raises(nacl.exceptions.CryptoError):  # not yet: no press
+                    box.decrypt(base64.b64decode(sealed["box"]))
+                assert evening.hub.offer_text("done", "button") is None  # the table presses
+                sealed = (await get(screen, "/api/host/code/1"))[1]
+                assert "code" in json.loads(box.decrypt(base64.b64decode(sealed["box"])))
+                assert [line for line, _ in server.said] == ["phones.host_key_ask", "phones.host_key_confirmed"]
+                # a press after the window binds nothing
+                other = nacl.public.PrivateKey.generate()
+                assert (await post(screen, "/api/host/key", {"key": b64(bytes(other.public_key))}))[0] == 202
+                server.gate.now = lambda: 10 ** 9
+                assert host.confirm_host(server) is False
+                assert server.keys.host_public_key(server.seats.host_digest()) == b64(bytes(fresh.public_key))
+        finally:
+            await server.stop()
+
+    asyncio.run(main())
+
+
+def test_a_host_key_bound_again_keeps_its_counters(tmp_path):
+    """Issue 38: a rebind reset the host's counters, so a captured "release seat 6", refused
+    once, was taken the second time. Kept with the key across a resume too."""
+    keys = SeatKeys(tmp_path / "k.json")
+    private = nacl.public.PrivateKey.generate()
+    pk = b64(bytes(private.public_key))
+    box = nacl.public.Box(private, keys.private_key.public_key)
+    captured = b64(bytes(box.encrypt(crypto.padded_json({"from": "host", "n": 5, "to": "release"}, 512))))
+    assert keys.bind_host("tok", pk) and keys.open_host_request("tok", captured) is not None
+    assert keys.open_host_request("tok", captured) is None  # refused: taken once
+    assert keys.bind_host("tok", pk)  # bound again (with the table's press)
+    assert keys.open_host_request("tok", captured) is None  # still refused
+    assert SeatKeys(tmp_path / "k.json").open_host_request("tok", captured) is None
+
+
+# --- item 2: a claim waits for the table's press, whatever is listening yet ---------------------
+
+@pytest.mark.parametrize("protected", [False, True])
+def test_a_claim_while_the_code_is_announced_waits_for_the_tables_press(narrator_home, monkeypatch, protected):
+    """`narrator play --phones` with a keyboard: the server listens and says the code before
+    the keyboard starts. A laptop that heard the code claims at once."""
+    if not protected:
+        monkeypatch.setattr(host, "WAITS_FOR_TABLE", False)
+
+    async def main():
+        settings = build_settings({}, {"game": "additional-werewolf", "players": 5, "seed": 3, "phones": True,
+                                       "names": "Aki,Ben,Chika,Dai,Emi"}, "test")
+        rules = get_game("additional-werewolf")
+        config = rules.configure(settings)
+        run = RunOptions(lang="en", voice="text", time_scale=0, keyboard=True, phones=True)
+        store = GameStore.create(home.app_home(), rules.name, config.to_dict(), run.to_dict())
+        sitting = open_sitting(run)  # as `narrator play` makes it: a keyboard still to start
+        assert sitting.hub.table_to_come and not (sitting.hub.sources & {"keyboard"})
+        server = make_server(rules, config, store, sitting.hub, "en")
+        port = await server.start("127.0.0.1", 0)
+        laptop = Phone(f"http://127.0.0.1:{port}", "laptop")
+        try:  # the code is being said; the laptop heard it
+            status = await laptop.join_code(server.seats.table_code)
+            has_host_before_press = server.seats.has_host
+            sitting.starters.clear()  # the keyboard as started (this test's stdin is not the table's)
+            sitting.start_listeners(asyncio.get_running_loop())
+            assert sitting.hub.table_to_come is False
+            return status, has_host_before_press, [line for line, _ in server.said]
+        finally:
+            await laptop.close()
+            await server.stop()
+            sitting.close()
+
+    status, has_host, said = asyncio.run(main())
+    if protected:
+        assert (status, has_host, said) == (202, False, ["phones.host_claim"])
+    else:
+        assert (status, has_host) == (200, True)
+
+
+# --- item 4: a laptop cannot hold the claim forever --------------------------------------------
+
+@pytest.mark.parametrize("protected", [False, True])
+def test_a_laptop_reclaiming_at_each_window_cannot_hold_the_host_claim(narrator_home, monkeypatch, protected):
+    """The laptop types the table code again the moment its window runs out; the table's phone
+    tries every 2 s for 40 s. Its number is the one the table presses for."""
+    if not protected:
+        monkeypatch.setattr(host_turns, "FAIR", False)
+
+    async def main():
+        table = await open_table()
+        table.server.hub.register("button")  # the appliance's button confirms
+        clock = [0.0]
+        table.server.gate.now = lambda: clock[0]
+        laptop, screen = Phone(table.base, "laptop"), Phone(table.base, "screen")
+        code, got = table.server.seats.table_code, 0
+        try:
+            assert await laptop.join_code(code) == 202
+            for step in range(20):
+                clock[0] = 2.0 * step + 1.0
+                pending = table.server.pending_host
+                if pending.until <= clock[0] and pending.address == laptop.address:
+                    await laptop.join_code(code)  # the laptop's window ran out: again at once
+                if await screen.join_code(code) == 202:
+                    got += 1
+                    word = table.server.pending_host.word
+                    assert table.server.hub.offer_text("done", "button") is None  # the table presses
+                    break
+            async with screen.session.get("/api/seats") as r:
+                return got, (await r.json())["host"]
+        finally:
+            await laptop.close()
+            await screen.close()
+            await table.close()
+
+    got, is_host = asyncio.run(main())
+    assert (got, is_host) == ((1, True) if protected else (0, False))
+
+
+def test_turns_pass_on_and_a_lone_phone_may_claim_again_at_once():
+    turns = host_turns.Turns(15.0)
+
+    class Pending:
+        def __init__(self, address, until):
+            self.address, self.until = address, until
+
+    assert turns.may_claim("a", None, 0.0)
+    pending = Pending("a", 15.0)
+    assert not turns.may_claim("b", pending, 1.0) and not turns.may_claim("c", pending, 2.0)
+    assert not turns.may_claim("a", pending, 3.0) and turns.line == ["b", "c"]  # the holder is not queued
+    assert not turns.may_claim("a", pending, 15.0) and turns.line == ["b", "c", "a"]
+    assert not turns.may_claim("c", pending, 29.0)  # b's turn
+    assert turns.may_claim("c", pending, 30.0)  # b let its turn pass: c's
+    assert turns.line == ["a"]
+    pending = Pending("c", 45.0)
+    assert turns.may_claim("a", pending, 45.0) and turns.line == []
+    lone = host_turns.Turns(15.0)
+    assert lone.may_claim("a", Pending("a", 15.0), 15.0)  # nobody waits: again at once
+    full = host_turns.Turns(15.0)
+    for n in range(host_turns.QUEUE + 3):
+        full.may_claim(f"x{n}", Pending("a", 15.0), 1.0)
+    assert len(full.line) == host_turns.QUEUE
