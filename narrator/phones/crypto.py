@@ -50,6 +50,8 @@ so even the box's own length, readable in plain HTTP, tells nothing."""
 WINDOW = 64
 """Counters a phone may use out of order (two requests under way at once): a counter is taken
 once, and only if it is newer than the newest one taken less this window."""
+KEEP_COUNTERS = True
+"""A host key bound anew keeps the counters taken (issue 38; a test turns it off)."""
 FROM_PHONE, FROM_NARRATOR, FROM_HOST = "phone", "narrator", "host"
 """Who sealed a box: a reply cannot be sent back to the narrator as a request."""
 
@@ -180,7 +182,7 @@ class SeatKeys:
         raw = _unb64(public_key)
         if raw is None or len(raw) != 32:
             return False
-        old = self._phones.get(digest) or {}
+        old = (self._phones.get(digest) or {}) if KEEP_COUNTERS else {}
         self._phones[digest] = {"host": _b64(raw), **{k: old[k] for k in ("n", "seen") if k in old}}
         self._save()
         return True
