@@ -71,6 +71,9 @@ class ListenerHub(PrivateAnswers):
         self.table_to_come = False
         """A keyboard, button or microphone of the table's is still to start (a sitting's, until
         `start_listeners`): a phone claiming the host screen meanwhile waits for its press."""
+        self.table_ready_watchers: list[Callable[[], None]] = []
+        """Called when the table's inputs have started (the phones give a waiting claim its
+        whole window from then)."""
         """Words a button gesture or the voice says for the table (`release_host`): what they do."""
         self.listen_also: tuple[str, ...] = ()
         """Words the voice hears beside the open question's (`yes` to a question the phones asked)."""

@@ -74,6 +74,14 @@ def at_table(hub: Any) -> bool:
     return bool(hub.sources & TABLE_SOURCES) or (WAITS_FOR_TABLE and getattr(hub, "table_to_come", False))
 
 
+def table_ready(server: Any) -> None:
+    """The table's keyboard, button or microphone has started: a claim made while the code was
+    being said gets its whole window from now, so the table can press for it."""
+    pending = server.pending_host
+    if pending is not None and pending.key is None and not server.seats.has_host:
+        pending.until = max(pending.until, server.gate.now() + CONFIRM_SECONDS)
+
+
 def _claim_host(server: Any, request: web.Request, body: dict[str, Any]) -> web.Response:
     """The table code: the phone waits for the table's confirmation, said aloud with a number
     its screen shows; a table with nothing to confirm by (no keyboard, button or microphone)

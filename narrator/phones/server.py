@@ -132,6 +132,7 @@ class PhoneServer:
         hub.rounds_during_timers = True
         hub.add_table_command("release", self.release)
         hub.table_claim = self._table_confirms
+        getattr(hub, "table_ready_watchers", []).append(lambda: host.table_ready(self))
         hub.table_actions[host_release.WORD] = self._release_asked
 
     # --- the game's side --------------------------------------------------------------------

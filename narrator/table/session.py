@@ -77,6 +77,8 @@ class Sitting:
         for start in self.starters:
             start(loop)
         self.hub.table_to_come = False  # what listens at the table now listens
+        for ready in self.hub.table_ready_watchers:
+            ready()
 
     def hush(self) -> None:
         """Ctrl-C: drop what is still to be heard, so `close` stops at once instead of draining."""
