@@ -146,7 +146,9 @@ async function join(code, seatedAlready) {
   if (seatedAlready) return listen();
   if (!$("msg")) await entry();
   const status = response ? response.status : 0;
-  $("msg").textContent = t({ 409: "host_taken", 429: "wait_code" }[status] || (status === 0 || status >= 500 ? "send_failed" : "wrong_code"));
+  // Another phone waits for the table's press: this one is in line (host_turns.py), not refused for good.
+  const waiting = status === 409 && /waiting/.test(((await response.json().catch(() => null)) || {}).error || "");
+  $("msg").textContent = t(waiting ? "host_wait" : { 409: "host_taken", 429: "wait_code" }[status] || (status === 0 || status >= 500 ? "send_failed" : "wrong_code"));
 }
 
 // A join that got no answer (its connection dropped: a Wi-Fi gap, a flood the narrator sheds)
