@@ -16,6 +16,7 @@ from narrator import home
 from narrator.games import get_game
 from narrator.phones import carry, crypto, host, host_turns
 from narrator.phones.crypto import SeatKeys
+from narrator.phones.seats import HOST
 from narrator.phones.table import make_server
 from narrator.settings import build_settings
 from narrator.table.session import RunOptions, open_sitting
@@ -255,3 +256,24 @@ def test_turns_pass_on_and_a_lone_phone_may_claim_again_at_once():
     for n in range(host_turns.QUEUE + 3):
         full.may_claim(f"x{n}", Pending("a", 15.0), 1.0)
     assert len(full.line) == host_turns.QUEUE
+
+
+@pytest.mark.parametrize("protected", [False, True])
+def test_a_press_for_an_open_question_never_binds_a_laptops_key(monkeypatch, protected):
+    """The laptop asks for a new host key just as the narrator asks the table to press when
+    ready: the press answers the question; the key stays the one the table confirmed."""
+    from tests.test_phones_host_mutants import FakeServer
+
+    server = FakeServer()
+    server.seats.claim(HOST, "real")
+    server.keys.bind_host("real", b64(bytes(nacl.public.PrivateKey.generate().public_key)))
+    confirmed = server.keys.host_public_key(server.seats.host_digest())
+    laptop = b64(bytes(nacl.public.PrivateKey.generate().public_key))
+    server.pending_host = host.PendingHost("real", "37", server.gate.now() + host.CONFIRM_SECONDS, "x", laptop)
+    server.hub.open_ask = (4, object())  # "press the button when you are ready"
+    if not protected:
+        monkeypatch.setattr(host, "KEY_AFTER_QUESTIONS", False)
+    assert host.confirm_host(server) is (not protected)
+    assert (server.keys.host_public_key(server.seats.host_digest()) == confirmed) == protected
+    server.hub.open_ask = None  # once nothing is asked, the table's press binds it
+    assert host.confirm_host(server) is protected

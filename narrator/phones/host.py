@@ -45,7 +45,12 @@ class PendingHost:
 
 def confirm_host(server: Any) -> bool:
     """The table confirmed (a button press, "done" said or typed): the waiting phone becomes
-    the host screen. False when no phone is waiting, or its time ran out."""
+    the host screen. False when no phone is waiting, or its time ran out. A request for a new
+    host key waits while a question is open: the table's press answers the question (a laptop
+    that asks for a key as the table is told to press for "ready" gets nothing)."""
+    rekey = server.pending_host is not None and server.pending_host.key is not None
+    if rekey and KEY_AFTER_QUESTIONS and server.hub.open_ask is not None:
+        return False
     pending, server.pending_host = server.pending_host, None
     if pending is None or pending.until <= server.gate.now():
         return False
@@ -63,6 +68,8 @@ def confirm_host(server: Any) -> bool:
     return True
 
 
+KEY_AFTER_QUESTIONS = True
+"""A press while a question is open answers it, never binds a new host key (a test turns it off)."""
 WAITS_FOR_TABLE = True
 """A claim made before the table's inputs start waits for them (a test turns it off)."""
 
