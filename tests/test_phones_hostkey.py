@@ -255,7 +255,7 @@ def test_turns_pass_on_and_a_lone_phone_may_claim_again_at_once():
     full = host_turns.Turns(15.0)
     for n in range(host_turns.QUEUE + 3):
         full.may_claim(f"x{n}", Pending("a", 15.0), 1.0)
-    assert len(full.line) == host_turns.QUEUE
+    assert len(full.line) == 16 == host_turns.QUEUE
 
 
 @pytest.mark.parametrize("protected", [False, True])
@@ -277,3 +277,36 @@ def test_a_press_for_an_open_question_never_binds_a_laptops_key(monkeypatch, pro
     assert (server.keys.host_public_key(server.seats.host_digest()) == confirmed) == protected
     server.hub.open_ask = None  # once nothing is asked, the table's press binds it
     assert host.confirm_host(server) is protected
+
+
+def test_asking_for_a_new_host_key_replies_exactly(monkeypatch):
+    """`POST /api/host/key`, each reply as the page and a script get it (carry.bind_key)."""
+    from tests.test_phones_host_mutants import FakeServer, post as request
+
+    server = FakeServer()
+    server.seats.claim(HOST, "real")
+    server.host_cookie = "h"
+    server.keys.bind_host("real", b64(bytes(nacl.public.PrivateKey.generate().public_key)))
+    monkeypatch.setattr(carry.secrets, "randbelow", lambda n: n - 1)  # the highest number: 99
+    key = b64(bytes(nacl.public.PrivateKey.generate().public_key))
+
+    def ask(body, cookie="real", address="10.42.0.7"):
+        response = asyncio.run(carry.bind_key(server, request(body, address, cookies={"h": cookie})))
+        return response.status, json.loads(response.body)
+
+    assert ask({"key": key}, cookie="sniffed?") == (403, {"error": "only the host screen may do this"})
+    shape = {"error": 'send {"key": PUBLIC_KEY} (32 bytes, base64)'}
+    assert ask({"key": b64(b"x" * 31)}) == (400, shape) == ask({"key": 5}) == ask({})
+    assert ask({"key": key}, address="10.42.0.9") == (202, {"host": "pending", "word": "99", "seconds": 15.0})
+    pending = server.pending_host
+    assert (pending.token, pending.word, pending.address, pending.key) == ("real", "99", "10.42.0.9", key)
+    assert pending.until == server.gate.now() + host.CONFIRM_SECONDS
+    assert server.said == [("phones.host_key_ask", {"n": "99"})]
+    waiting = {"error": "another phone is waiting for the table to confirm it; try again shortly"}
+    assert ask({"key": key}) == (409, waiting)
+    server.clock.t = pending.until  # its window is over at its last instant
+    assert ask({"key": key})[0] == 202
+    monkeypatch.setattr(carry, "PRESS_FOR_KEY", False)  # as before issue 38: bound at once
+    other = b64(bytes(nacl.public.PrivateKey.generate().public_key))
+    assert ask({"key": other}) == (200, {"ok": True})
+    assert server.keys.host_public_key(server.seats.host_digest()) == other

@@ -114,12 +114,11 @@ async def bind_key(server: Any, request: web.Request) -> web.Response:
     if isinstance(body, web.Response):
         return body
     token, key = server.token(request, host_cookie=True), body.get("key")
-    if not PRESS_FOR_KEY:  # as before issue 38
-        if not server.keys.bind_host(token, key):
-            return wire.error(400, "send {\"key\": PUBLIC_KEY} (32 bytes, base64)")
-        return wire.reply({"ok": True})
-    if crypto._unb64(key) is None or len(crypto._unb64(key) or b"") != 32:
+    if len(crypto._unb64(key) or b"") != 32:
         return wire.error(400, "send {\"key\": PUBLIC_KEY} (32 bytes, base64)")
+    if not PRESS_FOR_KEY:  # as before issue 38
+        server.keys.bind_host(token, key)
+        return wire.reply({"ok": True})
     now, pending = server.gate.now(), server.pending_host
     if pending is not None and pending.until > now:
         return wire.error(409, "another phone is waiting for the table to confirm it; try again shortly")
