@@ -310,3 +310,22 @@ def test_asking_for_a_new_host_key_replies_exactly(monkeypatch):
     other = b64(bytes(nacl.public.PrivateKey.generate().public_key))
     assert ask({"key": other}) == (200, {"ok": True})
     assert server.keys.host_public_key(server.seats.host_digest()) == other
+
+
+def test_carrying_leaves_a_resumed_games_own_host_screen_and_a_game_of_another_cookie():
+    """carry.into_game / back_from_game at their edges (the key carried is the table's alone)."""
+    from types import SimpleNamespace
+
+    from narrator.phones.seats import Seats
+
+    page = SimpleNamespace(host_digest="d" * 64, keys=SeatKeys(None), pending=object(), table_code="1")
+    resumed = SimpleNamespace(seats=Seats(["Aki", "Ben"]), keys=SeatKeys(None), host_cookie="narrator_g_host")
+    resumed.seats.claim(HOST, "its own")
+    assert carry.into_game(page, resumed) is False and resumed.host_cookie == "narrator_g_host"
+    assert resumed.keys.host_public_key("d" * 64) is None
+    carry.back_from_game(page, resumed)  # another cookie: the settings page's host is untouched
+    assert page.host_digest == "d" * 64 and page.pending is not None
+    carry.back_from_game(None, resumed)  # no settings page (`narrator play`): nothing to do
+    resumed.host_cookie = carry.COOKIE
+    carry.back_from_game(page, resumed)
+    assert page.pending is None and page.host_digest == resumed.seats.host_digest()
