@@ -6,6 +6,7 @@ twice: with its protection monkeypatched off it succeeds, with it on it fails.""
 import asyncio
 import base64
 import json
+from types import SimpleNamespace
 
 import aiohttp
 import nacl.exceptions
@@ -16,7 +17,7 @@ from narrator import home
 from narrator.games import get_game
 from narrator.phones import carry, crypto, host, host_turns
 from narrator.phones.crypto import SeatKeys
-from narrator.phones.seats import HOST
+from narrator.phones.seats import HOST, _digest
 from narrator.phones.table import make_server
 from narrator.settings import build_settings
 from narrator.table.session import RunOptions, open_sitting
@@ -325,7 +326,71 @@ def test_carrying_leaves_a_resumed_games_own_host_screen_and_a_game_of_another_c
     assert resumed.keys.host_public_key("d" * 64) is None
     carry.back_from_game(page, resumed)  # another cookie: the settings page's host is untouched
     assert page.host_digest == "d" * 64 and page.pending is not None
-    carry.back_from_game(None, resumed)  # no settings page (`narrator play`): nothing to do
     resumed.host_cookie = carry.COOKIE
+    carry.back_from_game(None, resumed)  # no settings page (`narrator play`): nothing to do
     carry.back_from_game(page, resumed)
     assert page.pending is None and page.host_digest == resumed.seats.host_digest()
+
+
+class SettingsPageStandIn:
+    """What carry.claim and carry.confirm ask of the settings page."""
+
+    def __init__(self, sources=("button",)):
+        self.pending, self.host_digest, self.keys, self.t = None, None, SeatKeys(None), 100.0
+        self.hub, self.said = SimpleNamespace(sources=set(sources)), []
+
+    def now(self):
+        return self.t
+
+    def announce(self, line, params):
+        self.said.append((line, params))
+
+
+def _reply(response):
+    return response.status, json.loads(response.body)
+
+
+def test_the_settings_pages_claim_takes_turns_and_replies_exactly(monkeypatch):
+    monkeypatch.setattr(carry.secrets, "randbelow", lambda n: n - 1)  # the highest number: 99
+    page, key = SettingsPageStandIn(), b64(bytes(nacl.public.PrivateKey.generate().public_key))
+    response = carry.claim(page, key, "10.0.0.5")
+    assert _reply(response) == (202, {"host": "pending", "word": "99", "seconds": 15.0})
+    cookie = response.cookies[carry.COOKIE]
+    assert (cookie["httponly"], cookie["samesite"], cookie["path"]) == (True, "Strict", "/")
+    token = cookie.value
+    assert (page.pending.token, page.pending.word, page.pending.until, page.pending.address) == (token, "99", 115.0, "10.0.0.5")
+    assert page.keys.host_public_key(_digest(token)) == key
+    assert page.said == [("phones.host_claim", {"n": "99"})]
+    waiting = (409, {"error": "another phone is waiting for the table to confirm it; try again shortly"})
+    page.t = 101.0
+    assert _reply(carry.claim(page, key, "10.0.0.6")) == waiting and page.turns.line == ["10.0.0.6"]
+    page.t = 115.0  # the first phone's window is over at its last instant: a press confirms nothing
+    pending = page.pending
+    assert carry.confirm(page) is False and page.host_digest is None
+    page.pending = pending
+    page.t = 116.0  # the next turn is the one in line's
+    assert _reply(carry.claim(page, key, "10.0.0.5")) == waiting
+    assert carry.claim(page, key, "10.0.0.6").status == 202
+    second = page.pending.token
+    assert carry.confirm(page) is True and page.host_digest == _digest(second)
+    assert page.said[-1] == ("phones.host_confirmed", {})
+
+
+def test_the_settings_pages_claim_without_a_press_and_an_old_line(monkeypatch):
+    page = SettingsPageStandIn(sources=())  # nothing at the table to press
+    response = carry.claim(page, None, "10.0.0.5")
+    assert _reply(response) == (200, {"host": True}) and page.host_digest == _digest(response.cookies[carry.COOKIE].value)
+    assert page.said == [("phones.host_confirmed", {})]
+    bare = SettingsPageStandIn()
+    bare.hub = None  # a page with no table (a test's own): nothing said
+    assert _reply(carry.claim(bare, None, "10.0.0.5")) == (200, {"host": True}) and bare.said == []
+    lined = SettingsPageStandIn()
+    lined.turns = host_turns.Turns(15.0)  # the page's own line, kept between claims
+    lined.turns.line = ["10.0.0.9"]
+    lined.turns.start = 100.0
+    assert carry.claim(lined, None, "10.0.0.5").status == 409
+
+
+def test_a_host_cookie_digest_has_a_bounded_token():
+    assert carry.digest("t" * 200) == _digest("t" * 200) and carry.digest("t" * 201) is None
+    assert carry.digest("") is None and carry.digest(None) is None
