@@ -251,6 +251,12 @@ def test_turns_pass_on_and_a_lone_phone_may_claim_again_at_once():
     assert turns.line == ["a"]
     pending = Pending("c", 45.0)
     assert turns.may_claim("a", pending, 45.0) and turns.line == []
+    late = host_turns.Turns(15.0)  # nobody asks until long after the claim ran out at 15
+    assert not late.may_claim("b", Pending("a", 15.0), 1.0) and not late.may_claim("c", Pending("a", 15.0), 2.0)
+    assert not late.may_claim("d", Pending("a", 15.0), 3.0) and late.line == ["b", "c", "d"]
+    assert not late.may_claim("d", Pending("a", 15.0), 31.0)  # b's turn was 15-30: c's now
+    assert late.line == ["c", "d"] and not late.may_claim("d", Pending("a", 15.0), 44.0)  # still c's
+    assert late.may_claim("d", Pending("a", 15.0), 45.0)
     lone = host_turns.Turns(15.0)
     assert lone.may_claim("a", Pending("a", 15.0), 15.0)  # nobody waits: again at once
     full = host_turns.Turns(15.0)
@@ -300,7 +306,7 @@ def test_asking_for_a_new_host_key_replies_exactly(monkeypatch):
     assert ask({"key": b64(b"x" * 31)}) == (400, shape) == ask({"key": 5}) == ask({})
     assert ask({"key": key}, address="10.42.0.9") == (202, {"host": "pending", "word": "99", "seconds": 15.0})
     pending = server.pending_host
-    assert (pending.token, pending.word, pending.address, pending.key) == ("real", "99", "10.42.0.9", key)
+    assert (pending.token, pending.word, pending.key) == ("real", "99", key)
     assert pending.until == server.gate.now() + host.CONFIRM_SECONDS
     assert server.said == [("phones.host_key_ask", {"n": "99"})]
     waiting = {"error": "another phone is waiting for the table to confirm it; try again shortly"}

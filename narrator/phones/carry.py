@@ -123,7 +123,7 @@ async def bind_key(server: Any, request: web.Request) -> web.Response:
     if pending is not None and pending.until > now:
         return wire.error(409, "another phone is waiting for the table to confirm it; try again shortly")
     word = str(10 + secrets.randbelow(90))
-    server.pending_host = PendingHost(token, word, now + CONFIRM_SECONDS, request.remote or "?", key)
+    server.pending_host = PendingHost(token, word, now + CONFIRM_SECONDS, key=key)
     server.announce("phones.host_key_ask", {"n": word})
     return wire.reply({"host": "pending", "word": word, "seconds": CONFIRM_SECONDS}, 202)
 
