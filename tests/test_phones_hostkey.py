@@ -400,3 +400,19 @@ def test_the_settings_pages_claim_without_a_press_and_an_old_line(monkeypatch):
 def test_a_host_cookie_digest_has_a_bounded_token():
     assert carry.digest("t" * 200) == _digest("t" * 200) and carry.digest("t" * 201) is None
     assert carry.digest("") is None and carry.digest(None) is None
+
+
+def test_a_new_key_asked_for_a_host_screen_released_meanwhile_binds_nothing():
+    from tests.test_phones_host_mutants import FakeServer
+
+    server = FakeServer()
+    server.seats.claim(HOST, "real")
+    laptop = b64(bytes(nacl.public.PrivateKey.generate().public_key))
+    server.pending_host = host.PendingHost("real", "37", server.gate.now() + host.CONFIRM_SECONDS, key=laptop)
+    server.seats.release(HOST)  # `release host` at the table meanwhile
+    assert host.confirm_host(server) is False and server.said == []
+    assert server.keys.host_public_key(_digest("real")) is None
+    server.seats.claim(HOST, "real")
+    server.pending_host = host.PendingHost("real", "37", server.gate.now() + host.CONFIRM_SECONDS, key=laptop)
+    assert host.confirm_host(server) is True and server.said == [("phones.host_key_confirmed", {})]
+    assert server.keys.host_public_key(_digest("real")) == laptop and server.pending_host is None
