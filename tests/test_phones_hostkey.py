@@ -172,6 +172,8 @@ def test_a_claim_while_the_code_is_announced_waits_for_the_tables_press(narrator
         try:  # the code is being said; the laptop heard it
             status = await laptop.join_code(server.seats.table_code)
             has_host_before_press = server.seats.has_host
+            if status == 202:  # the number said is the one its screen shows, kept for the press
+                assert server.pending_host.word == server.said[0][1]["n"]
             clock = [server.gate.now() + 20]  # the keyboard starts 20 s later: the claim's 15 s ran out
             server.gate.now = lambda: clock[0]
             sitting.starters.clear()  # the keyboard as started (this test's stdin is not the table's)
