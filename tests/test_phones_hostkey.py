@@ -141,10 +141,17 @@ def test_a_host_key_bound_again_keeps_its_counters(tmp_path, monkeypatch, protec
     pk = b64(bytes(private.public_key))
     box = nacl.public.Box(private, keys.private_key.public_key)
     captured = b64(bytes(box.encrypt(crypto.padded_json({"from": "host", "n": 5, "to": "release"}, 512))))
+    def sealed(n):
+        return b64(bytes(box.encrypt(crypto.padded_json({"from": "host", "n": n, "to": "start"}, 512))))
+
+    old = sealed(20)  # made, never sent: by the time it is, too old for the window
     assert keys.bind_host("tok", pk) and keys.open_host_request("tok", captured) is not None
+    assert keys.open_host_request("tok", sealed(100)) is not None
     assert keys.open_host_request("tok", captured) is None  # refused: taken once
     assert keys.bind_host("tok", pk)  # bound again (with the table's press)
     assert (keys.open_host_request("tok", captured) is None) == protected  # still refused
+    assert (keys.open_host_request("tok", old) is None) == protected  # still too old
+    assert keys.host_public_key(None) is None
     assert SeatKeys(tmp_path / "k.json").open_host_request("tok", captured) is None
 
 

@@ -189,7 +189,7 @@ class SeatKeys:
 
     def host_public_key(self, digest: str | None) -> str | None:
         """The public key bound to the host screen whose token has this digest, or None."""
-        entry = self._phones.get(digest) if digest else None
+        entry = self._phones.get(digest or "")
         return entry.get("host") if entry else None
 
     def key(self, token: str | None) -> bytes | None:
