@@ -6,6 +6,7 @@ monkeypatched off. Real HTTP on loopback, two servers as the appliance runs them
 
 import asyncio
 import base64
+import json
 from types import SimpleNamespace
 
 import aiohttp
@@ -76,10 +77,12 @@ async def post(session, path, body):
         return r.status, await r.json()
 
 
-async def confirmed_host(evening, base):
-    """The host phone types the table code on the settings page; the table presses."""
+async def confirmed_host(evening, base, key=None):
+    """The host phone types the table code on the settings page (with its page's public key,
+    when given); the table presses."""
     async with phone(base, evening.jar) as host:
-        status, reply = await post(host, "/api/settings/join", {"code": evening.page.table_code})
+        body = {"code": evening.page.table_code, **({"key": key} if key else {})}
+        status, reply = await post(host, "/api/settings/join", body)
         assert status == 202 and reply["host"] == "pending"
         assert (await get(host, "/api/settings"))[1]["host"] is False  # not before the press
         assert evening.hub.offer_text("done", "button") is None  # the press confirms it
@@ -111,25 +114,28 @@ def test_the_settings_host_is_the_games_host_screen_and_a_stranger_is_not(narrat
     async def main():
         evening = Evening(tmp_path)
         base = await evening.open_page()
-        await confirmed_host(evening, base)
+        confirmed = nacl.public.PrivateKey.generate()  # the key pair the settings page made
+        await confirmed_host(evening, base, base64.b64encode(bytes(confirmed.public_key)).decode())
         await evening.close_page()
         server = evening.game()
         assert carry.into_game(evening.page, server)
         port = await server.start("127.0.0.1", 0)
         game = f"http://127.0.0.1:{port}"
+        box = nacl.public.Box(confirmed, server.keys.private_key.public_key)
         try:
             async with phone(game, evening.jar) as host, phone(game) as stranger:
                 assert (await get(host, "/api/seats"))[1]["host"] is True  # no code typed
                 assert (await get(stranger, "/api/seats"))[1]["host"] is False
                 assert (await get(stranger, "/api/host/code/1"))[0] == 403
-                # the seat codes it shows are sealed to the key it gives the game, not in the clear
-                assert "code" in (await get(host, "/api/host/code/1"))[1]
+                # the seat codes it shows are sealed to the key the table confirmed, not in the clear
+                sealed = (await get(host, "/api/host/code/1"))[1]
+                assert "code" not in sealed and "code" in json.loads(box.decrypt(base64.b64decode(sealed["box"])))
                 key = base64.b64encode(bytes(nacl.public.PrivateKey.generate().public_key)).decode()
                 assert (await post(stranger, "/api/host/key", {"key": key}))[0] == 403
-                assert (await post(host, "/api/host/key", {"key": key}))[0] == 200
-                sealed = (await get(host, "/api/host/code/1"))[1]
-                assert "box" in sealed and "code" not in sealed
-            assert not server.said  # no new table code said: the table has its host screen
+                assert (await post(host, "/api/host/key", {"key": key}))[0] == 202  # asked aloud
+                sealed = (await get(host, "/api/host/code/1"))[1]  # still to the confirmed key
+                assert "code" in json.loads(box.decrypt(base64.b64decode(sealed["box"])))
+            assert [line for line, _ in server.said] == ["phones.host_key_ask"]  # no new table code
         finally:
             await server.stop()
         carry.back_from_game(evening.page, server)

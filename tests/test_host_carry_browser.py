@@ -11,7 +11,12 @@ and time scale 0 make the games instant.
 """
 
 import asyncio
+import base64
 import threading
+
+import aiohttp
+import nacl.exceptions
+import nacl.public
 
 import pytest
 
@@ -104,6 +109,28 @@ def test_the_settings_host_screen_is_the_games_and_comes_back_to_the_settings(na
         next(m for m in messages if m.startswith("appliance.again"))):])  # no second question
 
 
+async def sniffed_cookie_reads_no_code(url, cookies):
+    """Issue 38: a laptop on the Wi-Fi with the host screen's sniffed cookie sends a key of its
+    own: asked aloud (202), bound on no press, so the seat code it asks for stays sealed to the
+    page's key (tests/test_phones_hostkey.py shows it read with the protection off)."""
+    laptop = nacl.public.PrivateKey.generate()
+    base = url.rstrip("/")
+    jar = aiohttp.CookieJar(unsafe=True)
+    jar.update_cookies({c["name"]: c["value"] for c in cookies})
+    async with aiohttp.ClientSession(base, cookie_jar=jar, headers={"Origin": base}) as s:
+        async with s.post("/api/host/key", json={"key": base64.b64encode(bytes(laptop.public_key)).decode()}) as r:
+            assert r.status == 202
+        async with s.get("/api/seats") as r:
+            server_key = (await r.json())["key"]
+        sealed = None
+        for number in range(1, 9):  # the first free seat's code
+            async with s.get(f"/api/host/code/{number}") as r:
+                sealed = sealed or (await r.json()).get("box")
+    box = nacl.public.Box(laptop, nacl.public.PublicKey(base64.b64decode(server_key)))
+    with pytest.raises(nacl.exceptions.CryptoError):
+        box.decrypt(base64.b64decode(sealed))
+
+
 async def text_of(page, selector):
     return await page.locator(selector).first.text_content() if await page.locator(selector).count() else None
 
@@ -129,9 +156,11 @@ async def drive(url, transcript, button):
             assert await text_of(host, "#who") == HOST
             assert await host.locator("#entry").count() == 0
             await host.click('#host .seat[data-seat] button.show-code >> nth=0')
-            # the seat's code came sealed to the page's own key (carry.bind_key), and opened
+            # the seat's code came sealed to the key the table confirmed on the settings page
+            # (carry.into_game), and opened
             await host.wait_for_function("() => (document.getElementById('letters') || {}).textContent"
                                          "?.replace(' ', '').length === 10", timeout=15000)
+            await sniffed_cookie_reads_no_code(url, await host.context.cookies())
             await host.wait_for_selector("#host #ask button", timeout=30000)
             await host.click("#host #ask button >> nth=0")  # the game's first question, from the host screen
 

@@ -15,6 +15,7 @@ from narrator.phones import crypto, host, wire
 from narrator.phones.crypto import SeatKeys
 from narrator.phones.gate import JoinGate
 from narrator.phones.join_challenge import Challenges
+from narrator.phones.host_turns import Turns
 from narrator.phones.seats import HOST, Seats
 
 NAMES = ("Aki", "Chika", "Dai")
@@ -42,6 +43,7 @@ class FakeServer:
         self.hub = SimpleNamespace(sources=set(sources), open_ask=None)
         self.cookie, self.host_cookie = "narrator", "narrator_host"
         self.pending_host = None
+        self.turns = Turns(15.0)
         self.said, self.changes = [], 0
 
     def announce(self, line, params):

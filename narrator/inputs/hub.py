@@ -68,6 +68,12 @@ class ListenerHub(PrivateAnswers):
         """The phones: a press or "done" at the table confirms a phone waiting to be the host
         screen (True when it did, and the words are spent)."""
         self.table_actions: dict[str, Callable[[], None]] = {}
+        self.table_to_come = False
+        """A keyboard, button or microphone of the table's is still to start (a sitting's, until
+        `start_listeners`): a phone claiming the host screen meanwhile waits for its press."""
+        self.table_ready_watchers: list[Callable[[], None]] = []
+        """Called when the table's inputs have started (the phones give a waiting claim its
+        whole window from then)."""
         """Words a button gesture or the voice says for the table (`release_host`): what they do."""
         self.listen_also: tuple[str, ...] = ()
         """Words the voice hears beside the open question's (`yes` to a question the phones asked)."""

@@ -24,10 +24,13 @@ from typing import Any
 from aiohttp import web
 
 from narrator.inputs.hub import TABLE_SOURCES
-from narrator.phones import wire
+from narrator.phones import crypto, host_turns, wire
 from narrator.phones.host import CONFIRM_SECONDS, PendingHost
 from narrator.phones.seats import _digest, new_token
 
+CARRY_KEY = PRESS_FOR_KEY = True
+"""The game takes the settings page's confirmed key; a new one waits for the table's press
+(issue 38; a test turns them off to show a sniffed cookie reading every seat's code)."""
 COOKIE = "narrator_settings_host"
 """The host screen's cookie on the settings page and on every game the appliance serves."""
 
@@ -36,12 +39,15 @@ def digest(token: str | None) -> str | None:
     return _digest(token) if token and len(token) <= 200 else None
 
 
-def claim(page: Any, key: Any = None) -> web.Response:
+def claim(page: Any, key: Any = None, address: str = "?") -> web.Response:
     """The right table code on the settings page: the phone waits for a press (or "done") at
     the table, its number said aloud; a table with nothing to press takes it at once. `key`
-    (the page's public key) is bound to the new token, so the host's saves come sealed."""
+    (the page's public key) is bound to the new token, so the host's saves come sealed.
+    Phones take turns (host_turns.py)."""
     now = page.now()
-    if page.pending is not None and page.pending.until > now:
+    if not hasattr(page, "turns"):
+        page.turns = host_turns.Turns(CONFIRM_SECONDS)
+    if not page.turns.may_claim(address, page.pending, now):
         return wire.error(409, "another phone is waiting for the table to confirm it; try again shortly")
     token = new_token()
     page.keys.bind_host(token, key)
@@ -53,7 +59,7 @@ def claim(page: Any, key: Any = None) -> web.Response:
         response = wire.reply({"host": True})
     else:
         word = str(10 + secrets.randbelow(90))
-        page.pending = PendingHost(token, word, now + CONFIRM_SECONDS)
+        page.pending = PendingHost(token, word, now + CONFIRM_SECONDS, address)
         page.announce("phones.host_claim", {"n": word})
         response = wire.reply({"host": "pending", "word": word, "seconds": CONFIRM_SECONDS}, 202)
     response.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/")
@@ -80,6 +86,8 @@ def into_game(page: Any, server: Any) -> bool:
     if page is None or page.host_digest is None:
         return False
     server.seats.carry_host(page.host_digest)
+    if CARRY_KEY:  # the key the table confirmed with the settings page: no cookie-only rebind
+        server.keys.bind_host_digest(page.host_digest, page.keys.host_public_key(page.host_digest))
     return True
 
 
@@ -95,14 +103,27 @@ def back_from_game(page: Any, server: Any) -> None:
 
 
 async def bind_key(server: Any, request: web.Request) -> web.Response:
-    """A carried host screen gives the game its public key (as a join does), so the seat codes
-    it shows travel sealed to it."""
+    """A host screen asks for a new key (its page lost the one the table confirmed): the
+    narrator asks the table aloud, with a number the screen shows, and the key is bound only on
+    the table's press within `CONFIRM_SECONDS` (host.confirm_host), as a claim is. Why (issue
+    38): this door bound any key sent with the host cookie, which travels in the clear, so one
+    sniffed cookie read every free seat's code and so every role."""
     if not server.is_host(request):
         return wire.error(403, "only the host screen may do this")
     body = await wire.json_body(request)
     if isinstance(body, web.Response):
         return body
-    if not server.keys.bind_host(server.token(request, host_cookie=True), body.get("key")):
+    token, key = server.token(request, host_cookie=True), body.get("key")
+    if len(crypto._unb64(key) or b"") != 32:
         return wire.error(400, "send {\"key\": PUBLIC_KEY} (32 bytes, base64)")
-    return wire.reply({"ok": True})
+    if not PRESS_FOR_KEY:  # as before issue 38
+        server.keys.bind_host(token, key)
+        return wire.reply({"ok": True})
+    now, pending = server.gate.now(), server.pending_host
+    if pending is not None and pending.until > now:
+        return wire.error(409, "another phone is waiting for the table to confirm it; try again shortly")
+    word = str(10 + secrets.randbelow(90))
+    server.pending_host = PendingHost(token, word, now + CONFIRM_SECONDS, key=key)
+    server.announce("phones.host_key_ask", {"n": word})
+    return wire.reply({"host": "pending", "word": word, "seconds": CONFIRM_SECONDS}, 202)
 

@@ -50,6 +50,8 @@ so even the box's own length, readable in plain HTTP, tells nothing."""
 WINDOW = 64
 """Counters a phone may use out of order (two requests under way at once): a counter is taken
 once, and only if it is newer than the newest one taken less this window."""
+KEEP_COUNTERS = True
+"""A host key bound anew keeps the counters taken (issue 38; a test turns it off)."""
 FROM_PHONE, FROM_NARRATOR, FROM_HOST = "phone", "narrator", "host"
 """Who sealed a box: a reply cannot be sent back to the narrator as a request."""
 
@@ -171,12 +173,24 @@ class SeatKeys:
 
     def bind_host(self, token: str, public_key: Any) -> bool:
         """The host screen holding `token` reads what is sealed to `public_key`; False if not a key."""
+        return self.bind_host_digest(_digest(token), public_key)
+
+    def bind_host_digest(self, digest: str, public_key: Any) -> bool:
+        """As `bind_host`, by the token's digest (all a carried host screen leaves here). A key
+        bound anew keeps the counters taken (issue 38: a rebind reset them, so a captured action
+        refused once was taken the second time)."""
         raw = _unb64(public_key)
         if raw is None or len(raw) != 32:
             return False
-        self._phones[_digest(token)] = {"host": _b64(raw)}
+        old = (self._phones.get(digest) or {}) if KEEP_COUNTERS else {}
+        self._phones[digest] = {"host": _b64(raw), **{k: old[k] for k in ("n", "seen") if k in old}}
         self._save()
         return True
+
+    def host_public_key(self, digest: str | None) -> str | None:
+        """The public key bound to the host screen whose token has this digest, or None."""
+        entry = self._phones.get(digest or "")
+        return entry.get("host") if entry else None
 
     def key(self, token: str | None) -> bytes | None:
         entry = self._phones.get(_digest(token)) if token else None

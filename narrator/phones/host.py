@@ -21,7 +21,7 @@ from aiohttp import web
 
 from narrator.inputs.hub import TABLE_SOURCES
 from narrator.phones import channel, gate, host_channel, standings, wire
-from narrator.phones.seats import HOST, SeatTaken, new_token
+from narrator.phones.seats import HOST, SeatTaken, _digest, new_token
 
 WRONG_CODE_DELAY = gate.WRONG_CODE_DELAY
 """Read when a server is made (`server.gate`); a test may set it first."""
@@ -42,13 +42,30 @@ class PendingHost:
     token: str
     word: str
     until: float
+    address: str = ""
+    """Who claimed (host_turns.py: the line of the others waiting)."""
+    key: str | None = None
+    """A host screen asking for a new key (`carry.bind_key`): it is bound on the press."""
 
 
 def confirm_host(server: Any) -> bool:
     """The table confirmed (a button press, "done" said or typed): the waiting phone becomes
-    the host screen. False when no phone is waiting, or its time ran out."""
+    the host screen. False when no phone is waiting, or its time ran out. A request for a new
+    host key waits while a question is open: the table's press answers the question (a laptop
+    that asks for a key as the table is told to press for "ready" gets nothing)."""
+    rekey = server.pending_host is not None and server.pending_host.key is not None
+    if rekey and KEY_AFTER_QUESTIONS and server.hub.open_ask is not None:
+        return False
     pending, server.pending_host = server.pending_host, None
-    if pending is None or pending.until <= server.gate.now() or server.seats.has_host:
+    if pending is None or pending.until <= server.gate.now():
+        return False
+    if pending.key is not None:  # the host screen's new key, asked aloud (carry.bind_key)
+        if server.seats.host_digest() != _digest(pending.token):
+            return False
+        server.keys.bind_host(pending.token, pending.key)
+        server.announce("phones.host_key_confirmed", {})
+        return True
+    if server.seats.has_host:
         return False
     server.seats.claim(HOST, pending.token)
     server.announce("phones.host_confirmed", {})
@@ -56,25 +73,48 @@ def confirm_host(server: Any) -> bool:
     return True
 
 
+KEY_AFTER_QUESTIONS = True
+"""A press while a question is open answers it, never binds a new host key (a test turns it off)."""
+WAITS_FOR_TABLE = True
+"""A claim made before the table's inputs start waits for them (a test turns it off)."""
+
+
+def at_table(hub: Any) -> bool:
+    """Whether the table can press or say "done": an input of its own listens, or is still to
+    start (issue 38: `narrator play` started the keyboard after saying the code, and for those
+    ~11 s a claim became the host screen with no press)."""
+    return bool(hub.sources & TABLE_SOURCES) or (WAITS_FOR_TABLE and getattr(hub, "table_to_come", False))
+
+
+def table_ready(server: Any) -> None:
+    """The table's keyboard, button or microphone has started: a claim made while the code was
+    being said gets its whole window from now, so the table can press for it."""
+    pending = server.pending_host
+    if pending is not None and pending.key is None and not server.seats.has_host:
+        pending.until = max(pending.until, server.gate.now() + CONFIRM_SECONDS)
+
+
 def _claim_host(server: Any, request: web.Request, body: dict[str, Any]) -> web.Response:
     """The table code: the phone waits for the table's confirmation, said aloud with a number
     its screen shows; a table with nothing to confirm by (no keyboard, button or microphone)
-    takes it at once, said aloud all the same."""
+    takes it at once, said aloud all the same; one whose keyboard, button or microphone is
+    still to start (`hub.table_to_come`: `narrator play` says the code first) waits for it.
+    Phones take turns (host_turns.py)."""
     if server.seats.has_host:
         return wire.error(409, "the table already has a host screen; release it at the table first")
-    pending, now = server.pending_host, server.gate.now()
-    if pending is not None and pending.until > now:
+    pending, now, address = server.pending_host, server.gate.now(), request.remote or "?"
+    if not server.turns.may_claim(address, pending, now):
         return wire.error(409, "another phone is waiting for the table to confirm it; try again shortly")
     token = new_token()
     server.keys.bind_host(token, body.get("key"))  # the seat codes it will show are sealed to it
-    if not (server.hub.sources & TABLE_SOURCES):
+    if not at_table(server.hub):
         server.seats.claim(HOST, token)
         server.announce("phones.host_confirmed", {})
         server.seats_changed()
         response = wire.reply({"host": True})
     else:
         word = str(10 + secrets.randbelow(90))
-        server.pending_host = PendingHost(token, word, now + CONFIRM_SECONDS)
+        server.pending_host = PendingHost(token, word, now + CONFIRM_SECONDS, address)
         server.announce("phones.host_claim", {"n": word})
         response = wire.reply({"host": "pending", "word": word, "seconds": CONFIRM_SECONDS}, 202)
     _cookie(server, response, server.host_cookie, token)

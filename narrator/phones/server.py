@@ -30,6 +30,7 @@ from narrator.games.contract import Game
 from narrator.inputs.hub import ListenerHub
 from narrator.phones import (answers, app_cache, carry, channel, crypto, decoys, gate, guard, host, host_channel,
                              host_release, join_challenge, streams, table_controls, wire)
+from narrator.phones import host_turns
 from narrator.phones.private import PrivateLines, request_view
 from narrator.phones.seats import HOST, Seats
 from narrator.phones.views import build_view
@@ -115,6 +116,8 @@ class PhoneServer:
         self.challenges = join_challenge.Challenges(now=lambda: self.gate.now())
         self.decoys = decoys.DecoyBudget()
         self.pending_host: host.PendingHost | None = None
+        self.turns = host_turns.Turns(host.CONFIRM_SECONDS)
+        """The line of phones waiting to claim the host screen (host_turns.py)."""
         self.release_until: float | None = None
         """Until when the table may confirm a `release host` asked by button or voice."""
         self.speak: Any = None
@@ -131,6 +134,7 @@ class PhoneServer:
         hub.rounds_during_timers = True
         hub.add_table_command("release", self.release)
         hub.table_claim = self._table_confirms
+        getattr(hub, "table_ready_watchers", []).append(lambda: host.table_ready(self))
         hub.table_actions[host_release.WORD] = self._release_asked
 
     # --- the game's side --------------------------------------------------------------------

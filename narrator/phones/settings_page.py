@@ -219,7 +219,7 @@ class SettingsPage:
                 return wire.reply({"host": True})
             if self.host_digest is not None:
                 return wire.error(409, "the table already has a host screen")
-            return carry.claim(self, body.get("key"))  # its saves come sealed to its key
+            return carry.claim(self, body.get("key"), request.remote or "?")  # its saves come sealed to its key
         self.gate.wrong(address)
         return wire.error(403, "wrong code: the narrator says the table code")
 

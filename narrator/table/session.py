@@ -78,6 +78,9 @@ class Sitting:
     def start_listeners(self, loop: asyncio.AbstractEventLoop) -> None:
         for start in self.starters:
             start(loop)
+        self.hub.table_to_come = False  # what listens at the table now listens
+        for ready in self.hub.table_ready_watchers:
+            ready()
 
     def hush(self) -> None:
         """Ctrl-C: drop what is still to be heard, so `close` stops at once instead of draining."""
@@ -165,6 +168,8 @@ def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
         voice.pack = replace(voice.pack, keyboard_only=not run.phones)
     if attach_listening(sitting, listen_options(run.listening), pack, names, warn) is None:
         voice.pack = replace(voice.pack, without_microphone=True)  # prompts name the button or Enter
+    # A keyboard, a button or a microphone is still to start (a phone's claim waits for it).
+    hub.table_to_come = run.keyboard or len(sitting.starters) > bool(run.answers)
     return sitting
 
 

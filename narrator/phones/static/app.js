@@ -86,12 +86,23 @@ async function between() {
   setTimeout(() => boot(), 2000);
 }
 
-// The host screen of the settings page, carried into this game: it gives the game a key pair
-// of its own for the seat codes it will show, as a join with the table code does.
+// The host screen of the settings page, carried into this game: the game took the key pair the
+// table confirmed on the settings page (carry.py), so the seat codes come sealed to it. A page
+// that lost it asks for a new one, which the narrator binds only on the table's press, said
+// aloud (issue 38: a key sent with the cookie alone let a sniffed cookie read every seat code).
 async function carried() {
+  const confirmed = JSON.parse(localStorage.getItem("narrator-settings-keys") || "null");
+  if (confirmed && confirmed.sk) { mine = confirmed; keep(); return listen(); }
   const keys = Seal.hostKeys();
   const response = await post("/api/host/key", { key: keys.pk });
-  if (response.ok) { mine = keys; keep(); }
+  if (response.status === 202) {
+    mine = keys;  // kept only in memory: until the press it opens nothing (a reload asks again)
+    const pending = await response.json();
+    if (!$("msg")) await entry();
+    $("msg").textContent = t("host_rekey", { n: pending.word });
+    setTimeout(() => listen(), (pending.seconds + 1) * 1000);
+    return;
+  }
   listen();
 }
 
@@ -140,7 +151,9 @@ async function join(code, seatedAlready) {
   if (seatedAlready) return listen();
   if (!$("msg")) await entry();
   const status = response ? response.status : 0;
-  $("msg").textContent = t({ 409: "host_taken", 429: "wait_code" }[status] || (status === 0 || status >= 500 ? "send_failed" : "wrong_code"));
+  // Another phone waits for the table's press: this one is in line (host_turns.py), not refused for good.
+  const waiting = status === 409 && /waiting/.test(((await response.json().catch(() => null)) || {}).error || "");
+  $("msg").textContent = t(waiting ? "host_wait" : { 409: "host_taken", 429: "wait_code" }[status] || (status === 0 || status >= 500 ? "send_failed" : "wrong_code"));
 }
 
 // A join that got no answer (its connection dropped: a Wi-Fi gap, a flood the narrator sheds)
