@@ -28,7 +28,7 @@ SHORT_ANSWERS = "done\nno\nno\n"
 
 # (valid, invalid) values per key; validity as docs/table-file.md states the bounds.
 BOUNDED = {
-    "countdown": (1, 600), "look": (1, 600), "strategist": (1, 600), "redeal": (1, 600),
+    "countdown": (1, 600), "look": (1, 600), "strategist": (0, 600), "redeal": (0, 600),
     "check_role": (1, 600), "discussion": (0, 3600), "days": (1, 30),
 }
 NOT_WHOLE = [math.inf, -math.inf, math.nan, True, False, 2.5, 1e300, "abc", [1], {"a": 1}]
