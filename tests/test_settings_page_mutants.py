@@ -433,3 +433,13 @@ def test_the_token_is_the_host_cookie_or_the_seat_cookie():
     assert page.token(request, host_cookie=True) == "h"
     assert page.token(request) == "s"
     assert page.token(type("R", (), {"cookies": {}})()) is None
+
+
+def test_the_view_lists_the_tables_saved_presets_by_name():
+    async def check(page, table, phones):
+        async with phones[0].get("/api/settings") as r:
+            return r.status, (await r.json())["presets"]
+
+    saved = {**TABLE, "presets": {"five": {"players": 5}, "eight": {"players": 8}}}
+    assert serve(check, Table(table=saved)) == (200, ["five", "eight"])
+    assert serve(check, Table(table={**TABLE, "presets": None})) == (200, [])
