@@ -443,3 +443,83 @@ def test_the_view_lists_the_tables_saved_presets_by_name():
     saved = {**TABLE, "presets": {"five": {"players": 5}, "eight": {"players": 8}}}
     assert serve(check, Table(table=saved)) == (200, ["five", "eight"])
     assert serve(check, Table(table={**TABLE, "presets": None})) == (200, [])
+
+
+class Clock:
+    """The gate's clock, moved by hand."""
+
+    def __init__(self):
+        self.t = 1000.0
+
+    def __call__(self):
+        return self.t
+
+
+SHUT = (429, {"error": "one code a second from each phone: wait a moment and try again"})
+
+
+def test_a_shut_out_address_is_refused_before_its_body_is_read_even_in_its_last_half_second():
+    async def check(page, table, phones):
+        clock = Clock()
+        page.gate = type(page.gate)(delay=1.0, now=clock)
+        assert (await post(phones[0], "/api/settings/join", {"code": "nope"}))[0] == 403
+        clock.t += 0.5  # half a second left
+        async with phones[0].post("/api/settings/join", data=b"{not json", headers=JSON) as r:
+            assert (r.status, await r.json()) == SHUT  # not the body's 400: the body was never read
+        assert await join(page, phones[0]) == SHUT
+        assert page.gate.reading == {} and page.host_digest is None
+        clock.t += 0.5
+        assert await join(page, phones[0]) == (200, {"host": True})
+        assert page.gate.reading == {}
+
+    serve(check)
+
+
+def test_a_wrong_try_meanwhile_with_half_a_second_left_still_makes_a_right_one_wait():
+    async def check(page, table, phones):
+        clock = Clock()
+        page.gate = type(page.gate)(delay=0.5, now=clock)
+        real = settings_page.wire.json_body
+
+        async def body_then_wrong(request):
+            body = await real(request)
+            page.gate.wrong(request.remote)
+            return body
+
+        settings_page.wire.json_body = body_then_wrong
+        try:
+            assert await join(page, phones[0]) == SHUT
+        finally:
+            settings_page.wire.json_body = real
+        assert page.host_digest is None and page.gate.reading == {}
+
+    serve(check)
+
+
+def test_an_address_with_its_joins_already_being_read_is_refused_and_each_join_ends_its_reading():
+    async def check(page, table, phones):
+        page.gate.reading["127.0.0.21"] = page.gate.reading_per_address  # two joins in flight
+        assert await join(page, phones[0]) == SHUT
+        assert page.gate.reading == {"127.0.0.21": page.gate.reading_per_address}
+        page.gate.reading.clear()
+        for _ in range(3):  # the host screen asks again: each join's reading ends
+            assert await join(page, phones[0]) == (200, {"host": True})
+            assert page.gate.reading == {}
+        for _ in range(3):
+            assert await post(phones[1], "/api/settings/join", {"code": page.table_code}) == (
+                409, {"error": "the table already has a host screen"})
+        assert page.gate.reading == {}
+
+    serve(check)
+
+
+def test_the_cookies_carry_a_fresh_24_byte_token():
+    async def check(page, table, phones):
+        await join(page, phones[0])
+        await post(phones[1], "/api/settings/seat", {"seat": 1, "name": "Aki"})
+        await post(phones[2], "/api/settings/seat", {"seat": 2, "name": "Ben"})
+        seat1, seat2 = cookies(phones[1])[SEAT_COOKIE].value, cookies(phones[2])[SEAT_COOKIE].value
+        assert len(seat1) == len(seat2) == 32 and seat1 != seat2
+        assert page.seat_tokens == {seat1: 1, seat2: 2}
+
+    serve(check)
