@@ -523,3 +523,68 @@ def test_the_cookies_carry_a_fresh_24_byte_token():
         assert page.seat_tokens == {seat1: 1, seat2: 2}
 
     serve(check)
+
+
+# --- listening: the port kept across visits, the hub's press, the runner's settings -----------------------------
+
+def _free_port():
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_the_page_listens_where_asked_keeps_its_port_for_the_next_visit_and_stops_twice_quietly(caplog):
+    import logging
+    from types import SimpleNamespace
+
+    async def main():
+        page = SettingsPage(dict, lambda *a: None, lambda *a: None, lambda: None, page_packs(), "ja")
+        page.hub = SimpleNamespace(sources=set())
+        wanted = _free_port()
+        assert await page.start("127.0.0.1", wanted) == wanted == page.port
+        assert page.running and page._listener.sockets[0].getsockname() == ("127.0.0.1", wanted)
+        assert page.allowed_hosts == {f"127.0.0.1:{wanted}", f"localhost:{wanted}"}
+        assert page.hub.table_claim == page._table_confirms
+        server = page._runner.server
+        assert (page._runner._shutdown_timeout, server._kwargs["keepalive_timeout"], server.handler_cancellation) == (
+            1.0, settings_page.guard.REQUEST_TIMEOUT, True)
+        with caplog.at_level(logging.DEBUG, logger="aiohttp.access"):
+            async with aiohttp.ClientSession() as phone:
+                async with phone.get(f"http://127.0.0.1:{wanted}/static/style.css") as r:
+                    assert r.status == 200
+        assert [r for r in caplog.records if r.name == "aiohttp.access"] == []  # no access log
+        await page.stop()
+        assert not page.running and page.hub.table_claim is None and page._listener is None
+        await page.stop()  # a second stop finds nothing left to close
+        assert await page.start("127.0.0.1", 0) == wanted  # the next visit: the same address
+        page.hub.table_claim = other = (lambda: False)  # the game's page took the table's press
+        await page.stop()
+        assert page.hub.table_claim is other and page._sweeper is None
+        bare = SettingsPage(dict, lambda *a: None, lambda *a: None, lambda: None, page_packs(), "ja")
+        bare.hub = SimpleNamespace(sources=set())  # never started: no table_claim on the hub
+        await bare.stop()
+        assert not hasattr(bare.hub, "table_claim")
+
+    asyncio.run(main())
+
+
+def test_a_taken_port_is_one_line_naming_the_fix_and_leaves_the_page_stopped():
+    import socket
+
+    from narrator.errors import SetupError
+
+    async def main():
+        with socket.socket() as taken:
+            taken.bind(("127.0.0.1", 0))
+            taken.listen()
+            port = taken.getsockname()[1]
+            page = SettingsPage(dict, lambda *a: None, lambda *a: None, lambda: None, page_packs(), "ja")
+            with pytest.raises(SetupError) as err:
+                await page.start("127.0.0.1", port)
+        assert str(err.value).startswith(f"the settings page cannot listen on 127.0.0.1:{port} (")
+        assert str(err.value).endswith("); choose another port with `narrator config set port N`")
+        assert not page.running and page._runner is None
+
+    asyncio.run(main())
