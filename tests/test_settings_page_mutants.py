@@ -543,6 +543,7 @@ def test_the_page_listens_where_asked_keeps_its_port_for_the_next_visit_and_stop
         page = SettingsPage(dict, lambda *a: None, lambda *a: None, lambda: None, page_packs(), "ja")
         page.hub = SimpleNamespace(sources=set())
         wanted = _free_port()
+        assert page.port is None and not page.running
         assert await page.start("127.0.0.1", wanted) == wanted == page.port
         assert page.running and page._listener.sockets[0].getsockname() == ("127.0.0.1", wanted)
         assert page.allowed_hosts == {f"127.0.0.1:{wanted}", f"localhost:{wanted}"}
@@ -588,3 +589,30 @@ def test_a_taken_port_is_one_line_naming_the_fix_and_leaves_the_page_stopped():
         assert not page.running and page._runner is None
 
     asyncio.run(main())
+
+
+def test_claims_waiting_for_the_tables_press_queue_each_phone_by_its_own_address():
+    """A claim waits for a press at the table; a second phone refused meanwhile is next in line
+    (by its address), so when the first claim runs out a third phone waits behind it."""
+    from types import SimpleNamespace
+
+    from narrator.phones import carry
+
+    async def check(page, table, phones):
+        clock = Clock()
+        page.now = clock
+        page.hub = SimpleNamespace(sources={"button"})
+        first, second, third = phones
+        status, body = await join(page, first)
+        assert status == 202 and body["host"] == "pending" and page.pending.address == "127.0.0.21"
+        word = body["word"]
+        waiting = (409, {"error": "another phone is waiting for the table to confirm it; try again shortly"})
+        assert await join(page, second) == waiting
+        assert page.turns.line == ["127.0.0.22"]
+        clock.t += carry.CONFIRM_SECONDS + 0.1  # nobody pressed: the first claim ran out
+        assert await join(page, third) == waiting  # the second phone's turn, not the third's
+        status, body = await join(page, second)
+        assert status == 202 and page.pending.address == "127.0.0.22"
+        assert table.said == [("phones.host_claim", {"n": word}), ("phones.host_claim", {"n": body["word"]})]
+
+    serve(check)
