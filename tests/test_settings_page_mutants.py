@@ -321,7 +321,7 @@ def test_a_phone_takes_one_seat_with_a_cookie_and_the_host_screen_types_any():
     serve(check)
 
 
-def test_one_address_names_one_seat_then_is_told_why_in_the_tables_language(monkeypatch):
+def test_one_address_names_one_seat_then_is_told_why_in_the_tables_language():
     async def check(page, table, phones):
         player = phones[0]
         assert (await post(player, "/api/settings/seat", {"seat": 1, "name": "Aki"}))[0] == 200
@@ -410,11 +410,11 @@ def test_each_save_goes_sealed_through_one_door_to_its_own_handler():
 
 # --- the guard sees the host screen and the seated phones ----------------------------------------------------
 
-def test_the_guard_keeps_room_for_the_host_screen_and_a_seated_phone_only(monkeypatch):
+def test_the_guard_keeps_room_for_the_host_screen_and_a_seated_phone_only():
     held = []
 
     async def check(page, table, phones):
-        monkeypatch.setattr(page.guard, "seated", lambda transport, who: held.append(who))
+        page.guard.seated = lambda transport, who: held.append(who)
         host, player, stranger = phones
         await join(page, host)
         await post(player, "/api/settings/seat", {"seat": 2, "name": "Bo"})
