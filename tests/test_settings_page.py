@@ -133,7 +133,7 @@ def test_a_players_phone_types_its_own_seats_name_and_reading_only(tmp_path):
         assert "答えや操作の言葉" in reply["error"] == reply["errors"]["ja"]
         async with host.get("/api/settings") as r:
             view = await r.json()
-        assert view["names"][1] == {"name": "健一", "reading": "けんいち"}
+        assert view["names"][1] == {"name": "健一", "reading": "けんいち", "said": "けんいち"}
 
     path = run(tmp_path, check)
     assert tomllib.loads(path.read_text(encoding="utf-8"))["names"] == ["Aki", "健一:けんいち", "Chika", "Dai", "Emi"]

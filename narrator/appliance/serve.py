@@ -28,6 +28,7 @@ from narrator.inputs.button import ButtonListener, ButtonUnavailable
 from narrator.table.runner import play as play_loop
 from narrator.table.runner import resume_position, start_position
 from narrator.table.session import RunOptions, open_sitting
+from narrator.sound.names import with_readings
 from narrator.settings import TableSettings, build_settings
 from narrator.appliance import evening, game_menu, natural_fill, setup_menu, trouble
 from narrator.appliance.game_menu import MAX_PLAYERS, YES_NO
@@ -333,6 +334,7 @@ class Appliance:
         """The game loop, with the phone page beside it when the table turned it on."""
         if self.background is not None:
             self.background.pause()  # the game has every core; it never waits for the natural voice
+        self._read_names(rules.names(config))
         server = None
         if self.run_options.phones:
             from narrator.phones.table import check_game, make_server, open_phones
@@ -355,6 +357,17 @@ class Appliance:
                 self.page.carry_back(server)
             if self.background is not None:
                 self.background.resume()
+
+    def _read_names(self, names: tuple[str, ...]) -> None:
+        """This game's names as the table file reads them now: the host screen may have named
+        the players, or corrected a reading, since the service started (`with_readings`)."""
+        try:
+            given = build_settings(self.table, self.options.overrides, f"table file {self.path}").listening
+        except NarratorError:
+            given = {}
+        voice = self.scheduler.voice
+        voice.pack = with_readings(voice.pack, names, given.get("name_readings"))
+        self.hub.vocabulary.readings.update(voice.pack.name_readings)  # a typed reading names its player
 
     def _restart_clock(self, start_at: float) -> None:
         """A game keeps its own clock (continued across a resume), as `narrator resume` does."""

@@ -11,10 +11,12 @@ another thing in that game, else `appliance.setting.<key>` (else its help line).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Mapping
 
 from narrator.games import game_names, get_game
 from narrator.settings import build_settings
+from narrator.sound.names import KANJI, openjtalk_analysis, spoken_readings
 
 
 def texts(packs: Mapping[str, Any], line: str, params: Mapping[str, Any] | None = None) -> dict[str, str]:
@@ -44,13 +46,38 @@ def _plain(value: Any) -> Any:
     return value
 
 
+@lru_cache(maxsize=1)
+def _analysis() -> Any:
+    """Open JTalk's reading of kanji (loaded once: the page is drawn on every change)."""
+    return openjtalk_analysis()
+
+
+def names_view(settings: Any, seats: tuple[str, ...], packs: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Each seat's name, the reading the table gave, and `said`: how the narrator's voice
+    (the table's language; Japanese, its first, when unset) will read it, so that the host hears no
+    surprise at the first night and corrects a wrong guess here (saved as `name:reading`).
+    A table without names shows the game's default seats (`seat`, e.g. Bestia Magica's `P1`)
+    with their readings: 「いちばん」…, never 「プ」 for all eight."""
+    readings = dict(settings.listening.get("name_readings", {}) or {})
+    names = tuple(settings.names)
+    pack = packs.get(settings.lang or "ja") or packs.get("ja") or next(iter(packs.values()), None)
+    shown = names or seats
+    needs = any(KANJI.search(n) and not readings.get(n) for n in shown)
+    said = spoken_readings(pack, shown, readings, _analysis() if needs else None) if pack is not None else {}
+    if names:
+        return [{"name": n, "reading": readings.get(n, ""), "said": said.get(n, n)} for n in names]
+    return [{"name": "", "reading": "", "seat": n, "said": said.get(n, n)} for n in seats]
+
+
 def build(table: Mapping[str, Any], packs: Mapping[str, Any], preset_names: list[str]) -> dict[str, Any]:
     """The settings as the page draws them; `table` is the checked table file, `preset_names` its
     saved presets (the appliance reads them: this room never imports the appliance's)."""
     settings = build_settings(table, {}, "table file")
     game = get_game(settings.game)
-    config = game.configure(settings).to_dict()
+    configured = game.configure(settings)
+    config = configured.to_dict()
     label = game.label or (lambda id_: "")
+    named = names_view(settings, game.names(configured), packs)
     rows, ids = [], []
     for setting in game.settings:
         raw = settings.options.get(setting.key)
@@ -62,14 +89,14 @@ def build(table: Mapping[str, Any], packs: Mapping[str, Any], preset_names: list
                    or texts(packs, f"appliance.setting.{setting.key}") or {"en": setting.help or setting.key})
         rows.append({"key": setting.key, "label": heading, "kind": kind, "value": value,
                      "set": setting.key in settings.options, "default": setting.default})
-    readings = dict(settings.listening.get("name_readings", {}) or {})
     return {
         "game": settings.game,
         "games": [{"id": g, "title": texts(packs, "title." + g.replace("-", "_")) or {"en": g}} for g in game_names()],
         "game_label": texts(packs, "appliance.setting.game"),
         "players": config.get("players", settings.players),
         "players_label": texts(packs, "appliance.setting.players"),
-        "names": [{"name": n, "reading": readings.get(n, "")} for n in settings.names],
+        "names": [row for row in named if row["name"]],
+        "seats": [row for row in named if not row["name"]],
         "names_label": texts(packs, "appliance.setting.names"),
         "settings": rows,
         "labels": {i: texts(packs, label(i)) if label(i) and any(p.has(label(i)) for p in packs.values()) else {"en": i}

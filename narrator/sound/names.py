@@ -129,13 +129,47 @@ def openjtalk_analysis() -> Callable[[str], str] | None:
     return getattr(engine, "reading", None)
 
 
+SEAT = re.compile(r"^[Pp]?([0-9]{1,3})$")
+"""A default seat's name: Bestia Magica's `P1`…, the numbered seats (`1`…) of the other games."""
+
+
+def seat_reading(pack: Any, name: str) -> str | None:
+    """How the pack says a default seat (`P3`, `3`): its `[format] seat_readings` entry for the
+    number, else its `seat_reading` with the number (「さんばん」, "Player 3"), so that eight
+    seats are eight words (romaji would read every `P` as 「プ」); None for any other name."""
+    match = SEAT.match(unicodedata.normalize("NFKC", name).strip())
+    formats = getattr(pack, "formats", {}) or {}
+    if match is None or not ("seat_reading" in formats or "seat_readings" in formats):
+        return None
+    n = int(match.group(1))
+    return (formats.get("seat_readings", {}) or {}).get(str(n)) or formats.get("seat_reading", "{n}").format(n=n)
+
+
+def spoken_readings(pack: Any, names: Sequence[str], given: Mapping[str, Any] | None,
+                    analyse: Callable[[str], str] | None = None) -> dict[str, str]:
+    """How `pack` reads each name: a reading the table gave first, then a default seat's
+    (`seat_reading`), then (Japanese) `reading_for`'s; other languages say the rest as written (a kana reading is no English)."""
+    japanese = getattr(pack, "lang", None) == "ja"
+    out: dict[str, str] = {}
+    for name in names:
+        forms = (given or {}).get(name)
+        first = forms if isinstance(forms, str) or forms is None else (list(forms) or [None])[0]
+        seat = None if first else seat_reading(pack, name)
+        if seat is not None:
+            out[name] = seat
+        elif japanese:
+            out[name] = reading_for(name, first, analyse)
+    return out
+
+
 def with_readings(pack: Any, names: Sequence[str], given: Mapping[str, Any] | None,
                   analyse: Callable[[str], str] | None = None) -> Any:
-    """`pack` that reads each player's name by its reading (Japanese packs; others say names as written)."""
+    """`pack` that reads each player's name by its reading (`spoken_readings`)."""
     from dataclasses import replace
 
-    if not names or getattr(pack, "lang", None) != "ja":
+    if not names:
         return pack
-    if analyse is None and any(KANJI.search(n) and not (given or {}).get(n) for n in names):
+    if getattr(pack, "lang", None) == "ja" and analyse is None and any(
+            KANJI.search(n) and not (given or {}).get(n) for n in names):
         analyse = openjtalk_analysis()
-    return replace(pack, name_readings=readings_for(names, given, analyse))
+    return replace(pack, name_readings=spoken_readings(pack, names, given, analyse))

@@ -188,11 +188,18 @@ function namesCard() {
     el("h2", { text: textOf(view.names_label) }));
   const rows = [];
   for (let i = 0; i < (Number(view.players) || 0); i++) {
-    const n = view.names[i] || { name: "", reading: "" };
-    const name = el("input", { class: "name", type: "text", "aria-label": t("name") + " " + (i + 1), placeholder: t("name"), value: n.name });
+    const n = view.names[i] || (view.seats || [])[i] || { name: "", reading: "" };
+    const name = el("input", { class: "name", type: "text", "aria-label": t("name") + " " + (i + 1), placeholder: n.seat || t("name"), value: n.name });
     const reading = el("input", { class: "reading", type: "text", "aria-label": t("reading") + " " + (i + 1), placeholder: t("reading"), value: n.reading });
     rows.push([name, reading]);
     box.append(el("div", { class: "name-row", "data-seat": String(i + 1) }, el("span", { text: (i + 1) + "." }), name, reading));
+    // How the narrator will read this name (the reading typed here wins once saved): the host
+    // hears no surprise at the first night, and corrects a wrong guess in the field above.
+    if (n.said) {
+      const said = el("div", { class: "said", "data-seat": String(i + 1), text: t("said", { reading: n.said }) });
+      reading.addEventListener("input", () => { said.textContent = t("said", { reading: reading.value.trim() || n.said }); });
+      box.append(said);
+    }
   }
   box.append(el("button", { type: "button", id: "save-names", text: t("save"), onclick: () => {
     const names = rows.map(([n, r]) => n.value.trim() + (r.value.trim() ? ":" + r.value.trim() : "")).filter((n) => n);

@@ -1,0 +1,93 @@
+"""Default seats are said apart (issue 37 item 6): Bestia Magica's `P1`…`P8` were all read 「プ」
+by the Japanese voice (romaji → kanalizer), so deaths and winners could not be told apart. A
+default seat (`P3`, or a numbered seat `3` of the other games) is read by the pack's
+`seat_readings`: 「サンバンさん」, "Player 3". The shown name stays `P3` (saved games, `--deal`,
+standings and the phones keep naming seats as before); only how it is said changes. The host
+screen shows those readings for a table that named nobody."""
+
+from __future__ import annotations
+
+import tomllib
+
+import pytest
+
+from narrator.appliance.table import DEFAULT_TABLE
+from narrator.games import get_game
+from narrator.phones.settings_view import build
+from narrator.settings import build_settings
+from narrator.sound.engines import EngineUnavailable, load_tts
+from narrator.sound.names import spoken_readings, with_readings
+from narrator.sound.voice import EngineVoice
+from narrator.sound.voicepack import load_pack
+
+JA_SEATS = ["イチバン", "ニバン", "サンバン", "ヨンバン", "ゴバン", "ロクバン", "ナナバン", "ハチバン"]
+
+
+def bm_default_names(lang="ja"):
+    rules = get_game("bestia-magica")
+    config = rules.configure(build_settings({"game": "bestia-magica", "players": 8, "lang": lang}, {}, "test"))
+    return rules.names(config)
+
+
+def test_bestia_magicas_default_seats_are_eight_distinct_japanese_words():
+    names = bm_default_names()
+    assert names == tuple(f"P{i}" for i in range(1, 9))  # the shown names are kept
+    pack = with_readings(load_pack("ja"), names, None)
+    deaths = [pack.speak("bm.morning.deaths", {"names": [n]}) for n in names]
+    assert [d.said for d in deaths] == [f"昨夜、{seat}さんが死亡しました。" for seat in JA_SEATS]
+    assert len({d.reading for d in deaths}) == 8 and deaths[2].reading == "さくや、サンバンさんが、しぼうしました。"
+    assert deaths[0].text == "昨夜、P1さんが死亡しました。"  # the screen and transcript keep the seat's name
+    winners = pack.speak("bm.end.winners", {"names": ["P1", "P2", "P8"]})
+    assert winners.said == "勝者は、イチバンさん、ニバンさんとハチバンさんです。"
+
+
+def test_bestia_magicas_default_seats_are_said_as_players_in_english():
+    names = bm_default_names("en")
+    pack = with_readings(load_pack("en"), names, None)
+    deaths = [pack.speak("bm.morning.deaths", {"names": [n]}) for n in names]
+    assert [d.said for d in deaths] == [f"Last night, Player {i} died." for i in range(1, 9)]
+    assert deaths[0].text == "Last night, P1 died."
+
+
+def test_numbered_seats_given_readings_and_real_names():
+    ja, en = load_pack("ja"), load_pack("en")
+    assert spoken_readings(ja, ["1", "12", "Aki", "P3"], {"P3": "ぴーさん"}) == {
+        "1": "イチバン", "12": "ジュウニバン", "Aki": "アキ", "P3": "ぴーさん"}  # a given reading wins
+    # English says real names as written (a kana reading is no English), seats as players
+    assert spoken_readings(en, ["2", "Aki", "心愛"], {"心愛": "ここあ"}) == {"2": "Player 2"}
+    assert with_readings(en, ["Aki", "Ben"], None).name_readings == {}
+
+
+def test_a_saved_game_with_p_seats_still_loads_and_reads_them_apart():
+    rules = get_game("bestia-magica")
+    config = rules.configure(build_settings({"game": "bestia-magica", "players": 8}, {}, "test"))
+    again = rules.config_from_dict(config.to_dict())  # what `narrator resume` reads from meta.json
+    assert rules.names(again) == tuple(f"P{i}" for i in range(1, 9))
+    assert list(with_readings(load_pack("ja"), rules.names(again), None).name_readings.values()) == JA_SEATS
+
+
+def test_the_host_screen_shows_the_default_seats_readings():
+    table = {"game": "bestia-magica", "players": 8, "lang": "ja"}
+    view = build(table, {"ja": load_pack("ja"), "en": load_pack("en")}, [])
+    assert view["names"] == []
+    assert [(s["seat"], s["said"]) for s in view["seats"]] == [(f"P{i}", JA_SEATS[i - 1]) for i in range(1, 9)]
+    named = build({**tomllib.loads(DEFAULT_TABLE), "players": 4,
+                          "names": ["Aki", "ゆうと:ゆーと", "Ben", "Chika"]},
+                  {"ja": load_pack("ja"), "en": load_pack("en")}, [])
+    assert named["names"][:2] == [{"name": "Aki", "reading": "", "said": "アキ"},
+                                  {"name": "ゆうと", "reading": "ゆーと", "said": "ゆーと"}]
+    assert named["seats"] == []
+
+
+@pytest.mark.slow
+def test_open_jtalk_reads_the_eight_seats_apart(tmp_path):
+    try:
+        engine = load_tts("openjtalk")
+    except EngineUnavailable as err:
+        pytest.skip(str(err))
+    names = bm_default_names()
+    pack = with_readings(load_pack("ja"), names, None)
+    voice = EngineVoice(pack, engine, cache_dir=tmp_path / "r")
+    heard = [engine.reading(voice._words(pack.speak("bm.morning.deaths", {"names": [n]}))) for n in names]
+    assert len(set(heard)) == 8, heard
+    assert "イチバンサン" in heard[0] and "ハチバンサン" in heard[7], heard
