@@ -13,6 +13,7 @@ import pytest
 
 from narrator.appliance.table import DEFAULT_TABLE
 from narrator.games import get_game
+from narrator.inputs.name_review import review_readings
 from narrator.phones.settings_view import build
 from narrator.settings import build_settings
 from narrator.sound.engines import EngineUnavailable, load_tts
@@ -91,3 +92,9 @@ def test_open_jtalk_reads_the_eight_seats_apart(tmp_path):
     heard = [engine.reading(voice._words(pack.speak("bm.morning.deaths", {"names": [n]}))) for n in names]
     assert len(set(heard)) == 8, heard
     assert "イチバンサン" in heard[0] and "ハチバンサン" in heard[7], heard
+
+
+def test_the_terminals_review_shows_the_seats_readings():
+    shown: list[str] = []
+    review_readings(list(bm_default_names()), {}, load_pack("ja"), None, shown.append, analyse=lambda text: text)
+    assert "  1. P1 → イチバン" in shown and "  8. P8 → ハチバン" in shown

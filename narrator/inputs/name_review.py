@@ -12,7 +12,7 @@ import unicodedata
 from typing import Any, Callable, Mapping, Sequence
 
 from narrator.inputs.hints import Hints
-from narrator.sound.names import openjtalk_analysis, readings_for
+from narrator.sound.names import openjtalk_analysis, spoken_readings
 
 
 def review_readings(names: Sequence[str], given: Mapping[str, Any] | None, pack: Any,
@@ -25,7 +25,7 @@ def review_readings(names: Sequence[str], given: Mapping[str, Any] | None, pack:
     if analyse is None:
         analyse = openjtalk_analysis()
     while True:
-        current = readings_for(names, kept, analyse)
+        current = spoken_readings(pack, names, kept, analyse)  # default seats too: P1 → イチバン
         show(hints.text("names_intro"))
         for seat, name in enumerate(names, 1):
             show(f"  {seat}. {name} → {current[name]}")
