@@ -1,7 +1,7 @@
 """Default seats are said apart (issue 37 item 6): Bestia Magica's `P1`…`P8` were all read 「プ」
 by the Japanese voice (romaji → kanalizer), so deaths and winners could not be told apart. A
 default seat (`P3`, or a numbered seat `3` of the other games) is read by the pack's
-`seat_readings`: 「サンバンさん」, "Player 3". The shown name stays `P3` (saved games, `--deal`,
+`seat_readings`: 「サンバンさん」, "Player three". The shown name stays `P3` (saved games, `--deal`,
 standings and the phones keep naming seats as before); only how it is said changes. The host
 screen shows those readings for a table that named nobody."""
 
@@ -14,6 +14,7 @@ import pytest
 from narrator.appliance.table import DEFAULT_TABLE
 from narrator.games import get_game
 from narrator.inputs.name_review import review_readings
+from narrator.inputs.voice.setup import heard_readings
 from narrator.phones.settings_view import build
 from narrator.settings import build_settings
 from narrator.sound.engines import EngineUnavailable, load_tts
@@ -46,7 +47,8 @@ def test_bestia_magicas_default_seats_are_said_as_players_in_english():
     names = bm_default_names("en")
     pack = with_readings(load_pack("en"), names, None)
     deaths = [pack.speak("bm.morning.deaths", {"names": [n]}) for n in names]
-    assert [d.said for d in deaths] == [f"Last night, Player {i} died." for i in range(1, 9)]
+    words = ["one", "two", "three", "four", "five", "six", "seven", "eight"]
+    assert [d.said for d in deaths] == [f"Last night, Player {w} died." for w in words]
     assert deaths[0].text == "Last night, P1 died."
 
 
@@ -55,7 +57,7 @@ def test_numbered_seats_given_readings_and_real_names():
     assert spoken_readings(ja, ["1", "12", "Aki", "P3"], {"P3": "ぴーさん"}) == {
         "1": "イチバン", "12": "ジュウニバン", "Aki": "アキ", "P3": "ぴーさん"}  # a given reading wins
     # English says real names as written (a kana reading is no English), seats as players
-    assert spoken_readings(en, ["2", "Aki", "心愛"], {"心愛": "ここあ"}) == {"2": "Player 2"}
+    assert spoken_readings(en, ["2", "Aki", "心愛"], {"心愛": "ここあ"}) == {"2": "Player two"}
     assert with_readings(en, ["Aki", "Ben"], None).name_readings == {}
 
 
@@ -98,3 +100,11 @@ def test_the_terminals_review_shows_the_seats_readings():
     shown: list[str] = []
     review_readings(list(bm_default_names()), {}, load_pack("ja"), None, shown.append, analyse=lambda text: text)
     assert "  1. P1 → イチバン" in shown and "  8. P8 → ハチバン" in shown
+
+
+def test_a_recognizer_listens_for_the_seats_words():
+    names = bm_default_names()
+    ja = with_readings(load_pack("ja"), names, None)
+    en = with_readings(load_pack("en"), names, None)
+    assert heard_readings(ja, names, None)["P3"] == ["さんばん"]
+    assert heard_readings(en, names, None)["P3"] == ["Player three"]
