@@ -108,3 +108,26 @@ def test_a_recognizer_listens_for_the_seats_words():
     en = with_readings(load_pack("en"), names, None)
     assert heard_readings(ja, names, None)["P3"] == ["さんばん"]
     assert heard_readings(en, names, None)["P3"] == ["Player three"]
+
+
+@pytest.mark.slow
+def test_a_game_of_default_seats_stopped_mid_game_resumes_to_its_end(tmp_path, narrator_home):
+    """`narrator play` with no names (seats P1…P8), stopped by a missing answer, resumes: the
+    names in the saved game are the seats' names as before, so old and new saves read the same."""
+    from tests.bm_driver import answers_jsonl, configure, play
+    from tests.test_bestia_magica_cli import narrator
+
+    config = configure(players=8, seed=7)
+    assert config.names[0] == "P1"
+    state, _, rounds = play(config, seed=1)
+    full = answers_jsonl(rounds)
+    partial = tmp_path / "partial.jsonl"
+    partial.write_text("".join(line + "\n" for line in full.splitlines() if '"night": 1,' in line), encoding="utf-8")
+    flags = ["--players", "8", "--seed", "7", "--voice", "text", "--time-scale", "0", "--lang", "ja", "--no-keyboard"]
+    stopped = narrator(narrator_home, "play", "bestia-magica", *flags, "--answers", str(partial))
+    assert stopped.returncode == 2, stopped.stderr
+    rest = tmp_path / "full.jsonl"
+    rest.write_text(full, encoding="utf-8")
+    resumed = narrator(narrator_home, "resume", "--answers", str(rest), "--no-keyboard")
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"game over: {state.winner} win" in resumed.stderr
