@@ -22,12 +22,14 @@ from narrator.sound.names import spoken_readings, with_readings
 from narrator.sound.voice import EngineVoice
 from narrator.sound.voicepack import load_pack
 
-JA_SEATS = ["イチバン", "ニバン", "サンバン", "ヨンバン", "ゴバン", "ロクバン", "ナナバン", "ハチバン"]
+JA_SEATS = ["イチバン", "ニバン", "サンバン", "ヨンバン",
+            "ゴバン", "ロクバン", "ナナバン", "ハチバン"]
 
 
 def bm_default_names(lang="ja"):
     rules = get_game("bestia-magica")
-    config = rules.configure(build_settings({"game": "bestia-magica", "players": 8, "lang": lang}, {}, "test"))
+    table = {"game": "bestia-magica", "players": 8, "lang": lang}
+    config = rules.configure(build_settings(table, {}, "test"))
     return rules.names(config)
 
 
@@ -37,8 +39,9 @@ def test_bestia_magicas_default_seats_are_eight_distinct_japanese_words():
     pack = with_readings(load_pack("ja"), names, None)
     deaths = [pack.speak("bm.morning.deaths", {"names": [n]}) for n in names]
     assert [d.said for d in deaths] == [f"昨夜、{seat}さんが死亡しました。" for seat in JA_SEATS]
-    assert len({d.reading for d in deaths}) == 8 and deaths[2].reading == "さくや、サンバンさんが、しぼうしました。"
-    assert deaths[0].text == "昨夜、P1さんが死亡しました。"  # the screen and transcript keep the seat's name
+    assert len({d.reading for d in deaths}) == 8
+    assert deaths[2].reading == "さくや、サンバンさんが、しぼうしました。"
+    assert deaths[0].text == "昨夜、P1さんが死亡しました。"  # the screens and transcript keep the name
     winners = pack.speak("bm.end.winners", {"names": ["P1", "P2", "P8"]})
     assert winners.said == "勝者は、イチバンさん、ニバンさんとハチバンさんです。"
 

@@ -15,6 +15,10 @@ people say an English name, by kanalizer (マイク). A name the dictionary itse
 Latin letters comes first (Simon サイモン, not シモン). A wrong guess costs the host one
 correction; the lists it is measured on are in tests/test_name_readings_list.py and
 bench/name_readings.py.
+
+A default seat (Bestia Magica's `P1`…, a game file's numbered `1`…) is no name: it is said by
+its number, in every language (`seat_reading`: 「イチバンさん」, "Player one"), since romaji
+would read all eight `P`s as 「プ」 and nobody could tell whose death was announced.
 """
 
 from __future__ import annotations
@@ -148,7 +152,8 @@ def seat_reading(pack: Any, name: str) -> str | None:
 def spoken_readings(pack: Any, names: Sequence[str], given: Mapping[str, Any] | None,
                     analyse: Callable[[str], str] | None = None) -> dict[str, str]:
     """How `pack` reads each name: a reading the table gave first, then a default seat's
-    (`seat_reading`), then (Japanese) `reading_for`'s; other languages say the rest as written (a kana reading is no English)."""
+    (`seat_reading`), then (Japanese) `reading_for`'s; other languages say the rest as written
+    (a kana reading is no English)."""
     japanese = getattr(pack, "lang", None) == "ja"
     out: dict[str, str] = {}
     for name in names:
