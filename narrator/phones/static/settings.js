@@ -197,7 +197,13 @@ function namesCard() {
     // hears no surprise at the first night, and corrects a wrong guess in the field above.
     if (n.said) {
       const said = el("div", { class: "said", "data-seat": String(i + 1), text: t("said", { reading: n.said }) });
-      reading.addEventListener("input", () => { said.textContent = t("said", { reading: reading.value.trim() || n.said }); });
+      const update = () => {  // a renamed seat's reading is known once saved, unless one is typed
+        const typed = reading.value.trim();
+        said.hidden = !typed && name.value.trim() !== n.name;
+        said.textContent = t("said", { reading: typed || n.said });
+      };
+      name.addEventListener("input", update);
+      reading.addEventListener("input", update);
       box.append(said);
     }
   }
