@@ -3,6 +3,8 @@ players in the table's language without the file's path (item 7): the table file
 
 import tomllib
 
+import pytest
+
 from click.testing import CliRunner
 
 from narrator.appliance import seat_fill, table
@@ -103,3 +105,14 @@ def test_a_refusal_on_the_page_has_no_file_path(narrator_home):
         assert str(path) in str(err)  # the terminal's line names the file
         lines = err.page_lines()
     assert lines["ja"].startswith("話し合いの時間は") and lines["en"].startswith("discussion must be")
+
+
+def test_a_bestia_magica_deal_refusal_names_the_player_whose_card_is_wrong(narrator_home):
+    path = five_named(narrator_home, "bestia-magica")
+    result = cli("config", "set", "names", '[]', "deal", "Aki=町民,Ben=魔獣,Chika=魔女,Dai=町民,Emi=町民")
+    assert result.exit_code == 2
+    assert "配ったカード「Chika」の「魔女」という役職はありません" in result.output
+    with pytest.raises(Refusal) as refused:
+        table.update_table(path, {"deal": "Aki=町民,Ben=魔獣,Chika=預言者:X,Dai=町民,Emi=町民"})
+    assert "deal.Chika" in refused.value.page_lines()["en"]
+    assert refused.value.page_lines()["ja"].startswith("配ったカード「Chika」の「X」という属性はありません")

@@ -218,7 +218,8 @@ def translate_value(value: Any, vocab: str, at: str, key: str, translator: Trans
         parts = []
         for part in filter(None, (p.strip() for p in value.replace("，", ",").split(","))):
             who, sep, card = part.partition("=")
-            parts.append(f"{who.strip()}{sep}{_role_part(translator, vocab, card, key)}" if sep else part)
+            parts.append(f"{who.strip()}{sep}{_role_part(translator, vocab, card, f'{key}.{who.strip()}')}"
+                         if sep else part)  # the refusal names the player whose card it is, as a table's does
         return ",".join(parts)
     return value
 
