@@ -114,3 +114,15 @@ def test_a_bestia_magica_deal_refusal_names_the_player_whose_card_is_wrong(narra
         table.update_table(path, {"deal": "Aki=町民,Ben=魔獣,Chika=預言者:X,Dai=町民,Emi=町民"})
     assert "deal.Chika" in refused.value.page_lines()["en"]
     assert refused.value.page_lines()["ja"].startswith("配ったカード「Chika」の「X」という属性はありません")
+
+
+def test_the_countdown_list_offers_only_the_night_cards_in_play():
+    from narrator.phones import settings_view
+    from narrator.phones.table import page_packs
+
+    view = settings_view.build({"game": "additional-werewolf", "players": 5, "lang": "ja",
+                                "cards": {"seer": 1, "peddler": 1, "strategist": 1, "on_break": 2}},
+                               page_packs(), [])
+    [row] = [r for r in view["settings"] if r["key"] == "countdowns"]
+    assert row["addable"] == ["seer", "peddler"]  # not 策士 (no night call), 霊能者 (not in play), 市民 (a role)
+    assert [view["labels"][i]["ja"] for i in row["addable"]] == ["占い師", "香具師"]
