@@ -126,3 +126,11 @@ def test_the_countdown_list_offers_only_the_night_cards_in_play():
     [row] = [r for r in view["settings"] if r["key"] == "countdowns"]
     assert row["addable"] == ["seer", "peddler"]  # not 策士 (no night call), 霊能者 (not in play), 市民 (a role)
     assert [view["labels"][i]["ja"] for i in row["addable"]] == ["占い師", "香具師"]
+
+
+def test_names_set_alone_set_the_count(narrator_home):
+    path = five_named(narrator_home)
+    result = cli("config", "set", "names", '["Aya", "Bo", "Cy", "Dee", "Eve", "Fay"]')
+    assert result.exit_code == 0, result.output
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    assert data["players"] == 6 and data["names"] == ["Aya", "Bo", "Cy", "Dee", "Eve", "Fay"]

@@ -8,8 +8,9 @@ first seats kept. So a table-file edit that sets `players` fits the file's `name
 added are named by the game itself (its names for a table of that size that names nobody,
 `Game.names`: Bestia Magica's default seats), and where the game names no seat (Additional
 Werewolf numbers them, and a number is no name), by the voice pack's `appliance.default_seat`
-line in the table's language (「6番さん」). `narrator play --players 8 --names a,b,c` is still
-refused: two values typed together that disagree are a typo, not a wish to grow the table.
+line in the table's language (「6番さん」). An edit that sets the names alone sets the count to
+them (`count_for`: the names name every seat). `narrator play --players 8 --names a,b,c` is
+still refused: two values typed together that disagree are a typo, not a wish to grow the table.
 """
 
 from __future__ import annotations
@@ -51,6 +52,15 @@ def fit(table: Mapping[str, Any], players: int) -> list[str] | None:
         taken.add(name.casefold())
         out.append(name)
     return out
+
+
+def count_for(table: Mapping[str, Any]) -> int | None:
+    """The count a table's new names call for when they alone were changed (the names name
+    every seat: five names, five players), or None when the file's count already fits."""
+    given, players = entries(table.get("names")), table.get("players")
+    if not given or not isinstance(players, int) or isinstance(players, bool) or players == len(given):
+        return None
+    return len(given)
 
 
 def game_default_names(table: Mapping[str, Any], players: int) -> tuple[str, ...]:

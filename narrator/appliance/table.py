@@ -226,6 +226,10 @@ def _save_plan(path: Path, text: str, plan: Mapping[str, Any]) -> dict[str, Any]
         names = seat_fill.fit(document.unwrap(), plan["players"])
         if names is not None:
             table_text.apply(document, "names", names, plan)
+    elif plan.get("names") and "players" not in plan:  # new names alone: the count follows them
+        count = seat_fill.count_for(document.unwrap())
+        if count is not None:
+            table_text.apply(document, "players", count, plan)
     return save_checked(path, document.as_string())
 
 
