@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from narrator.games import get_game
-from narrator.settings import DEFAULT_GAME, build_settings
+from narrator.settings import DEFAULT_GAME, MAX_PLAYERS, build_settings
 
 
 def entries(value: Any) -> list[str]:
@@ -37,7 +37,7 @@ def fit(table: Mapping[str, Any], players: int) -> list[str] | None:
     to fit) or already names exactly that many. Shrinking keeps the first `players` names."""
     given = entries(table.get("names"))
     if not given or len(given) == players or not isinstance(players, int) or isinstance(players, bool) \
-            or not 0 < players <= 100:
+            or not 0 < players <= MAX_PLAYERS:
         return None
     if len(given) > players:
         return given[:players]
