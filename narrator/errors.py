@@ -87,10 +87,11 @@ class Refusal(SetupError):
         super().__init__(key)
 
     @classmethod
-    def written(cls, key: str, lines: dict[str, str], lang: str) -> Refusal:
+    def written(cls, key: str, lines: dict[str, str], lang: str, source: str | None = None) -> Refusal:
         """A refusal whose lines its raiser wrote out per language (`card_names`' own, whose
-        words depend on the language in ways a param cannot say), in `lang` when printed."""
-        err = cls(key)
+        words depend on the language in ways a param cannot say), in `lang` when printed;
+        `source`, the lines' own, is kept so the host screen can show them without it."""
+        err = cls(key, **({"source": source} if source is not None else {}))
         err.written_lines, err.lang = dict(lines), lang
         return err
 
@@ -111,6 +112,18 @@ class Refusal(SetupError):
 
     def lines(self) -> dict[str, str]:
         return {lang: self.line(lang) for lang in wordings()}
+
+    def page_lines(self) -> dict[str, str]:
+        """Every language's line without its source (`テーブルファイル /home/…/table.toml: `): the
+        host screen shows it beside the field it refuses, where a file's path means nothing."""
+        source = self.params.get("source")
+        if source is None:
+            return self.lines()
+        out = {}
+        for lang, line in self.lines().items():
+            prefix = shown(lang, "source", source) + ": "
+            out[lang] = line[len(prefix):] if line.startswith(prefix) else line
+        return out
 
     def __str__(self) -> str:
         return self.line(self.lang or "en")

@@ -64,7 +64,7 @@ def test_a_japanese_table_file_and_flags_play_the_same_setup(tmp_path):
 
 
 @pytest.mark.parametrize("lang, word, expected", [
-    ("ja", "占い", "cards の「占い」というアディショナルカードはありません。「占い師」のことですか？"),
+    ("ja", "占い", "カードの「占い」というアディショナルカードはありません。「占い師」のことですか？"),
     ("ja", "ゲンエイ魔道士", "「幻影魔導師」のことですか？"),
     ("ja", "sear", "unknown additional card 'sear' in cards; did you mean seer (占い師)?"),
     ("en", "sear", "unknown additional card 'sear' in cards; did you mean seer? known: seer, medium,"),
@@ -79,14 +79,14 @@ def test_an_unknown_name_is_one_line_naming_the_nearest_in_the_tables_language(l
 
 
 def test_a_japanese_role_error_names_the_roles_japanese_names():
-    with pytest.raises(SetupError, match="roles の「魔女」という役職はありません。.*使える名前: 町民、魔獣、預言者"):
+    with pytest.raises(SetupError, match="役職カードの「魔女」という役職はありません。.*使える名前: 町民、魔獣、預言者"):
         configured("bestia-magica", players=4, roles="魔女=1,町民=3")
-    with pytest.raises(SetupError, match="cards の「ソレ」という属性はありません。「ソーレ」のことですか？"):
+    with pytest.raises(SetupError, match="カードの「ソレ」という属性はありません。「ソーレ」のことですか？"):
         configured("bestia-magica", players=4, cards="魔獣:ソレ,預言者,町民,町民")
 
 
 def test_a_card_named_twice_is_refused_whatever_the_spelling():
-    with pytest.raises(SetupError, match="cards に同じアディショナルカードが2回あります（「seer」と「占い師」）"):
+    with pytest.raises(SetupError, match="カードに同じアディショナルカードが2回あります（「seer」と「占い師」）"):
         configured("additional-werewolf", cards={"seer": 1, "占い師": 1, "phantom_mage": 2, "strategist": 1})
 
 

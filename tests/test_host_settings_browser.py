@@ -188,7 +188,10 @@ async def drive(port, messages, table_file, button, transcript):
             with pytest.raises(SetupError) as refused:
                 check_table({**tomllib.loads(table_file.read_text(encoding="utf-8")), "discussion": 99999}, f"table file {table_file}")
             await host.fill('[data-key="discussion"] input.value', "99999")
-            await act(host, '[data-key="discussion"] button.save', str(refused.value))
+            await act(host, '[data-key="discussion"] button.save', "")  # shown in its card, without the path
+            await host.wait_for_function(
+                "t => (document.querySelector(\"[data-key='discussion'] #field-msg\") || {}).textContent === t",
+                arg=refused.value.page_lines()["ja"], timeout=10000)
             await host.fill('[data-key="discussion"] input.value', "120")
             await act(host, '[data-key="discussion"] button.save')
 

@@ -208,7 +208,9 @@ def test_a_drop_the_games_checks_refuse_shows_the_refusal_and_saves_nothing(tmp_
             check_table({**tomllib.loads(before.decode()), "night_order": ["peddler", "seer", "medium"]},
                         f"table file {path}")
         await page.mouse.up()
-        await says(page, str(refused.value))
+        await page.wait_for_function(  # shown in the order's own card, without the file's path
+            "t => (document.querySelector(\"[data-key='night_order'] #field-msg\") || {}).textContent === t",
+            arg=refused.value.page_lines()["ja"], timeout=15000)
         assert "幻影魔導師" in str(refused.value)  # the card named as the table reads it (a ja table)
         await redrawn(page, ["1. 占い師", "2. 霊能者", "3. 香具師", "4. 幻影魔導師"])  # the file's order
         assert path.read_bytes() == before

@@ -28,6 +28,14 @@ def refusal(path, **change):
     return refused.value
 
 
+async def beside(phone, key, button, text):
+    """Tap the card's button and wait for the refusal's line in that card (beside its field)."""
+    await act(phone, f'[data-key="{key}"] {button}', "")
+    await phone.wait_for_function(
+        "([k, t]) => (document.querySelector(`[data-key='${k}'] #field-msg`) || {}).textContent === t",
+        arg=[key, text], timeout=10000)
+
+
 def test_the_host_screen_shows_a_refusal_in_the_pages_language(tmp_path):
     path = tmp_path / "table.toml"
     path.write_text(DEFAULT_TABLE, encoding="utf-8")
@@ -35,9 +43,9 @@ def test_the_host_screen_shows_a_refusal_in_the_pages_language(tmp_path):
     host = setup_menu.PageHost(app)
     page = SettingsPage(host.table, host.apply, lambda line, params: None, host.play, page_packs(), "ja")
     too_long = refusal(path, discussion=99999)
-    no_night = refusal(path, countdowns={"strategist": 20})
+    zero = refusal(path, countdowns={"seer": 0})
     assert str(too_long) == too_long.line("ja") and "話し合いの時間" in str(too_long)
-    assert "策士" in no_night.line("ja") and "strategist" not in no_night.line("ja")
+    assert "占い師" in zero.line("ja") and "seer" not in zero.line("ja")
 
     async def drive():
         port = await page.start("127.0.0.1", 0)
@@ -50,15 +58,17 @@ def test_the_host_screen_shows_a_refusal_in_the_pages_language(tmp_path):
                     await phone.goto(f"{url}#code={page.table_code}")
                     await phone.wait_for_selector("#play")
                     await phone.fill('[data-key="discussion"] input.value', "99999")
-                    await act(phone, '[data-key="discussion"] button.save', too_long.line("ja"))
-                    await phone.select_option('[data-key="countdowns"] select.add-id', "strategist")
-                    await phone.fill('[data-key="countdowns"] input.add-n', "20")
-                    await act(phone, '[data-key="countdowns"] button.add', no_night.line("ja"))
+                    await beside(phone, "discussion", "button.save", too_long.page_lines()["ja"])
+                    offered = phone.locator('[data-key="countdowns"] select.add-id option')
+                    assert "strategist" not in await offered.evaluate_all("els => els.map(e => e.value)")
+                    await phone.select_option('[data-key="countdowns"] select.add-id', "seer")
+                    await phone.fill('[data-key="countdowns"] input.add-n', "0")
+                    await beside(phone, "countdowns", "button.add", zero.page_lines()["ja"])
 
                     await phone.click("#lang")  # the page in English: the same refusal in English
                     await phone.wait_for_function("document.documentElement.lang === 'en'")
                     await phone.fill('[data-key="discussion"] input.value', "99999")
-                    await act(phone, '[data-key="discussion"] button.save', too_long.line("en"))
+                    await beside(phone, "discussion", "button.save", too_long.page_lines()["en"])
                 finally:
                     await browser.close()
         finally:

@@ -167,7 +167,7 @@ def test_a_card_changed_with_the_count_starts_from_the_new_counts_set(narrator_h
 
 
 @pytest.mark.parametrize("key, value, message", [
-    ("countdowns.占い", "20", "countdowns の「占い」というアディショナルカードはありません。「占い師」のことですか？"),
+    ("countdowns.占い", "20", "カウントダウンの「占い」というアディショナルカードはありません。「占い師」のことですか？"),
     ("cards.x.y", "1", "「cards.x.y」はテーブルファイルの設定名ではありません"),
 ])
 def test_a_bad_japanese_key_is_one_line_and_the_file_is_unchanged(narrator_home, key, value, message):

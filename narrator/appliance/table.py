@@ -31,7 +31,7 @@ from typing import Any, Iterator, Mapping
 from narrator import home
 from narrator.appliance import table_text
 from narrator.appliance.table_text import format_value, parse_value  # noqa: F401 - `narrator config`'s
-from narrator.appliance import game_switch, presets
+from narrator.appliance import game_switch, presets, seat_fill
 from narrator.errors import Refusal, SaveError, SetupError, worded
 from narrator.games import get_game
 from narrator.settings import DEFAULT_GAME, TableSettings, build_settings, read_text_bounded
@@ -222,6 +222,14 @@ def _save_plan(path: Path, text: str, plan: Mapping[str, Any]) -> dict[str, Any]
     document = table_text.parse(text, path)
     for dotted, value in sorted(plan.items(), key=lambda change: "." in change[0]):
         table_text.apply(document, dotted, value, plan)  # `players` first: it sets the counts
+    if isinstance(plan.get("players"), int):  # a new count keeps the names: grown or cut (seat_fill)
+        names = seat_fill.fit(document.unwrap(), plan["players"])
+        if names is not None:
+            table_text.apply(document, "names", names, plan)
+    elif plan.get("names") and "players" not in plan:  # new names alone: the count follows them
+        count = seat_fill.count_for(document.unwrap())
+        if count is not None:
+            table_text.apply(document, "players", count, plan)
     return save_checked(path, document.as_string())
 
 

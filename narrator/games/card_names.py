@@ -133,11 +133,21 @@ class Translator:
         def line(lang: str) -> str:
             hint = message(lang, "did_you_mean", name=self._shown(vocab, close, lang)) if close else ""
             known = message(lang, "list_separator").join(self._shown(vocab, i, lang) for i in self.names.ids(vocab))
-            return message(lang, "unknown_name", source=shown(lang, "source", self.source), key=key, word=word,
-                           kind=self.names.kind(vocab, lang), hint=hint, known=known)
+            return message(lang, "unknown_name", source=shown(lang, "source", self.source), key=_key(lang, key),
+                           word=self._word(word, lang), kind=self.names.kind(vocab, lang), hint=hint, known=known)
 
         raise Refusal.written("unknown_name", {lang: line(lang) for lang in LANGS},
-                              self.lang if not word.isascii() else "en")
+                              self.lang if not word.isascii() else "en", self.source)
+
+    def _word(self, word: str, lang: str) -> str:
+        """A refused word as a line in `lang` shows it: an id of another of the game's lists
+        (`citizen`, a role typed where a card goes) by its name there (市民), else as typed."""
+        if lang == "en":
+            return word
+        for vocab, entries in self.names.words.items():
+            if word in entries:
+                return self.names.name(vocab, word, lang)
+        return word
 
     def _shown(self, vocab: str, ident: str, lang: str) -> str:
         """An id as a line in `lang` names it: its name there; an English line in a Japanese
@@ -152,12 +162,18 @@ class Translator:
         seen: dict[str, str] = {}
         for written, ident in pairs:
             if ident in seen:
-                lines = {lang: message(lang, "named_twice", source=shown(lang, "source", self.source), key=key, id=ident,
+                lines = {lang: message(lang, "named_twice", source=shown(lang, "source", self.source), key=_key(lang, key),
+                                       id=ident if lang == "en" else self.names.name(vocab, ident, lang),
                                        kind=self.names.kind(vocab, lang), first=seen[ident], second=written)
                          for lang in LANGS}
                 raise Refusal.written("named_twice", lines,
-                                      self.lang if not (written + seen[ident]).isascii() else "en")
+                                      self.lang if not (written + seen[ident]).isascii() else "en", self.source)
             seen[ident] = written
+
+
+def _key(lang: str, key: str) -> str:
+    """A setting's key as a line in `lang` names it (countdowns: カウントダウン; English: as typed)."""
+    return key if lang == "en" else shown(lang, "key", key)
 
 
 def _role_part(translator: Translator, vocab: str, text: str, key: str) -> str:
@@ -202,7 +218,8 @@ def translate_value(value: Any, vocab: str, at: str, key: str, translator: Trans
         parts = []
         for part in filter(None, (p.strip() for p in value.replace("，", ",").split(","))):
             who, sep, card = part.partition("=")
-            parts.append(f"{who.strip()}{sep}{_role_part(translator, vocab, card, key)}" if sep else part)
+            parts.append(f"{who.strip()}{sep}{_role_part(translator, vocab, card, f'{key}.{who.strip()}')}"
+                         if sep else part)  # the refusal names the player whose card it is, as a table's does
         return ",".join(parts)
     return value
 

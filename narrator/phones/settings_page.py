@@ -49,9 +49,12 @@ HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Re
 
 def refused(err: NarratorError) -> web.Response:
     """A refusal as the page shows it: its line in every language (`errors`), which the page
-    picks from by its own language, beside the table's one (`error`)."""
-    lines = err.lines() if isinstance(err, Refusal) else {}
-    return wire.reply({"error": str(err), **({"errors": lines} if lines else {})}, 400)
+    picks from by its own language, beside the table's one (`error`); without the table
+    file's path (`Refusal.page_lines`): the page shows it beside the field, in its words."""
+    if not isinstance(err, Refusal):
+        return wire.reply({"error": str(err)}, 400)
+    lines = err.page_lines()
+    return wire.reply({"error": lines.get(err.lang or "en", str(err)), "errors": lines}, 400)
 
 
 class SettingsPage:

@@ -11,9 +11,11 @@ another thing in that game, else `appliance.setting.<key>` (else its help line).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any, Mapping
 
+from narrator.errors import NarratorError
 from narrator.games import game_names, get_game
 from narrator.settings import build_settings
 from narrator.sound.names import KANJI, openjtalk_analysis, spoken_readings
@@ -69,6 +71,26 @@ def names_view(settings: Any, seats: tuple[str, ...], packs: Mapping[str, Any]) 
     return [{"name": "", "reading": "", "seat": n, "said": said.get(n, n)} for n in seats]
 
 
+def addable(game: Any, settings: Any, setting: Any, value: Mapping[str, Any]) -> list[str]:
+    """The ids a counts row may add, one at a time: those of its vocabulary (`Setting.names`)
+    that the game's own `configure` accepts with 1 added to this table (a card's countdown
+    only for a night card in play), so the page never offers a card it would then refuse."""
+    vocab = setting.names.partition(":")[0]
+    if not vocab or game.card_names is None:
+        return []
+    out = []
+    for ident in game.card_names.ids(vocab):
+        if ident in value:
+            continue
+        trial = replace(settings, options={**settings.options, setting.key: {**value, ident: 1}})
+        try:
+            game.configure(trial)
+        except NarratorError:
+            continue
+        out.append(ident)
+    return out
+
+
 def build(table: Mapping[str, Any], packs: Mapping[str, Any], preset_names: list[str]) -> dict[str, Any]:
     """The settings as the page draws them; `table` is the checked table file, `preset_names` its
     saved presets (the appliance reads them: this room never imports the appliance's)."""
@@ -87,8 +109,12 @@ def build(table: Mapping[str, Any], packs: Mapping[str, Any], preset_names: list
             ids += [i for i in (value if kind == "order" else value.keys()) if i not in ids]
         heading = (texts(packs, f"appliance.setting.{settings.game.replace('-', '_')}.{setting.key}")
                    or texts(packs, f"appliance.setting.{setting.key}") or {"en": setting.help or setting.key})
-        rows.append({"key": setting.key, "label": heading, "kind": kind, "value": value,
-                     "set": setting.key in settings.options, "default": setting.default})
+        row = {"key": setting.key, "label": heading, "kind": kind, "value": value,
+               "set": setting.key in settings.options, "default": setting.default}
+        if kind == "counts":
+            row["addable"] = addable(game, settings, setting, value)
+            ids += [i for i in row["addable"] if i not in ids]
+        rows.append(row)
     return {
         "game": settings.game,
         "games": [{"id": g, "title": texts(packs, "title." + g.replace("-", "_")) or {"en": g}} for g in game_names()],

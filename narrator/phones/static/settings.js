@@ -122,13 +122,38 @@ function gone() {
 }
 
 // Send a change; show the refusal's line, or the saved note, then draw the new settings.
-async function send(url, body) {
+// A change made in a card (a setting, the names) that is refused shows its line in that card,
+// beside the field, and the card keeps what the host typed (`refusal`), so it can be corrected
+// there; it stays so through the poll's redraws until the next change is sent.
+let refusal = null;   // { card: the card's id, text: the refusal's line, typed: its fields' values }
+const cardId = (card) => card.id || "setting-" + card.dataset.key;
+const fields = (card) => [...card.querySelectorAll("input, select")];
+const typedIn = (card) => fields(card).map((f) => (f.type === "checkbox" ? f.checked : f.value));
+
+async function send(url, body, card) {
+  const typed = card ? typedIn(card) : null;
   const response = await post(url, body);
   const reply = await response.json().catch(() => ({}));
-  message = response.ok ? t("saved") : (textOf(reply.errors) || reply.error || t("refused"));
+  const text = response.ok ? "" : (textOf(reply.errors) || reply.error || t("refused"));
+  refusal = !response.ok && card ? { card: cardId(card), text, typed } : null;
+  message = response.ok ? t("saved") : refusal ? "" : text;
   await refresh();
 }
-const change = (changes) => send("/api/settings/change", { changes });
+const change = (changes, card) => send("/api/settings/change", { changes }, card);
+
+// The refused card again as the host left it: its line under its heading, its fields as typed.
+function showRefusal() {
+  const card = refusal && [...document.querySelectorAll(".card")].find((c) => cardId(c) === refusal.card);
+  if (!card) return;
+  const line = el("p", { class: "msg field-msg", id: "field-msg", role: "alert", text: refusal.text });
+  const heading = card.querySelector("h2");
+  if (heading) heading.after(line); else card.prepend(line);
+  fields(card).forEach((f, i) => {
+    if (i >= refusal.typed.length) return;
+    if (f.type === "checkbox") f.checked = refusal.typed[i]; else f.value = refusal.typed[i];
+  });
+  card.addEventListener("input", () => { if (refusal) refusal.typed = typedIn(card); });
+}
 
 function render() {
   if (!view) return;
@@ -140,6 +165,7 @@ function render() {
   if (view.host) parts.push(...hostParts());
   else parts.push(...guestParts());
   $("app").replaceChildren(...parts);
+  if (view.host) showRefusal();
 }
 
 function guestParts() {
@@ -174,8 +200,9 @@ function hostParts() {
   const game = el("select", { id: "game", "aria-label": textOf(view.game_label) });
   for (const g of view.games) game.append(el("option", { value: g.id, text: textOf(g.title).replace(/[。.]$/, "") }));
   game.value = view.game;
-  game.addEventListener("change", () => change({ game: game.value }));
-  parts.push(el("div", { class: "card", id: "game-card" }, el("h2", { text: textOf(view.game_label) }), game));
+  const gameCard = el("div", { class: "card", id: "game-card" }, el("h2", { text: textOf(view.game_label) }), game);
+  game.addEventListener("change", () => change({ game: game.value }, gameCard));
+  parts.push(gameCard);
   parts.push(namesCard());
   for (const row of view.settings) parts.push(settingCard(row));
   parts.push(presetsCard());
@@ -210,8 +237,10 @@ function namesCard() {
   box.append(el("button", { type: "button", id: "save-names", text: t("save"), onclick: () => {
     const names = rows.map(([n, r]) => n.value.trim() + (r.value.trim() ? ":" + r.value.trim() : "")).filter((n) => n);
     const players = Number(count.value);
-    // the names first: the narrator says the first key that changed
-    change(names.length ? { names: names.slice(0, players), players } : { players });
+    // the names first: the narrator says the first key that changed. A new count keeps the
+    // names (the narrator fills or cuts them: seat_fill.py); every name emptied drops them.
+    const named = names.length ? { names: names.slice(0, players) } : view.names.length ? { names: null } : {};
+    change({ ...named, players }, box);
   } }));
   return box;
 }
@@ -221,26 +250,26 @@ function settingCard(row) {
   const v = row.value;
   if (row.kind === "counts") {
     for (const [id, n] of Object.entries(v)) {
-      const set = (m) => { const next = { ...v }; if (m > 0) next[id] = m; else delete next[id]; change({ [row.key]: next }); };
+      const set = (m) => { const next = { ...v }; if (m > 0) next[id] = m; else delete next[id]; change({ [row.key]: next }, box); };
       const number = el("input", { class: "n", type: "number", min: "0", value: String(n), "aria-label": labelOf(id) });
       box.append(el("div", { class: "seat", "data-id": id }, el("span", { text: labelOf(id) }),
         el("button", { type: "button", class: "down", text: "−", onclick: () => set(n - 1) }), number,
         el("button", { type: "button", class: "up", text: "+", onclick: () => set(n + 1) }),
         el("button", { type: "button", class: "set", text: t("save"), onclick: () => set(Number(number.value)) })));
     }
-    const others = Object.keys(view.labels).filter((id) => !(id in v));
+    const others = (row.addable || []).filter((id) => !(id in v));  // what the game accepts (settings_view.addable)
     if (others.length) {
       const pick = el("select", { class: "add-id", "aria-label": t("add") });
       for (const id of others) pick.append(el("option", { value: id, text: labelOf(id) }));
       const number = el("input", { class: "add-n", type: "number", min: "1", value: "1", "aria-label": t("add") });
       box.append(el("div", { class: "seat add" }, pick, number, el("button", { type: "button", class: "add", text: t("add"),
-        onclick: () => change({ [row.key]: { ...v, [pick.value]: Number(number.value) } }) })));
+        onclick: () => change({ [row.key]: { ...v, [pick.value]: Number(number.value) } }, box) })));
     }
   } else if (row.kind === "order") {
     // Drag a row by its handle, or move it with ↑ / ↓ (the keyboard's and the screen reader's way).
     const list = el("div", { class: "order" });
     v.forEach((id, i) => {
-      const move = (j) => { const next = v.slice(); [next[i], next[j]] = [next[j], next[i]]; change({ [row.key]: next }); };
+      const move = (j) => { const next = v.slice(); [next[i], next[j]] = [next[j], next[i]]; change({ [row.key]: next }, box); };
       const card = labelOf(id);
       list.append(el("div", { class: "seat", "data-id": id }, el("div", { class: "handle", "aria-hidden": "true" }),
         el("span", { text: (i + 1) + ". " + card }),
@@ -253,7 +282,7 @@ function settingCard(row) {
   } else if (row.kind === "bool") {
     const box2 = el("input", { type: "checkbox", class: "value", "aria-label": textOf(row.label) });
     box2.checked = !!v;
-    box2.addEventListener("change", () => change({ [row.key]: box2.checked }));
+    box2.addEventListener("change", () => change({ [row.key]: box2.checked }, box));
     box.append(box2);
   } else {
     const shown = Array.isArray(v) ? v.join(",") : v === null || v === undefined ? "" : String(v);
@@ -262,10 +291,10 @@ function settingCard(row) {
     box.append(input, el("button", { type: "button", class: "save", text: t("save"), onclick: () => {
       const raw = input.value.trim();
       const value = row.kind === "number" ? Number(raw) : row.kind === "list" ? raw.split(/[,、\s]+/).filter((x) => x).map(Number) : raw;
-      change({ [row.key]: value });
+      change({ [row.key]: value }, box);
     } }));
   }
-  if (row.set) box.append(el("button", { type: "button", class: "reset", text: t("reset"), onclick: () => change({ [row.key]: null }) }));
+  if (row.set) box.append(el("button", { type: "button", class: "reset", text: t("reset"), onclick: () => change({ [row.key]: null }, box) }));
   return box;
 }
 
@@ -306,7 +335,7 @@ function draggable(list, key, order) {
     row.classList.remove("dragging");
     row.removeAttribute("style");
     const next = [...list.children].map((n) => n.dataset.id);
-    if (dropped && next.join() !== order.join()) change({ [key]: next });
+    if (dropped && next.join() !== order.join()) change({ [key]: next }, list.closest(".card"));
     else render();
   };
   list.addEventListener("pointerup", (e) => end(e, true));
