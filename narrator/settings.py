@@ -149,10 +149,10 @@ class TableSettings(RunSettings):
     seed: int | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
     source: str = "defaults"
+    """Where the settings came from, for error messages."""
     stated_lang: str | None = None
     """The `lang` the table file or a flag states, None when neither does: the language its
     refusals are worded in (`narrator.errors.Refusal`); a table that states none reads English."""
-    """Where the settings came from, for error messages."""
 
 
 MAX_FILE_BYTES = 1024 * 1024
