@@ -38,7 +38,7 @@ import nacl.public
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from narrator.phones import carry, crypto, host, host_turns  # noqa: E402
+from narrator.phones import carry, crypto, host_turns  # noqa: E402
 from tests.phones_harness import SERVERS, Phone, open_table  # noqa: E402
 
 NAMES6 = "Aki,Ben,Chika,Dai,Emi,Fumi"

@@ -143,7 +143,7 @@ async def werewolf(browser, on: bool, slots: bool = True) -> dict:
             while True:
                 if table.server.call != last:
                     last = table.server.call
-                    open_ask, open_collect = table.sitting.hub.open_ask, table.sitting.hub.open_collect
+                    open_ask = table.sitting.hub.open_ask
                     who = open_ask[1].player if open_ask is not None and open_ask[1].player else None
                     calls.append((time.perf_counter(), who))
                 await asyncio.sleep(0.001)

@@ -149,10 +149,10 @@ class TableSettings(RunSettings):
     seed: int | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
     source: str = "defaults"
+    """Where the settings came from, for error messages."""
     stated_lang: str | None = None
     """The `lang` the table file or a flag states, None when neither does: the language its
     refusals are worded in (`narrator.errors.Refusal`); a table that states none reads English."""
-    """Where the settings came from, for error messages."""
 
 
 MAX_FILE_BYTES = 1024 * 1024
@@ -242,6 +242,18 @@ ASCII_VOCABULARY = {
 """The keys every table has, in every language (`narrator.inputs.words` reads answers with them)."""
 
 
+LIST_SEPARATORS = ("，", "、")
+"""Full-width comma and the Japanese 「、」: a list typed on a Japanese keyboard splits as at ","."""
+
+
+def split_items(text: str) -> list[str]:
+    """The stripped, non-empty items of "a,b、c，d": one rule for every list a table types
+    (names, card counts, lists of cards), so 「、」 is never accepted in one and refused in another."""
+    for separator in LIST_SEPARATORS:
+        text = text.replace(separator, ",")
+    return [item.strip() for item in text.split(",") if item.strip()]
+
+
 def parse_names(value: Any, source: str) -> tuple[str, ...]:
     """Names from a TOML list or a comma-separated string (readings dropped; see `parse_name_entries`)."""
     return parse_name_entries(value, source)[0]
@@ -253,7 +265,7 @@ def parse_name_entries(value: Any, source: str) -> tuple[tuple[str, ...], dict[s
     `NAME_MAX` characters, a number (typed, it picks a seat), and a name that is an answer or
     command word in either language (a player named "undo" or 「はい」 would rewind or answer the game)."""
     if isinstance(value, str):
-        items = [n.strip() for n in value.split(",")]
+        items = split_items(value)
     elif isinstance(value, (list, tuple)):
         items = [str(n).strip() for n in value]
     else:
@@ -306,8 +318,8 @@ def parse_counts(value: Any, key: str, source: str, maximum: int = MAX_PLAYERS) 
     """Card counts from a TOML table or a string like "citizen=3,traitor=1" (each 0 … `maximum`)."""
     if isinstance(value, str):
         pairs: dict[str, Any] = {}
-        for part in filter(None, (p.strip() for p in value.split(","))):
-            name, sep, count = part.partition("=")
+        for part in split_items(value):
+            name, sep, count = part.replace("＝", "=").partition("=")
             if not sep:
                 raise Refusal("counts_entry_form", source=source, key=key, part=part)
             pairs[name.strip()] = count.strip()
@@ -321,7 +333,7 @@ def parse_counts(value: Any, key: str, source: str, maximum: int = MAX_PLAYERS) 
 def parse_list(value: Any, key: str, source: str) -> tuple[str, ...]:
     """A list of words from a TOML list or a comma-separated string."""
     if isinstance(value, str):
-        return tuple(p.strip() for p in value.split(",") if p.strip())
+        return tuple(split_items(value))
     if isinstance(value, (list, tuple)):
         return tuple(str(v).strip() for v in value)
     raise Refusal("list_form", source=source, key=key)

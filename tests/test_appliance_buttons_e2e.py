@@ -23,6 +23,8 @@ from narrator.table.transcript import read_transcript  # noqa: E402
 from tests.clock_helpers import wait_until  # noqa: E402
 
 HOLD, WINDOW = 0.3, 0.15
+SCALE, DISCUSSION = 0.02, 180
+"""The game runs 50 times faster than the table's clock; its discussion lasts 180 game seconds."""
 
 
 @pytest.fixture
@@ -95,10 +97,14 @@ class Table(threading.Thread):
                 press(self.pin)                            # short press: done / yes
             elif "discussion" in lines and not paused_done:
                 paused_done = True
+                discussion_seen = time.monotonic()         # at or after the discussion began
                 press(self.pin), time.sleep(0.04), press(self.pin)   # double press: pause
                 wait_until(lambda: "control.paused" in [r["line"] for r in records(self.transcript)], "the pause")
                 count = len(records(self.transcript))
-                time.sleep(0.6)                            # 30 game seconds: nothing may happen
+                # held past the whole discussion's end on the game clock (however slow this
+                # machine is: a slower one only holds longer), so an unheld timer would have spoken
+                # its warnings and its end, and a timer the pause does not shift says them at the resume
+                time.sleep(max(0.0, discussion_seen + DISCUSSION * SCALE + 0.5 - time.monotonic()))
                 self.paused_records_still = len(records(self.transcript)) == count
                 press(self.pin)                            # short press: go on
                 wait_until(lambda: "control.resumed" in [r["line"] for r in records(self.transcript)], "the resume")
@@ -115,7 +121,7 @@ def test_a_whole_game_by_one_button(narrator_home, tmp_path, mock_pins):
     spy = Spy()
     table = Table(mock_pins.pin(17), spy, transcript)
     options = ServeOptions(table=table_file, once=True, keyboard=False, listeners=[spy],
-                           overrides={"voice": "text", "time_scale": "0.02", "transcript": str(transcript)})
+                           overrides={"voice": "text", "time_scale": str(SCALE), "transcript": str(transcript)})
     table.start()
     try:
         status = serve(options, log=lambda m: None)
@@ -134,10 +140,14 @@ def test_a_whole_game_by_one_button(narrator_home, tmp_path, mock_pins):
     lines = [r["line"] for r in seen]
     assert lines.index("discussion") < lines.index("control.paused") < lines.index("control.resumed")
     assert table.paused_records_still is True
-    # the short press ended the 3-minute discussion early (at scale 0.02 it would take 3.6 s)
-    discussion = next(r for r in seen if r["line"] == "discussion")
-    after = next(r for r in seen if r["t"] > discussion["t"] and r["kind"] == "say" and r["line"] != "control.resumed"
-                 and r["line"] != "control.paused")
-    assert after["t"] - discussion["t"] < 180
+    # the pause, longer than the whole discussion, moved the timer on by its length: no warning
+    # fell due at the resume, and the short press after it ended the discussion early
+    discussion = lines.index("discussion")
+    paused, resumed = (next(r for r in seen if r["line"] == word) for word in ("control.paused", "control.resumed"))
+    assert resumed["t"] - paused["t"] >= DISCUSSION
+    after = next(r for r in seen[discussion + 1:] if r["kind"] == "say"
+                 and r["line"] not in ("control.resumed", "control.paused"))
+    assert "timer.warning" not in lines[discussion:seen.index(after)]
+    assert after["t"] - seen[discussion]["t"] - (resumed["t"] - paused["t"]) < DISCUSSION
     [game] = saved_games(narrator_home)
     assert game.meta["outcome"]["winner"] == "citizens"

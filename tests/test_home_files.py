@@ -29,7 +29,7 @@ from narrator.games import get_game
 from narrator.settings import build_settings
 from narrator.table import forget as forget_module
 from narrator.table import store as store_module
-from narrator.table.forget import NOTE_FILE, forget, forgotten
+from narrator.table.forget import NOTE_FILE, forgotten
 from narrator.table.history import records
 from narrator.table.saved_games import find_game, saved_games
 from narrator.table.store import GameStore

@@ -160,3 +160,11 @@ def test_a_night_that_wakes_nobody_says_so_in_the_plan():
     later = replace(spec, steps=tuple(s for s in spec.steps if s.from_night > 1))
     assert plans.night_plan(later, plans.sample_config(later))[:2] == [
         "night 1: nobody wakes", "night 2: knight (guard, 15 s), werewolf (attack, 20 s)"]
+
+
+def test_an_unknown_description_is_refused_not_answered_with_the_night_plan():
+    """Issue 40, item 4: `describe` fell back to the night plan on any word it did not know."""
+    import pytest
+
+    with pytest.raises(ValueError, match="unknown description 'graf'; one of plan, graph, check, unreviewed"):
+        plans.describe(spec_of("werewolf"), None, "graf")

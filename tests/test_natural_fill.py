@@ -4,7 +4,6 @@ stops it within a second when a game starts (`narrator.appliance.natural_fill`).
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys

@@ -96,7 +96,7 @@ def test_who_sends_at_a_night_call_tells_nothing(request, protected):
 
 
 def test_a_lost_send_is_tried_again_and_shown_sent_only_when_the_narrator_has_it(request):
-    from tests.test_phones_bestia import DEAL, NAMES, memo_for
+    from tests.test_phones_bestia import DEAL, memo_for
     from tests.test_phones_bestia import round_open
 
     async def main():

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 
-import aiohttp
 import pytest
 from aiohttp import web
 

@@ -19,7 +19,7 @@ import pytest
 from narrator.phones import crypto, streams
 from narrator.phones.seats import HOST
 from narrator.phones.server import MAX_STREAMS_PER_SEAT
-from tests.phones_harness import NAMES5, Phone, open_table, wait_for
+from tests.phones_harness import NAMES5, Phone, open_table
 
 HELD = 5.0
 """Real seconds a page may take to show its view (it takes well under one)."""

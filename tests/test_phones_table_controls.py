@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 
-import pytest
 
 from narrator.phones import table_controls
 from narrator.table.clock import ManualClock

@@ -95,8 +95,11 @@ def test_play_has_a_flag_for_every_declared_flag_with_its_help_line():
                 continue
             key, text = flags[setting.flag]
             lead = first.setdefault(setting.key, setting)
-            assert key == setting.key and text.startswith(lead.help.rstrip(".")), setting.key
-            assert setting.form == lead.form or f"{name}: {setting.form}" in text, setting.key
+            assert key == setting.key, setting.key
+            if text == lead.help:  # one line for every game: only where every game says the same
+                assert (setting.help, setting.form) == (lead.help, lead.form), setting.key
+            else:  # each game named with its own saying (its help line, else its form)
+                assert name in text and (setting.help.rstrip(".") in text or setting.form in text), setting.key
     assert len(flags) == len([s for s in SETTINGS if s.flag and not s.switch]) + len(first)
 
 
@@ -143,3 +146,15 @@ def test_the_docs_key_tables_are_the_declared_settings():
             columns, line = rows[key]
             if setting.doc:
                 assert line == row_of(setting, columns), f"{name}: {key}"
+
+
+def test_a_flag_whose_zero_means_different_things_names_each_games_meaning():
+    """Issue 40, item 4: `--countdown 0` and `--discussion 0` meant different things per game
+    under one help line (the seed game's)."""
+    flags = {flag: text for flag, _, text in table_flags()}
+    discussion, countdown = flags["--discussion"], flags["--countdown"]
+    assert discussion.startswith("additional-werewolf, bestia-magica: ") and "0: no timer" in discussion
+    assert "werewolf: Seconds of discussion on day 1, 2" in discussion and "at least 1" in discussion
+    assert countdown.startswith("additional-werewolf: ") and "werewolf: Seconds of every night call" in countdown
+    roles = flags["--roles"]
+    assert "werewolf: Role cards of the game file" in roles and roles.count("citizen=3") == 1

@@ -20,23 +20,32 @@ def table_flags() -> tuple[tuple[str, str, str], ...]:
     """(flag, key, help) in `--help` order: who plays, then every game's own keys (registry
     order), then how it is run and how it listens.
 
-    A key several games declare is one flag: the first game's help line, with each other game's
-    value form added where it differs ("(bestia-magica: …)"). On/off switches (`--phones`) are
-    declared by `play` itself; tests/test_settings_declared.py checks their help lines."""
+    A key several games declare is one flag: the first game's help line, then each other game's
+    own help line where it says something else (what 0 means differs between games), else its
+    value form where that differs, each named, games saying the same named together
+    ("additional-werewolf: …; werewolf, tabula: …"). On/off switches (`--phones`) are declared
+    by `play` itself; tests/test_settings_declared.py checks their help lines."""
     first_run = next(i for i, s in enumerate(SETTINGS) if s.kind == "run")
     shared = {s.key for s in SETTINGS}
-    games: dict[str, tuple[str, str, list[str]]] = {}
+    games: dict[str, tuple[str, str, dict[str, list[str]]]] = {}
     for name in game_names():
         for s in _settings_of(name):
             if not s.flag or s.switch or s.key in shared:
                 continue
-            if s.key not in games:
-                games[s.key] = (s.help, s.form, [])
-            elif s.form != games[s.key][1]:
-                games[s.key][2].append(f"{name}: {s.form}")
-    game_flags = [(f"--{key.replace('_', '-')}", key, f"{text.rstrip('.')} ({'; '.join(others)})." if others else text)
-                  for key, (text, _, others) in games.items()]
+            help_text, form, said = games.setdefault(s.key, (s.help, s.form, {s.help.rstrip("."): []}))
+            differs = s.help.rstrip(".") if s.help != help_text else s.form if s.form != form else help_text.rstrip(".")
+            said.setdefault(differs, []).append(name)
+    game_flags = [(f"--{key.replace('_', '-')}", key, _one_or_each(text, said))
+                  for key, (text, _, said) in games.items()]
     return (*_flags_of(SETTINGS[:first_run]), *game_flags, *_flags_of(SETTINGS[first_run:]))
+
+
+def _one_or_each(text: str, said: dict[str, list[str]]) -> str:
+    """One help line when every game says the same; else each saying with the games it is
+    theirs, so no game's line reads as another's."""
+    if len(said) == 1:
+        return text
+    return "; ".join(f"{', '.join(names)}: {words}" for words, names in said.items()) + "."
 
 
 def _settings_of(name: str) -> tuple[Setting, ...]:

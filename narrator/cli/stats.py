@@ -12,7 +12,6 @@ import datetime
 import json
 import sys
 import unicodedata
-from typing import Any
 
 import click
 

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from narrator.errors import Refusal, shown
+from narrator.settings import split_items
 
 MESSAGES_FILE = Path(__file__).with_name("messages.toml")
 LANGS = ("en", "ja")
@@ -199,7 +200,7 @@ def translate_value(value: Any, vocab: str, at: str, key: str, translator: Trans
         return {ident: value[written] for written, ident in pairs}
     if at == "keys" and isinstance(value, str):
         parts, pairs = [], []
-        for part in filter(None, (p.strip() for p in value.replace("，", ",").split(","))):
+        for part in split_items(value):
             name, sep, count = part.replace("＝", "=").partition("=")
             ident = translator.word(vocab_of_keys, name, key) if sep and name.strip() else name
             pairs.append((name.strip(), ident))
@@ -209,7 +210,7 @@ def translate_value(value: Any, vocab: str, at: str, key: str, translator: Trans
     if at == "items" and isinstance(value, (list, tuple)):
         return [_role_part(translator, vocab, v, key) if isinstance(v, str) else v for v in value]
     if at == "items" and isinstance(value, str):
-        items = filter(None, (p.strip() for p in value.replace("，", ",").replace("、", ",").split(",")))
+        items = split_items(value)
         return ",".join(_role_part(translator, vocab, v, key) for v in items)
     if at == "values" and isinstance(value, Mapping):
         return {k: _role_part(translator, vocab, v, f"{key}.{k}") if isinstance(v, str) else v

@@ -40,12 +40,12 @@ def needs_confirmation(ask: Ask) -> bool:
 
 
 CONFIRM_ENDING = frozenset({"keyboard", "voice"})
+"""Sources whose answers that end the game (`Ask.ends_game`) are confirmed: a stray Enter or
+y at the terminal must not end a game that no undo can bring back."""
 TABLE_SOURCES = frozenset({"keyboard", "button", "voice"})
 """Inputs at the table itself (not a phone, not a script): only they confirm a host screen."""
 HANDS_FREE = frozenset({"button", "voice"})
 """The table's inputs with no terminal: their `table_actions` (the keyboard types commands)."""
-"""Sources whose answers that end the game (`Ask.ends_game`) are confirmed: a stray Enter or
-y at the terminal must not end a game that no undo can bring back."""
 
 
 class ListenerHub(PrivateAnswers):
@@ -68,13 +68,13 @@ class ListenerHub(PrivateAnswers):
         """The phones: a press or "done" at the table confirms a phone waiting to be the host
         screen (True when it did, and the words are spent)."""
         self.table_actions: dict[str, Callable[[], None]] = {}
+        """Words a button gesture or the voice says for the table (`release_host`): what they do."""
         self.table_to_come = False
         """A keyboard, button or microphone of the table's is still to start (a sitting's, until
         `start_listeners`): a phone claiming the host screen meanwhile waits for its press."""
         self.table_ready_watchers: list[Callable[[], None]] = []
         """Called when the table's inputs have started (the phones give a waiting claim its
         whole window from then)."""
-        """Words a button gesture or the voice says for the table (`release_host`): what they do."""
         self.listen_also: tuple[str, ...] = ()
         """Words the voice hears beside the open question's (`yes` to a question the phones asked)."""
         self.last_error: str | None = None
@@ -83,14 +83,14 @@ class ListenerHub(PrivateAnswers):
         self._collect: OpenCollect | None = None
         self._collect_serial = 0
         self.sequential_private = False
+        """Pass-the-device mode: the scheduler hands the device to one player at a time, and
+        typed text answers that player's private request."""
         self.private_asks_on_device = False
         """Pass-the-device with nobody scripting the answers: a private question (`Ask.player`) is
         put on the device for its player, and the keyboard (in their hands) answers it."""
         self.rounds_during_timers = False
         """Phones: a private round opens when the timer before it starts (the memo or vote
         time), and that timer ends early once every asked player has answered."""
-        """Pass-the-device mode: the scheduler hands the device to one player at a time, and
-        typed text answers that player's private request."""
         self._private_subscribers: list[Any] = []
         self.confirmer: Callable[[Ask, Heard], Awaitable[bool]] | None = None
         """Set by a sitting: asks 「〇〇さんですね？」 and returns the verdict."""

@@ -24,6 +24,7 @@ import json
 from typing import Any, Iterable, Mapping
 
 from narrator.cues import Answer, Ask, Collect, Continue, Cue, GameEvent, Private, Start, said_lines
+from narrator.errors import AnswerError
 
 COMMON_LINES = ("control.paused", "control.resumed", "control.undone", "confirm.yes", "confirm.no", "confirm.again")
 """Said by the table's loop, whatever the game: pause, undo, and the confirmation of an answer
@@ -72,7 +73,7 @@ def game_requests(game: Any, config: Any, max_states: int = MAX_STATES) -> list[
             try:
                 state, cues = game.advance(config, before, event)
                 break
-            except Exception:  # refused: the next answer, if any
+            except AnswerError:  # refused: the next answer, if any (a bug in a rule is not)
                 continue
         else:
             continue

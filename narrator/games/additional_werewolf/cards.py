@@ -21,9 +21,6 @@ from narrator.cues import Ask, Countdown, Cue, Say
 from narrator.errors import AnswerError
 from narrator.games.additional_werewolf import record
 
-CHOICE_CARDS = ("seer", "medium", "peddler", "phantom_mage")
-"""Night cards whose holder chooses on the phone (the lovers only look at each other)."""
-
 
 # --- dealing -------------------------------------------------------------------------------
 

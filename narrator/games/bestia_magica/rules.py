@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Mapping
 
-from narrator.cues import Countdown, Cue, End, Event, GameEvent, Private, Say, Timer
+from narrator.cues import Ask, Countdown, Cue, End, Event, GameEvent, Private, Say, Timer
 from narrator.games.bestia_magica import memo, vote
 from narrator.games.bestia_magica.box import box_cues
 from narrator.games.bestia_magica.night import resolve
@@ -104,6 +104,9 @@ def _memos(config: BMConfig, state: BMState, event: GameEvent) -> tuple[BMState,
 
 def _discussion(config: BMConfig, state: BMState, event: GameEvent) -> tuple[BMState, list[Cue]]:
     seconds = config.timers["discussion"]
+    if not seconds:  # 0: no clock, the table says when it is done (as the readback says)
+        return replace(state, step="ask_discussed"), [Say("bm.day.discussion_open", {"day": state.day}),
+                                                      Ask("setup.ready", ("done",))]
     cues: list[Cue] = [
         Say("bm.day.discussion", {"day": state.day, "seconds": seconds}),
         Timer("discussion", seconds, _warnings(config, seconds)),
@@ -197,6 +200,7 @@ _STEPS = {
     "ask_memos": _memos,
     "discussion": _discussion,
     "vote": _vote,
+    "ask_discussed": _vote,
     "ask_votes": _votes,
     "ask_revote": _revotes,
 }

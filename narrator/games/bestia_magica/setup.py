@@ -78,10 +78,6 @@ NAMES = CardNames.from_table(definition().get("names", {}))
 """The names a table may type for its cards and roles, per language (`[names]` of definition.toml)."""
 
 
-def option_keys() -> tuple[str, ...]:
-    return tuple(s.key for s in SETTINGS)
-
-
 @dataclass(frozen=True)
 class Card:
     """One dealt card: the player holding it, its role and the attribute printed on it."""

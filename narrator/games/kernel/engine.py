@@ -14,7 +14,7 @@ import random
 from dataclasses import replace
 from typing import Any, Mapping
 
-from narrator.cues import Answer, Ask, Countdown, Cue, End, Event, GameEvent, Private, Say, Timer
+from narrator.cues import Answer, Ask, Countdown, Cue, Event, GameEvent, Private, Say, Timer
 from narrator.errors import AnswerError
 from narrator.games.kernel import judge, passed
 from narrator.games.kernel import variants

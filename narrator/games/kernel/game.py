@@ -85,8 +85,16 @@ def _configure(spec: GameFile, settings: TableSettings) -> KConfig:
                    passed=digital and not settings.phones and passed.offered(spec),
                    look=integer(options.get("look", 5), "look", src, minimum=1, maximum=600),
                    lone_look=boolean(options.get("lone_look", True), "lone_look", src),
-                   countdown=integer(options.get("countdown", 0), "countdown", src, minimum=0, maximum=600),
+                   countdown=_countdown(options, src),
                    discussion=discussion, warnings=warnings, **house)
+
+
+def _countdown(options: dict[str, Any], src: str) -> int:
+    """The table's countdown for every call, or 0 for each step's own `seconds`: a countdown the
+    table gives is at least 1, as in the seed games (a typed 0 does not silently mean the file's)."""
+    if "countdown" not in options:
+        return 0
+    return integer(options["countdown"], "countdown", src, minimum=1, maximum=600)
 
 
 def house_rules(spec: GameFile, options: dict[str, Any], src: str) -> dict[str, Any]:

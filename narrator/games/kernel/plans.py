@@ -17,6 +17,10 @@ PLAN_NIGHTS = 4
 MAX_STEPS = 500
 
 
+DESCRIPTIONS = ("plan", "graph", "check", "unreviewed")
+"""What `describe` can tell; anything else is a caller's mistake, never a quiet night plan."""
+
+
 def describe(spec: GameFile, config: Any, what: str) -> list[str]:
     """`plan`, `graph`, `check` or `unreviewed` (line ids) as text lines (config None: the file's smallest table)."""
     if what == "graph":
@@ -27,6 +31,8 @@ def describe(spec: GameFile, config: Any, what: str) -> list[str]:
         from narrator.games.kernel.lines import unreviewed
 
         return unreviewed(spec)
+    if what != "plan":
+        raise ValueError(f"describe: unknown description {what!r}; one of {', '.join(DESCRIPTIONS)}")
     return night_plan(spec, config or sample_config(spec))
 
 
