@@ -133,6 +133,10 @@ class Game:
     `narrator.games.card_names.CardNames`, from `[names]` of its definition.toml), or None: its
     `configure` reads them as ids (`card_names.translate`), `narrator config set cards.占い師`
     finds the entry it edits by them, and docs/ja lists them beside the ids."""
+    quiet_rounds: int = 3
+    """After this many private rounds in a row closed by their timers with nobody answering
+    (the phones' memos and votes), the narrator stops and asks the table whether to go on
+    (narrator/table/quiet_rounds.py); 0 never asks."""
     source: str | None = None
     """A game file's exact text (the kernel's games), as read when the game was loaded, else
     None: each saved game keeps a copy (`GameStore.create`), so a resume replays the rules it

@@ -85,6 +85,16 @@ def spoken_code(code: str) -> str:
     return " ".join(code)
 
 
+async def wait_for_seats(server: PhoneServer | None, run: Any) -> None:
+    """The step every game with phones takes before its first cue, at `narrator play` and on
+    the appliance alike, whether the game needs phones or not: wait until every seat has a
+    phone, the host screen presses 「このまま始める」, or the table says "done" (Enter, the
+    button). Without it a game's first timers ran before anyone could sit (issue 37: Bestia
+    Magica's night memos reached 3 of 8 seats). An answers file answers for everyone: no wait."""
+    if server is not None and not run.answers:
+        await server.wait_for_phones()
+
+
 async def open_phones(server: PhoneServer, scheduler: Any, host: str | None, port: int,
                       wait: bool = True) -> str:
     """Start listening, print the address and the table code (and a QR code of both on a
