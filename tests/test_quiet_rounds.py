@@ -81,3 +81,19 @@ def test_only_a_round_its_timer_closed_with_nobody_answering_counts():
     assert [watch.heard([memos], quiet), watch.heard([], None), watch.heard([memos], quiet)] == [False] * 3
     assert watch.quiet == 2  # a step between rounds (the morning) leaves the count as it was
     assert not QuietWatch(0).heard([memos], quiet)
+
+
+def test_bestia_magicas_count_is_its_house_rule_and_older_saves_keep_three():
+    from narrator.errors import NarratorError
+    from narrator.games import get_game
+    from narrator.settings import build_settings
+
+    game = get_game("bestia-magica")
+    config = game.configure(build_settings({}, {"game": "bestia-magica", "players": 6, "quiet_rounds": 2}, "test"))
+    assert game.quiet_rounds(config) == 2
+    old = config.to_dict()
+    del old["rules"]["quiet_rounds"]  # a game saved before the rule
+    assert game.quiet_rounds(game.config_from_dict(old)) == 3
+    with pytest.raises(NarratorError):
+        game.configure(build_settings({}, {"game": "bestia-magica", "players": 6, "quiet_rounds": 0}, "test"))
+    assert get_game("werewolf").quiet_rounds(None) == 3

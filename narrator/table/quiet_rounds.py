@@ -19,17 +19,12 @@ from __future__ import annotations
 from typing import Any
 
 from narrator.cues import Ask, Collect, Cue
+from narrator.games.contract import DEFAULT_QUIET_ROUNDS
 
 QUIET_ASK = "control.quiet"
 """「{rounds}回続けて…続けますか」: asked after `rounds` unanswered rounds in a row."""
 PAUSED_ASK = "control.quiet_paused"
 """「一時停止しています。再開しますか」: asked again after each いいえ."""
-
-DEFAULT_ROUNDS = 3
-"""Three rounds: in Bestia Magica a night's memos, a day's vote and the next night's memos,
-so a table that is really away is asked within two nights, and one round everyone let run
-out (a deliberate blank vote) is never enough."""
-
 
 def unanswered(cues: list[Cue], heard: Any) -> bool:
     """Whether the step just played ended in a private round its timer closed with no answer."""
@@ -42,7 +37,7 @@ class QuietWatch:
     """Counts the unanswered rounds in a row (the steps between them leave the count); `rounds`
     0 never asks."""
 
-    def __init__(self, rounds: int = DEFAULT_ROUNDS) -> None:
+    def __init__(self, rounds: int = DEFAULT_QUIET_ROUNDS) -> None:
         self.rounds = rounds
         self.quiet = 0
 

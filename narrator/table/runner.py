@@ -195,12 +195,12 @@ async def play(game: Game, config: Any, store: GameStore, scheduler: Scheduler, 
     """Play from `position` to the end; returns the final state.
 
     `on_state` sees every new state before its step is played (the phone server's views).
-    After `game.quiet_rounds` private rounds in a row closed by their timers with no answer,
+    After `game.quiet_rounds(config)` private rounds in a row closed by their timers with no answer,
     the table is asked whether to go on before the game does (quiet_rounds.py).
     """
     on_state = on_state or (lambda state: None)
     state, cues, count = position.state, position.cues, position.event_count
-    quiet = QuietWatch(game.quiet_rounds)
+    quiet = QuietWatch(game.quiet_rounds(config))
     on_state(state)
     if recap:
         await scheduler.play(game.recap(config, state), game.context(state))
