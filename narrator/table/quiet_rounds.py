@@ -5,8 +5,8 @@ ends, with the answers given so far. If nobody is there to answer (the phones ne
 the table went for dinner), a game would run on by itself: issue 37 heard 19 nights of
 「時間内に投票がありませんでした」. After `rounds` such rounds in a row with no answer at all,
 the narrator asks the table aloud (and on the host screen) whether to go on: はい goes on,
-いいえ pauses the game, and the same question comes back until the table says はい (the
-host screen has no other way to end a pause). Any answer in a round starts the count again.
+いいえ pauses the game: nothing runs, and 「一時停止しています…」 is asked until the table says
+はい (an ordinary `pause` waits for a command, which the host screen has no button for). Any answer in a round starts the count again.
 
 Only rounds that closed on their timer count (`Heard.source == "timer"`): passing one device
 or an answers file answers every request, and a night call's round (`Collect.call`) may
@@ -24,7 +24,8 @@ from narrator.games.contract import DEFAULT_QUIET_ROUNDS
 QUIET_ASK = "control.quiet"
 """「{rounds}回続けて…続けますか」: asked after `rounds` unanswered rounds in a row."""
 PAUSED_ASK = "control.quiet_paused"
-"""「一時停止しています。再開しますか」: asked again after each いいえ."""
+"""「一時停止しています。再開するなら「はい」と…」: asked after each いいえ, until はい."""
+
 
 def unanswered(cues: list[Cue], heard: Any) -> bool:
     """Whether the step just played ended in a private round its timer closed with no answer."""
@@ -53,7 +54,7 @@ class QuietWatch:
 
 
 async def ask_table(scheduler: Any, rounds: int, context: dict[str, Any]) -> None:
-    """Ask whether to go on; on いいえ say the pause and ask again until はい."""
+    """Ask whether to go on; after each いいえ ask whether to resume, until はい."""
     question = Ask(QUIET_ASK, ("yes", "no"), {"rounds": rounds})
     while True:
         heard = await scheduler.play([question], context)
