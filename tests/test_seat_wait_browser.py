@@ -10,6 +10,10 @@ and no seated phone has a memo to write. The host presses it, and the game begin
 Magica's night memo reaches the seated phones). Bestia Magica (8 seats), which started at once
 before, and a game file's 人狼 (6 seats; its cards are dealt to the phones, so it waited already:
 kept here so the shared step keeps it waiting).
+
+Then a table gone quiet: Bestia Magica's rounds closed by their timers with nobody answering,
+on a `ManualClock` the test moves; the host screen asks whether to go on (tests/test_quiet_rounds.py
+has the same through HTTP, and the count itself).
 """
 
 import asyncio
@@ -19,10 +23,13 @@ import pytest
 
 from narrator.appliance.serve import ServeOptions, serve
 from narrator.errors import NoMoreAnswers
+from narrator.table.clock import ManualClock
+from narrator.table.quiet_rounds import PAUSED_ASK, QUIET_ASK
 from narrator.table.transcript import read_transcript
-from tests.phones_harness import wait_for
+from tests.phones_harness import open_table, wait_for
 from tests.test_host_settings_browser import _code, free_port
-from tests.test_phones_browser import CHROMIUM, LAUNCH_ARGS, new_phone, playwright_api
+from tests.test_phones_bestia import DEAL
+from tests.test_phones_browser import CHROMIUM, LAUNCH_ARGS, browsers, new_phone, playwright_api
 
 pytestmark = pytest.mark.slow  # Chromium through Playwright, a served game
 
@@ -144,3 +151,38 @@ async def drive(url, transcript, button, game):
         finally:
             await browser.close()
     return seen
+
+
+def test_the_host_screen_asks_a_quiet_table_whether_to_go_on_in_japanese(request, narrator_home):
+    """Bestia Magica on the phone server, nobody seated but the host screen, on a `ManualClock`
+    the test moves: after three empty rounds the host screen (Chromium, phone size, ja-JP)
+    shows the question; いいえ pauses (an hour passes, no round runs), はい goes on."""
+    def open_line(table):
+        ask = table.sitting.hub.open_ask
+        return ask[1].line if ask else None
+
+    def rounds(table):
+        return sum(1 for e in table.events() if e["type"] == "answer" and e["value"] == {})
+
+    async def main():
+        clock = ManualClock()
+        table = await open_table(None, seed=1, game="bestia-magica", deal=DEAL, lang="ja", clock=clock)
+        async with browsers(request, table) as (browser, pages):
+            host = pages["host"] = await new_phone(browser)
+            await host.goto(f"{table.base}/#code={table.server.seats.table_code}")
+            await host.wait_for_selector("#host")
+            await clock.run_until(lambda: open_line(table) is not None or rounds(table) > 4, limit=36000)
+            assert open_line(table) == QUIET_ASK, rounds(table)
+            await host.wait_for_selector('#ask button[data-choice="no"]', timeout=15000)
+            assert "3回続けて、誰からも答えがありませんでした" in await host.inner_text("#ask")
+            await host.click('#ask button[data-choice="no"]')
+            await clock.run_until(lambda: open_line(table) == PAUSED_ASK, limit=60)
+            await clock.advance(3600)  # paused: an hour passes and no round runs
+            assert open_line(table) == PAUSED_ASK and rounds(table) == 2
+            await host.wait_for_function("() => (document.getElementById('ask') || {}).innerText?.includes('一時停止しています')",
+                                         timeout=15000)
+            await host.click('#ask button[data-choice="yes"]')
+            await clock.run_until(lambda: rounds(table) == 3, limit=600)  # the game goes on
+            assert open_line(table) is None
+
+    asyncio.run(main())
