@@ -344,7 +344,7 @@ class Appliance:
             else:
                 server = make_server(rules, config, store, self.hub, self.run_options.lang, self.run_options.voice)
                 self.page.carry_in(server)  # the settings page's host screen is the game's
-                await open_phones(server, self.scheduler, self.run_options.host, self.run_options.port, wait=False)
+                await open_phones(server, self.scheduler, self.run_options.host, self.run_options.port)
                 await wait_for_seats(server, self.run_options)  # every game with phones, as `narrator play`
         try:
             return await play_loop(rules, config, store, self.scheduler, position, recap=recap,

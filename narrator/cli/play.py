@@ -213,7 +213,7 @@ def _run(rules: Any, config: Any, store: GameStore, sitting: Any, run: Any, posi
             from narrator.phones.table import make_server, open_phones
 
             server = make_server(rules, config, store, sitting.hub, run.lang, run.voice)
-            await open_phones(server, sitting.scheduler, run.host, run.port, wait=False)
+            await open_phones(server, sitting.scheduler, run.host, run.port)
         sitting.start_listeners(asyncio.get_running_loop())
         if server is not None:
             from narrator.phones.table import wait_for_seats

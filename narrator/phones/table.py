@@ -95,10 +95,10 @@ async def wait_for_seats(server: PhoneServer | None, run: Any) -> None:
         await server.wait_for_phones()
 
 
-async def open_phones(server: PhoneServer, scheduler: Any, host: str | None, port: int,
-                      wait: bool = True) -> str:
+async def open_phones(server: PhoneServer, scheduler: Any, host: str | None, port: int) -> str:
     """Start listening, print the address and the table code (and a QR code of both on a
-    terminal), say them, then wait until every seat has a phone or the host starts anyway."""
+    terminal) and say them; the wait for the seats is `wait_for_seats`, once the table's
+    listeners run (Enter or the button may end it)."""
     host = bind_host(host)
     server.clock = scheduler.clock
     server.speak = speaker(scheduler)
@@ -111,6 +111,4 @@ async def open_phones(server: PhoneServer, scheduler: Any, host: str | None, por
         code = server.seats.table_code
         print_table_code(code, url)
         await scheduler.play([Say("phones.join", {"address": spoken_address(url), "code": spoken_code(code)})], {})
-    if wait:
-        await server.wait_for_phones()
     return url
