@@ -205,9 +205,11 @@ async def drive(port, messages, table_file, button, transcript):
 
             # play it; the page comes back after the game; the host screen plays again
             await host.click("#play")
+            await host.click("#start", timeout=60000)  # no phones joined: the host starts anyway
             await wait_for(lambda: _count(messages, "settings page:", 2), timeout=60)
             await the_page(host, url)
             await host.click("#play")
+            await host.click("#start", timeout=60000)
             await wait_for(lambda: _count(messages, "settings page:", 3), timeout=60)
         finally:
             await browser.close()

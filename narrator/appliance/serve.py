@@ -337,7 +337,7 @@ class Appliance:
         self._read_names(rules.names(config))
         server = None
         if self.run_options.phones:
-            from narrator.phones.table import check_game, make_server, open_phones
+            from narrator.phones.table import check_game, make_server, open_phones, wait_for_seats
 
             try:
                 check_game(rules)
@@ -346,8 +346,8 @@ class Appliance:
             else:
                 server = make_server(rules, config, store, self.hub, self.run_options.lang, self.run_options.voice)
                 self.page.carry_in(server)  # the settings page's host screen is the game's
-                await open_phones(server, self.scheduler, self.run_options.host, self.run_options.port,
-                                  wait=rules.phones_required(config) is not None)
+                await open_phones(server, self.scheduler, self.run_options.host, self.run_options.port)
+                await wait_for_seats(server, self.run_options)  # every game with phones, as `narrator play`
         try:
             return await play_loop(rules, config, store, self.scheduler, position, recap=recap,
                                    on_state=server.set_state if server else None)

@@ -213,10 +213,12 @@ def _run(rules: Any, config: Any, store: GameStore, sitting: Any, run: Any, posi
             from narrator.phones.table import make_server, open_phones
 
             server = make_server(rules, config, store, sitting.hub, run.lang, run.voice)
-            await open_phones(server, sitting.scheduler, run.host, run.port, wait=False)
+            await open_phones(server, sitting.scheduler, run.host, run.port)
         sitting.start_listeners(asyncio.get_running_loop())
-        if server is not None and not run.answers:
-            await server.wait_for_phones()  # every seat has a phone, or the host starts anyway
+        if server is not None:
+            from narrator.phones.table import wait_for_seats
+
+            await wait_for_seats(server, run)  # every seat has a phone, or the host starts anyway
         try:
             return await play_loop(rules, config, store, sitting.scheduler, start, recap=recap,
                                    on_state=server.set_state if server else None)

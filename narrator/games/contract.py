@@ -76,6 +76,16 @@ class PhonePlay:
     error, e.g. "digital cards are shown on the players' phones"), or None."""
 
 
+DEFAULT_QUIET_ROUNDS = 3
+"""Three rounds: in Bestia Magica a night's memos, a day's vote and the next night's memos,
+so a table that is really away is asked within two nights, and one round everyone let run
+out (a deliberate blank vote) is never enough."""
+
+
+def _three_quiet_rounds(config: Any) -> int:
+    return DEFAULT_QUIET_ROUNDS
+
+
 @dataclass(frozen=True)
 class Game:
     """One game's rules engine and everything the rooms around it need from it."""
@@ -133,6 +143,11 @@ class Game:
     `narrator.games.card_names.CardNames`, from `[names]` of its definition.toml), or None: its
     `configure` reads them as ids (`card_names.translate`), `narrator config set cards.占い師`
     finds the entry it edits by them, and docs/ja lists them beside the ids."""
+    quiet_rounds: Callable[[Any], int] = _three_quiet_rounds
+    """(config) -> after this many private rounds in a row closed by their timers with nobody
+    answering (the phones' memos and votes), the narrator stops and asks the table whether to
+    go on (narrator/table/quiet_rounds.py); 0 never asks. Bestia Magica's is its house rule
+    `quiet_rounds`."""
     source: str | None = None
     """A game file's exact text (the kernel's games), as read when the game was loaded, else
     None: each saved game keeps a copy (`GameStore.create`), so a resume replays the rules it

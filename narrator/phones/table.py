@@ -85,10 +85,20 @@ def spoken_code(code: str) -> str:
     return " ".join(code)
 
 
-async def open_phones(server: PhoneServer, scheduler: Any, host: str | None, port: int,
-                      wait: bool = True) -> str:
+async def wait_for_seats(server: PhoneServer | None, run: Any) -> None:
+    """The step every game with phones takes before its first cue, at `narrator play` and on
+    the appliance alike, whether the game needs phones or not: wait until every seat has a
+    phone, the host screen presses 「このまま始める」, or the table says "done" (Enter, the
+    button). Without it a game's first timers ran before anyone could sit (issue 37: Bestia
+    Magica's night memos reached 3 of 8 seats). An answers file answers for everyone: no wait."""
+    if server is not None and not run.answers:
+        await server.wait_for_phones()
+
+
+async def open_phones(server: PhoneServer, scheduler: Any, host: str | None, port: int) -> str:
     """Start listening, print the address and the table code (and a QR code of both on a
-    terminal), say them, then wait until every seat has a phone or the host starts anyway."""
+    terminal) and say them; the wait for the seats is `wait_for_seats`, once the table's
+    listeners run (Enter or the button may end it)."""
     host = bind_host(host)
     server.clock = scheduler.clock
     server.speak = speaker(scheduler)
@@ -101,6 +111,4 @@ async def open_phones(server: PhoneServer, scheduler: Any, host: str | None, por
         code = server.seats.table_code
         print_table_code(code, url)
         await scheduler.play([Say("phones.join", {"address": spoken_address(url), "code": spoken_code(code)})], {})
-    if wait:
-        await server.wait_for_phones()
     return url

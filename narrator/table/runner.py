@@ -18,6 +18,7 @@ from narrator.games.contract import Game
 from narrator.table.scheduler import Scheduler
 from narrator.errors import DamagedGame
 from narrator.table.event_log import LOG_FILE, read_log
+from narrator.table.quiet_rounds import QuietWatch, ask_table
 from narrator.table.store import SNAPSHOT_FILE, GameStore, Snapshot
 
 
@@ -194,9 +195,12 @@ async def play(game: Game, config: Any, store: GameStore, scheduler: Scheduler, 
     """Play from `position` to the end; returns the final state.
 
     `on_state` sees every new state before its step is played (the phone server's views).
+    After `game.quiet_rounds(config)` private rounds in a row closed by their timers with no answer,
+    the table is asked whether to go on before the game does (quiet_rounds.py).
     """
     on_state = on_state or (lambda state: None)
     state, cues, count = position.state, position.cues, position.event_count
+    quiet = QuietWatch(game.quiet_rounds(config))
     on_state(state)
     if recap:
         await scheduler.play(game.recap(config, state), game.context(state))
@@ -204,6 +208,8 @@ async def play(game: Game, config: Any, store: GameStore, scheduler: Scheduler, 
         heard = await scheduler.play(cues, game.context(state))
         if state.finished:
             break
+        if quiet.heard(cues, heard):
+            await ask_table(scheduler, quiet.rounds, game.context(state))
         if heard is not None and heard.kind == "command" and heard.value == "undo":
             store.append_event(Undo(heard.source).to_dict())
             count += 1

@@ -2,7 +2,7 @@
 
 from narrator.games import seating
 from narrator.games.bestia_magica import phone, record
-from narrator.games.contract import Game, PhonePlay
+from narrator.games.contract import DEFAULT_QUIET_ROUNDS, Game, PhonePlay
 from narrator.games.bestia_magica.box import box_cues, summary_cues
 from narrator.games.bestia_magica.rules import advance, recap
 from narrator.games.bestia_magica.sayable import sayable
@@ -27,4 +27,5 @@ GAME = Game(
     label=lambda id_: f"bm.label.{id_}",
     settings=SETTINGS,
     card_names=NAMES,
+    quiet_rounds=lambda config: config.rules.get("quiet_rounds", DEFAULT_QUIET_ROUNDS),  # older saves lack it
 )
