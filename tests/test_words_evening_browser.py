@@ -58,12 +58,17 @@ def test_a_released_seats_old_phone_is_told_it_is_out_in_japanese(request):
     asyncio.run(main())
 
 
-def test_the_werewolf_result_card_names_the_winners_in_japanese(request):
+def test_werewolf_on_the_host_screen_asks_for_a_tap_and_its_result_card_names_the_winners(request):
+    """人狼's 「全員の準備ができたら…」 on the host screen asks for the button, not a word said to
+    nobody; its result card reads 「村人チームの勝利」, not 「winner_village」."""
     async def main():
         table = await open_table("Aki,Ben,Chika,Dai,Emi", seed=3, lang="ja", game="werewolf")
         async with browsers(request, table) as (browser, pages):
             host = await host_screen(table, browser, pages)
             aki = await seat(table, host, browser, pages, "Aki", 1)
+            await host.wait_for_selector('#ask[data-line="wolf.ready"]', timeout=60_000)
+            prompt = await host.inner_text('#ask[data-line="wolf.ready"] p')
+            assert prompt == "全員の準備ができたら、ボタンを押してください。"
             state = table.server.state if isinstance(table.server.state, KState) else KState()
             over = replace(state, step="over", winner="village", day=2, night=2)
             table.server.shown = None
