@@ -88,6 +88,14 @@ def test_physical_cards_end_with_no_reveal_the_narrator_cannot_know():
 
 # --- a count-in is not repeated with the question after it -----------------------------------
 
+def test_a_count_in_is_kept_and_read_back_as_one_for_resume():
+    from narrator.cues import cue_from_dict
+    cue = CountIn("wolf.count_in")
+    assert cue.to_dict() == {"kind": "count_in", "line": "wolf.count_in", "params": {}}
+    assert cue_from_dict(cue.to_dict()) == cue and isinstance(cue, Say)
+    assert type(cue_from_dict(Say("nomination.count_in").to_dict())) is Say  # a game saved before: as it was
+
+
 def _scheduler(tmp_path):
     hub = ListenerHub()
     hub.register("keyboard")
