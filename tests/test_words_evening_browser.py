@@ -58,6 +58,19 @@ def test_a_released_seats_old_phone_is_told_it_is_out_in_japanese(request):
     asyncio.run(main())
 
 
+def test_a_released_host_screens_phone_is_told_it_is_no_longer_the_host_screen(request):
+    async def main():
+        table = await open_table("Aki,Ben,Chika,Dai,Emi", seed=3, lang="ja")
+        async with browsers(request, table) as (browser, pages):
+            host = await host_screen(table, browser, pages)
+            table.server.release("host")  # `release host` at the terminal: a new table code
+            await host.wait_for_selector("#released", timeout=30_000)
+            assert await host.inner_text("#released") == (
+                "このホスト画面は解放されました。ホスト画面に戻すときは、ナレーターが読み上げた新しいテーブルコードを入力してください。")
+
+    asyncio.run(main())
+
+
 def test_werewolf_on_the_host_screen_asks_for_a_tap_and_its_result_card_names_the_winners(request):
     """人狼's 「全員の準備ができたら…」 on the host screen asks for the button, not a word said to
     nobody; its result card reads 「村人チームの勝利」, not 「winner_village」."""

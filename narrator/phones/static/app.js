@@ -75,12 +75,13 @@ async function boot() {
   const seated = (table.you && mine && mine.key) || (table.host && mine && mine.sk);
   if (seated && !code) return listen();
   if (code) return join(code, seated);
-  // This phone holds a seat's key for this table but no longer the seat: the host screen
-  // released it (a lost phone, a wrong seat). Say so, once, instead of a bare code box.
-  const released = mine && mine.key && !table.you && !table.host;
+  // This phone holds a seat's key (or the host screen's keys) for this table but no longer
+  // the seat: the host screen released it (a lost phone, a wrong seat), or the table released
+  // the host screen. Say so, once, instead of a bare code box.
+  const released = mine && (mine.key || mine.sk) && !table.you && !table.host;
   if (released) localStorage.removeItem(storeKey());
   await entry();
-  if (released) $("msg").replaceChildren(el("span", { id: "released", text: t("seat_released") }));
+  if (released) $("msg").replaceChildren(el("span", { id: "released", text: t(mine.key ? "seat_released" : "host_released_here") }));
 }
 
 // No game here (it ended): the appliance's settings page takes its place at this address,
