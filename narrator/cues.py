@@ -36,6 +36,15 @@ class Say(Cue):
 
 
 @dataclass(frozen=True)
+class CountIn(Say):
+    """A count-in the table acts on at once (「せーの。」): said like any line, but it ends the
+    step's instruction, so a `repeat` of the question after it says the question alone. The
+    pointing it started is over: saying it again would ask the table to point again."""
+
+    kind: ClassVar[str] = "count_in"
+
+
+@dataclass(frozen=True)
 class Countdown(Cue):
     """Count aloud from `seconds` down to 0, one number on each second.
 
@@ -220,7 +229,7 @@ class TurnClock(Cue):
     end_line: str = ""
 
 
-CUE_TYPES: dict[str, type[Cue]] = {c.kind: c for c in (Say, Countdown, Timer, Ask, End, TurnClock, Private, Collect, Event)}
+CUE_TYPES: dict[str, type[Cue]] = {c.kind: c for c in (Say, CountIn, Countdown, Timer, Ask, End, TurnClock, Private, Collect, Event)}
 
 
 def cue_from_dict(data: dict[str, Any]) -> Cue:

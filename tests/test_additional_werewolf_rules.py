@@ -45,8 +45,9 @@ def test_every_call_has_countdown_and_sleep():
     assert cues[start + 2] == Countdown(7)
     assert cues[start + 3] == Say("night.sleep")
     peddler = next(i for i, c in enumerate(cues) if isinstance(c, Say) and c.line == "peddler.wake")
-    # the role check ends with 「元に戻します」: the card goes back where it was
-    assert cues[peddler + 4:peddler + 8] == [Say("night.check_role"), Countdown(4), Say("night.put_back"),
+    # the role check ends with 「元に戻します」: the card goes back where it was; the swapper is not
+    # told to lower their face just before everyone raises theirs (issue 37: said twice)
+    assert cues[peddler + 3:peddler + 7] == [Say("night.check_role"), Countdown(4), Say("night.put_back"),
                                               Say("night.sleep")]
 
 

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from narrator.cues import Ask, Countdown, End, Say, Timer
+from narrator.cues import Ask, CountIn, Countdown, End, Say, Timer
 from narrator.errors import AnswerError
 from narrator.games import get_game
 from tests.engine_driver import configure, lines
@@ -130,15 +130,15 @@ def test_the_first_night_calls_each_card_then_the_check_after_each_swap():
         Say("setup.deal"), Say("setup.place"), Countdown(10),
         Say("night.begin", {"night": 1}),
         Say("seer.wake"), Say("seer.act"), Countdown(6), Say("night.sleep"),
-        Say("peddler.wake"), Say("peddler.act"), Countdown(6), Say("night.sleep"),
+        Say("peddler.wake"), Say("peddler.act"), Countdown(6),  # no 顔を下ろして: the check raises everyone's
         Say("night.check_role"), Countdown(3), Say("night.put_back"), Say("night.sleep"),
-        Say("phantom_mage.wake_numbered", {"n": 1}), Say("phantom_mage.act"), Countdown(6), Say("night.sleep"),
+        Say("phantom_mage.wake_numbered", {"n": 1}), Say("phantom_mage.act"), Countdown(6),
         Say("night.check_role"), Countdown(3), Say("night.put_back"), Say("night.sleep"),
-        Say("phantom_mage.wake_numbered", {"n": 2}), Say("phantom_mage.act"), Countdown(6), Say("night.sleep"),
+        Say("phantom_mage.wake_numbered", {"n": 2}), Say("phantom_mage.act"), Countdown(6),
         Say("night.check_role"), Countdown(3), Say("night.put_back"), Say("night.sleep"),
         Say("night.end", {"day": 1}),
         Say("day.discussion", {"day": 1, "seconds": 180, "days": 3}), Timer("discussion", 180, (60, 10)),
-        Say("day.discussion_end"), Say("nomination.ready"), Say("nomination.count_in"), Timer("point", 5),
+        Say("day.discussion_end"), Say("nomination.ready"), CountIn("nomination.count_in"), Timer("point", 5),
         Say("nomination.declare"), Ask("nomination.werewolf_found", ("yes", "no"), ends_game=("yes",)),
     ]
 
@@ -340,7 +340,7 @@ def test_the_peddler_swaps_his_own_card_with_one_other_and_may_not_name_himself(
     target = next(n for n in t.config.names if n != peddler)
     before = roles(t)
     cues = t.answer(target)
-    assert cues[:4] == [Say("night.sleep"), Say("night.check_phone"), Countdown(5), Say("night.sleep")]
+    assert cues[:3] == [Say("night.check_phone"), Countdown(5), Say("night.sleep")]  # one 顔を下ろして
     assert roles(t) == before | {peddler: before[target], target: before[peddler]}
 
 

@@ -504,7 +504,7 @@ def test_a_tie_is_named_in_seat_order_not_in_the_order_of_the_names():
     t.night(Zen="Val")
     cues = t.vote(Zen="Xan", Yui="Wei", Xan="Wei", Wei="Xan")
     assert cues[0] == Say("bm.vote.tie", {"names": ["Xan", "Wei"]})
-    assert cues[1] == Say("bm.revote.begin", {"names": ["Xan", "Wei"]})
+    assert cues[1] == Say("bm.revote.begin")  # the tie line named them; the revote's line does not again
 
 
 def test_the_tie_goes_to_a_revote_by_the_others_and_its_winner_is_executed_with_the_revotes_cause():
@@ -512,7 +512,7 @@ def test_the_tie_goes_to_a_revote_by_the_others_and_its_winner_is_executed_with_
     t = Table(deal, vote=25)
     t.night(Aki="Ben")
     cues = t.vote(Aki="Chika", Chika="Dai", Dai="Chika", Emi="Dai", Fumi="Aki")
-    assert cues == [Say("bm.vote.tie", {"names": ["Chika", "Dai"]}), Say("bm.revote.begin", {"names": ["Chika", "Dai"]}),
+    assert cues == [Say("bm.vote.tie", {"names": ["Chika", "Dai"]}), Say("bm.revote.begin"),
                     Timer("vote", 25), t.collect]
     assert [(r.player, r.line, r.choices, r.params) for r in t.collect.requests] == [
         (n, "bm.revote.prompt", ("Chika", "Dai"), {"names": ["Chika", "Dai"]}) for n in ("Aki", "Emi", "Fumi")]

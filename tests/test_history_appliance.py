@@ -22,14 +22,16 @@ def serve_until_the_answers_run_out(tmp_path, *answers, **table):
     return [r for r in read_transcript(transcript) if r["kind"] in ("say", "ask")]
 
 
-def test_no_after_a_game_says_tonights_winners_most_wins_first(narrator_home, tmp_path):
+def test_after_a_game_it_says_tonights_winners_most_wins_first_then_asks(narrator_home, tmp_path):
+    """Issue 37: the winners are said at once, not behind a 「いいえ」 to "play again?" (a `no`
+    that then went on to the spoken setup); `no` only changes the settings."""
     finished_game(tmp_path)  # digital cards: Aki, Dai and Emi won
     said = serve_until_the_answers_run_out(tmp_path, "yes", "done", "yes", "no")
     lines = [r["line"] for r in said]
-    at = lines.index("appliance.winners_offer")
-    assert lines[at:at + 5] == ["appliance.winners_offer", "appliance.again", "appliance.winners",
-                                "title.additional_werewolf", "appliance.offer"]
-    assert said[at + 2]["text"] == "Tonight's winners, most wins first: Aki, Dai and Emi."
+    at = lines.index("appliance.winners")
+    assert lines[at:at + 4] == ["appliance.winners", "appliance.again", "title.additional_werewolf", "appliance.offer"]
+    assert said[at]["text"] == "Tonight's winners, most wins first: Aki, Dai and Emi."
+    assert not any("say no" in r["text"] or "winners" in r["text"] for r in said if r["line"] == "appliance.again")
 
 
 def test_without_known_winners_it_says_so_and_with_history_off_it_offers_nothing(narrator_home, tmp_path):
@@ -38,4 +40,4 @@ def test_without_known_winners_it_says_so_and_with_history_off_it_offers_nothing
     off = tmp_path / "off"
     off.mkdir()
     said = serve_until_the_answers_run_out(off, "yes", "done", "yes", "done", history="false")
-    assert "appliance.winners_offer" not in [r["line"] for r in said]
+    assert not {"appliance.winners", "appliance.no_winners"} & {r["line"] for r in said}

@@ -54,12 +54,13 @@ def _day_one(spec) -> list:
 def test_the_shipped_order_says_the_deaths_then_discusses_then_votes():
     said = [getattr(c, "line", None) for c in _day_one(_spec(ORDER))]
     assert said == ["wolf.morning", "wolf.no_death", "wolf.discussion", "discussion", "wolf.discussion_end",
-                    "wolf.vote"]
+                    "wolf.vote_call", "wolf.count_in", "wolf.vote"]
 
 
 def test_a_day_without_discussion_goes_straight_to_the_vote():
     cues = _day_one(_spec('order = ["deaths", "check", "vote", "check"]'))
-    assert [getattr(c, "line", None) for c in cues] == ["wolf.morning", "wolf.no_death", "wolf.vote"]
+    assert [getattr(c, "line", None) for c in cues] == ["wolf.morning", "wolf.no_death", "wolf.vote_call",
+                                                        "wolf.count_in", "wolf.vote"]
     assert not [c for c in cues if isinstance(c, Timer)]
 
 

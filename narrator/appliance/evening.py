@@ -1,10 +1,11 @@
-"""The evening's winners, said by the appliance when the table asks after a game.
+"""The evening's winners, said by the appliance after each game.
 
-The appliance has no screen, so after each game it offers one line of the table's history:
-who won tonight's games (games begun today), most wins first. Asked by answering `no` to
-"play again?" (three presses of the button, or the word), so one button is enough; only
-the winners the narrator knew are named (digital cards, Bestia Magica). The same `no` then
-goes on to the spoken setup (a game's end offers to change the settings); a press replays.
+The appliance has no screen, so after each game it says one line of the table's history:
+who won tonight's games (games begun today), most wins first, before it asks "play again?".
+Only the winners the narrator knew are named (digital cards, Bestia Magica). They used to be
+offered behind the question's `no` (「勝者を聞くときは…「いいえ」と言ってください」): the table had
+to refuse a game to hear who won, and that `no` went on to the spoken setup. Now `no` is only
+"change the settings"; a press replays.
 """
 
 from __future__ import annotations
@@ -23,13 +24,9 @@ settings again, reshuffled, at once; three presses or 「いいえ」: change th
 
 
 async def again(appliance: Any) -> bool:
-    """'Play again?' after a game: True to replay the same settings at once (one press); False
-    for the spoken setup (and first, with the history on, tonight's winners)."""
-    if appliance.run_options.history:
-        await appliance.say("appliance.winners_offer")
-    if await appliance.ask(Ask("appliance.again", AGAIN)) != "no":
-        return True
+    """'Play again?' after a game, tonight's winners said first (with the history on): True to
+    replay the same settings at once (one press); False for the spoken setup."""
     if appliance.run_options.history:
         names = evening_winners(records(home.app_home(), appliance.log), time.strftime("%Y-%m-%d"))
         await appliance.say("appliance.winners" if names else "appliance.no_winners", names=names)
-    return False
+    return await appliance.ask(Ask("appliance.again", AGAIN)) != "no"

@@ -24,7 +24,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any
 
-from narrator.cues import Ask, Collect, Countdown, Cue, End, Event, Say, Timer, TurnClock
+from narrator.cues import Ask, Collect, CountIn, Countdown, Cue, End, Event, Say, Timer, TurnClock
 from narrator.inputs.hub import Heard, ListenerHub
 from narrator.sound.outputs import AudioOutput
 from narrator.sound.voice import Clip
@@ -99,6 +99,9 @@ class Scheduler:
                 early = None
             elif isinstance(cue, Event):
                 narration.record_event(cue)
+            elif isinstance(cue, CountIn):  # the pointing is done: a repeat says the question alone
+                narration.instruction = None
+                await narration.say(self.voice.clip(cue.line, cue.params), "say")
             elif isinstance(cue, Say):
                 narration.instruction = self.voice.clip(cue.line, cue.params)
                 await narration.say(narration.instruction, "say")

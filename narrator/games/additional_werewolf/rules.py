@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Mapping
 
-from narrator.cues import Ask, Continue, Countdown, Cue, End, GameEvent, Say, Timer
+from narrator.cues import Ask, Continue, CountIn, Countdown, Cue, End, GameEvent, Say, Timer
 from narrator.errors import AnswerError
 from narrator.games.additional_werewolf import cards as digital
 from narrator.games.additional_werewolf.box import box_cues
@@ -131,10 +131,12 @@ def _night_call(config: AWConfig, state: AWState, event: GameEvent) -> tuple[AWS
 
 def _finish_call(config: AWConfig, state: AWState) -> tuple[AWState, list[Cue]]:
     """Sleep; after a swap card the role check is a step of its own (P-AW-1), so a game
-    resumed after the swap plays the check, not the swap, again."""
+    resumed after the swap plays the check, not the swap, again. The swapper is not told to
+    lower their face first: the check raises everyone's at once and ends with the one
+    「顔を下ろしてください」 (said twice around the check, it was heard as a mistake)."""
     card = night_plan(config, state.night)[state.call_index].card
     if definition()["cards"][card].get("swaps"):
-        return replace(state, step="night_check"), [Say("night.sleep")]
+        return replace(state, step="night_check"), []
     return _next_call(config, state, [Say("night.sleep")])
 
 
@@ -192,7 +194,7 @@ def _discussion(config: AWConfig, state: AWState, event: GameEvent) -> tuple[AWS
 
 
 def _nomination(config: AWConfig, state: AWState, event: GameEvent) -> tuple[AWState, list[Cue]]:
-    cues: list[Cue] = [Say("nomination.ready"), Say("nomination.count_in")]
+    cues: list[Cue] = [Say("nomination.ready"), CountIn("nomination.count_in")]
     if config.names:
         cues.append(Ask("nomination.who", tuple(config.names), multiple=True))
         return replace(state, step="ask_nominated"), cues

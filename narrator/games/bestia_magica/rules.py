@@ -138,7 +138,7 @@ def _votes(config: BMConfig, state: BMState, event: GameEvent) -> tuple[BMState,
     cues: list[Cue] = [Say("bm.vote.tie", {"names": leaders})]
     if not vote.voters(state, state.tie):
         return _random_execution(config, state, cues)
-    cues += [Say("bm.revote.begin", {"names": leaders}), Timer("vote", config.timers["vote"]),
+    cues += [Say("bm.revote.begin"), Timer("vote", config.timers["vote"]),
              memo.vote_collect(config, state, revote=True)]
     return replace(state, step="ask_revote"), cues
 

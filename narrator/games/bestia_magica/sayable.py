@@ -20,7 +20,7 @@ PAIRS_UP_TO = 8
 """Every pair of names (two dead, two tied, …) is rendered for tables of at most this many."""
 ALL_GROUPS_UP_TO = 5
 """Every group of names (three tied, …) is rendered for tables of at most this many."""
-NAME_LISTS = ("bm.morning.deaths", "bm.morning.suspected", "bm.vote.tie", "bm.revote.begin",
+NAME_LISTS = ("bm.morning.deaths", "bm.morning.suspected", "bm.vote.tie",
               "bm.revote.still_tied")
 SINGLE_NAMES = ("bm.vote.executed", "bm.vote.drawn", "bm.reveal.executed")
 FIXED = (
@@ -28,7 +28,7 @@ FIXED = (
     "bm.night.beasts_sleep", "bm.night.memo", "bm.night.results", "bm.morning.no_deaths",
     "bm.morning.attribute.S", "bm.morning.attribute.M", "bm.morning.attribute.none",
     "bm.day.discussion_end", "bm.vote.begin", "bm.vote.attribute.S", "bm.vote.attribute.M",
-    "bm.vote.attribute.none", "bm.vote.nobody", "bm.vote.none_counted", "bm.revote.random", "bm.end.over",
+    "bm.vote.attribute.none", "bm.vote.nobody", "bm.vote.none_counted", "bm.revote.begin", "bm.revote.random", "bm.end.over",
     "bm.reveal.begin", "bm.reveal.no_death", "bm.reveal.end", "bm.resume.start",
 )
 

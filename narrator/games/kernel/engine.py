@@ -14,7 +14,7 @@ import random
 from dataclasses import replace
 from typing import Any, Mapping
 
-from narrator.cues import Answer, Ask, Countdown, Cue, Event, GameEvent, Private, Say, Timer
+from narrator.cues import Answer, Ask, CountIn, Countdown, Cue, Event, GameEvent, Private, Say, Timer
 from narrator.errors import AnswerError
 from narrator.games.kernel import judge, passed
 from narrator.games.kernel import variants
@@ -188,6 +188,7 @@ def _vote_asked(spec: GameFile, config: KConfig, state: KState, cues: list[Cue])
         cues = cues + [Say("wolf.point"), Ask("wolf.executed_any", YES_NO)]
         return replace(state, step="ask_executed_any"), cues
     alive = tuple(n for n in config.names if n not in state.dead)
+    cues = cues + [Say("wolf.vote_call"), CountIn("wolf.count_in")]  # as Additional Werewolf's nomination
     return replace(state, step="ask_vote", tied=()), cues + [Ask("wolf.vote", alive, multiple=True)]
 
 
@@ -247,7 +248,7 @@ def _vote(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]
     allowed = state.tied or tuple(n for n in config.names if n not in state.dead)
     names = _names(config, event.value, allowed)
     if len(names) > 1 and spec.day.tie == "revote" and not state.tied:
-        return replace(state, tied=names), [Say("wolf.revote", {"names": list(names)}),
+        return replace(state, tied=names), [Say("wolf.revote", {"names": list(names)}), CountIn("wolf.count_in"),
                                             Ask("wolf.vote", names, multiple=True)]
     if len(names) > 1 and spec.day.tie != "all":
         state = replace(state, tied=(), executed=())
@@ -267,7 +268,8 @@ def _maybe_end(spec: GameFile, config: KConfig, state: KState, cues: list[Cue], 
     winner = judge.multi_night(spec, config, state, day_over)
     if winner is None:
         return state, cues
-    return judge.finish(state, cues, winner)
+    state, cues = judge.finish(state, cues, winner)
+    return state, cues + judge.end_reveal(config, state)
 
 
 def _yes(event: GameEvent) -> bool:

@@ -122,5 +122,15 @@ def finish(state: KState, cues: list[Cue], winner: str, rule: str | None = None)
     return replace(state, step="over", winner=winner, rule=rule), cues + [end]
 
 
+def end_reveal(config: KConfig, state: KState) -> list[Cue]:
+    """After the winners, who held what, seat by seat (「Aのカードは人狼でした。」), as the other
+    games end with their reveal: the table of a game of nights has argued about it for an hour.
+    Only the device knows every hand (digital cards); with physical cards they are turned up."""
+    if not config.digital_cards or not config.names:
+        return []
+    return [Say("wolf.reveal_all")] + [Say("wolf.reveal", {"name": n, "cards": [[f"wolf.role.{_role(config, state, n)}", 1]]})
+                                       for n in config.names]
+
+
 def outcome(config: Any, state: KState) -> dict[str, Any]:
     return {"winner": state.winner, "rule": state.rule, "dead": list(state.dead), "executed": list(state.executed)}

@@ -16,7 +16,7 @@ from narrator.games.kernel.state import KConfig
 FIXED = ("wolf.deal", "wolf.deal_device", "wolf.ready", "wolf.sleep", "wolf.no_death", "wolf.discussion_end",
          "wolf.point", "wolf.executed_any", "wolf.who_executed", "wolf.turn_executed", "wolf.nobody_executed",
          "wolf.turn_all", "wolf.vote", "wolf.no_execution", "wolf.recap_start", "wolf.lone_look", "wolf.undo_kept",
-         "wolf.win.nobody", "wolf.first_victim_killed")
+         "wolf.win.nobody", "wolf.first_victim_killed", "wolf.vote_call", "wolf.count_in", "wolf.reveal_all")
 
 
 def sayable(spec: GameFile, config: KConfig) -> list[Cue]:
@@ -41,6 +41,6 @@ def sayable(spec: GameFile, config: KConfig) -> list[Cue]:
                  Say("wolf.revote", {"names": group}), Say("wolf.taken", {"names": group})]
     if config.passed:  # the device goes round: the round is said, each hand-over calls a name
         cues += [Say("wolf.pass_round"), Say("wolf.round_over")] + [Say("private.call", {"name": n}) for n in names]
-    if spec.nights == 1 and config.digital_cards:
+    if config.digital_cards:  # one night: the executed's cards; every game: the end's reveal
         cues += [Say("wolf.reveal", {"name": n, "cards": engine.card_line(r)}) for n in names for r in config.roles]
     return cues

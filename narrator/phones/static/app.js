@@ -75,7 +75,13 @@ async function boot() {
   const seated = (table.you && mine && mine.key) || (table.host && mine && mine.sk);
   if (seated && !code) return listen();
   if (code) return join(code, seated);
-  entry();
+  // This phone holds a seat's key (or the host screen's keys) for this table but no longer
+  // the seat: the host screen released it (a lost phone, a wrong seat), or the table released
+  // the host screen. Say so, once, instead of a bare code box.
+  const released = mine && (mine.key || mine.sk) && !table.you && !table.host;
+  if (released) localStorage.removeItem(storeKey());
+  await entry();
+  if (released) $("msg").replaceChildren(el("span", { id: "released", text: t(mine.key ? "seat_released" : "host_released_here") }));
 }
 
 // No game here (it ended): the appliance's settings page takes its place at this address,
@@ -367,7 +373,8 @@ function clock(s) { return Math.floor(s / 60) + ":" + String(s % 60).padStart(2,
 
 function result(v) {
   const box = el("div", { class: "card result", id: "result" }, el("div", { text: t("phase_over") }));
-  if (v.winner) box.append(el("div", { id: "winner", text: t("winner_" + v.winner) }));
+  // a team's words from strings.json (winner_village: 村人チームの勝利); never its raw id
+  if (v.winner && t("winner_" + v.winner) !== "winner_" + v.winner) box.append(el("div", { id: "winner", text: t("winner_" + v.winner) }));
   if (v.private && "won" in v.private) box.append(el("b", { id: "you-won", "data-won": String(v.private.won), text: t(v.private.won ? "won" : "lost") }));
   if (v.host && v.host.end_lines && v.host.end_lines.length) {  // the end as it was said, to read back
     box.append(el("ol", { id: "end-lines" }, ...v.host.end_lines.map((texts) => el("li", { text: textOf(texts) }))));
