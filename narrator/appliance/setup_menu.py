@@ -67,6 +67,8 @@ class PageHost:
     def __init__(self, app: Any):
         self.app = app
         self.page: Any = None
+        self.seats_kept: Any = None
+        """The last game's seated phones, for the next game (seat_carry.Kept), in memory only."""
         self.said = False
         """The page's address and table code were said (once per service run)."""
         self.start_requested = False
@@ -164,17 +166,25 @@ class PageHost:
         if self.page is not None:
             await self.page.stop()
 
-    def carry_in(self, server: Any) -> None:
-        """The game's phone page answers the host screen of the settings page (carry.py)."""
-        from narrator.phones import carry
+    def carry_in(self, server: Any) -> str:
+        """The game's phone page answers the host screen of the settings page (carry.py), and
+        the last game's seated phones keep their seats if the table is the same (seat_carry.py):
+        "carried", "changed" (they join anew, and the table is told) or "none"."""
+        from narrator.phones import carry, seat_carry
 
         if carry.into_game(self.made(), server):
             self.app.log("the host screen of the settings page is the game's host screen")
+        kept, self.seats_kept = self.seats_kept, None
+        outcome = seat_carry.into_game(kept, server)
+        if outcome == "carried":
+            self.app.log(f"{len(kept.seats)} phones keep their seats from the last game")
+        return outcome
 
     def carry_back(self, server: Any) -> None:
-        from narrator.phones import carry
+        from narrator.phones import carry, seat_carry
 
         carry.back_from_game(self.made(), server)
+        self.seats_kept = seat_carry.after_game(server)
 
     def take_start(self) -> bool:
         started, self.start_requested = self.start_requested, False

@@ -24,7 +24,7 @@ from typing import Any
 from aiohttp import web
 
 from narrator.inputs.hub import TABLE_SOURCES
-from narrator.phones import crypto, host_turns, wire
+from narrator.phones import crypto, host_turns, seat_carry, wire
 from narrator.phones.host import CONFIRM_SECONDS, COOKIE_AGE, PendingHost
 from narrator.phones.seats import _digest, new_token
 
@@ -90,8 +90,11 @@ def into_game(page: Any, server: Any) -> bool:
     screen is its host screen. A resumed game whose host screen is still seated keeps it, by
     the cookie it had: this one when the appliance served it (issue 37: a resumed game knew it
     by the game's own cookie only, and locked its host screen out). True when carried."""
+    served = getattr(server.seats, "host_cookie", None) == COOKIE  # resumed, or carried before
+    if served or not server.seats.seated():  # the appliance's seat cookie (a fresh game's, or kept)
+        server.cookie = seat_carry.COOKIE
     if server.seats.has_host:  # resumed: by this cookie if the appliance served it (issue 37:
-        if getattr(server.seats, "host_cookie", None) == COOKIE:  # its host screen was locked out)
+        if served:  # its host screen was locked out)
             server.host_cookie = COOKIE
         return False
     server.host_cookie = COOKIE

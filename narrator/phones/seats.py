@@ -159,6 +159,21 @@ class Seats:
         self._digests[HOST] = digest
         self._save()
 
+    def carry_seat(self, name: str, digest: str) -> None:
+        """The phone that held seat `name` in the last game holds it in this one (seat_carry.py):
+        its digest, never its token; the seat's code is spent, as a claim spends it."""
+        if name not in self.names:
+            raise KeyError(name)
+        if name in self._digests:
+            raise SeatTaken(name)
+        self._digests[name] = digest
+        self._codes.pop(name, None)
+        self._save()
+
+    def seated(self) -> dict[str, str]:
+        """Each taken seat's token digest (not the host screen's)."""
+        return {n: d for n, d in self._digests.items() if n != HOST}
+
     def holder(self, token: str | None) -> str | None:
         """What a token holds (a seat name or HOST), or None; compared in constant time."""
         if not token or len(token) > 200:

@@ -72,6 +72,7 @@ async function boot() {
   table = await seats.json();
   mine = JSON.parse(localStorage.getItem(storeKey()) || "null");
   if (table.host && !code && !(mine && mine.sk)) return carried();
+  if (table.you && table.carried && !code && !(mine && mine.key) && seatCarried()) return listen();
   const seated = (table.you && mine && mine.key) || (table.host && mine && mine.sk);
   if (seated && !code) return listen();
   if (code) return join(code, seated);
@@ -104,6 +105,18 @@ async function carried() {
     return;
   }
   listen();
+}
+
+// The seat this phone held in the last game, kept in this one (seat_carry.py): this game's key
+// comes sealed with the last game's, which only this phone holds; no code to scan. False when
+// that key is gone (the phone then joins with its seat's code, as before).
+function seatCarried() {
+  const old = JSON.parse(localStorage.getItem("narrator-keys-" + table.carried.salt) || "null");
+  const opened = old && old.key ? Seal.open(Seal.unb64(old.key), table.carried.box) : null;
+  if (!opened || !opened.key) return false;
+  mine = { key: opened.key, n: Date.now() };
+  keep();
+  return true;
 }
 
 // What this phone keeps for this table (its salt names the game): its key or key pair.
