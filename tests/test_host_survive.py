@@ -11,11 +11,11 @@ import base64
 import nacl.public
 
 from narrator import home
+from narrator.games import get_game
 from narrator.phones import carry, host_keep
 from narrator.phones.settings_page import SettingsPage
 from narrator.phones.table import make_server, page_packs
 from narrator.table.saved_games import saved_games
-from narrator.games import get_game
 from tests.test_host_carry import Evening, confirmed_host, get, phone, post
 
 

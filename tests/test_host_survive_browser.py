@@ -14,7 +14,6 @@ import asyncio
 import os
 import signal
 import subprocess
-import time
 
 import pytest
 
