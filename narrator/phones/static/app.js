@@ -159,6 +159,9 @@ async function join(code, seatedAlready) {
     };
   }
   const response = await joinPost(body);
+  // A host screen's key pair is the settings page's too (the appliance carries this host screen
+  // back to it after the game, with this key: carry.back_from_game), so its saves come sealed.
+  if (response && response.ok && joined.sk) localStorage.setItem("narrator-settings-keys", JSON.stringify(joined));
   if (response && response.status === 202) { mine = joined; keep(); return awaitTable(await response.json()); }
   if (response && response.ok) { mine = joined; keep(); return listen(); }
   if (seatedAlready) return listen();
