@@ -35,7 +35,6 @@ COOKIE = "narrator_settings_host"
 """The host screen's cookie on the settings page and on every game the appliance serves."""
 
 
-
 def digest(token: str | None) -> str | None:
     return _digest(token) if token and len(token) <= 200 else None
 
@@ -64,7 +63,8 @@ def claim(page: Any, key: Any = None, address: str = "?") -> web.Response:
         page.pending = PendingHost(token, word, now + CONFIRM_SECONDS, address)
         page.announce("phones.host_claim", {"n": word})
         response = wire.reply({"host": "pending", "word": word, "seconds": CONFIRM_SECONDS}, 202)
-    response.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/", max_age=COOKIE_AGE)  # kept when the browser closes
+    # Max-Age: kept when the browser closes (issue 37: a session cookie took the host screen with it)
+    response.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/", max_age=COOKIE_AGE)
     return response
 
 
