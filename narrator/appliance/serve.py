@@ -345,7 +345,8 @@ class Appliance:
                 self.log(f"no phone page for this game: {err}")
             else:
                 server = make_server(rules, config, store, self.hub, self.run_options.lang, self.run_options.voice)
-                self.page.carry_in(server)  # the settings page's host screen is the game's
+                if self.page.carry_in(server) == "changed":  # the settings page's host screen is the game's
+                    await self.say("phones.seats_new_table")  # never a silent wait for new scans
                 await open_phones(server, self.scheduler, self.run_options.host, self.run_options.port)
                 await wait_for_seats(server, self.run_options)  # every game with phones, as `narrator play`
         try:

@@ -67,6 +67,10 @@ class PageHost:
     def __init__(self, app: Any):
         self.app = app
         self.page: Any = None
+        self.seats_kept: Any = None
+        """The last game's seated phones, for the next game (seat_carry.Kept), in memory only."""
+        self.said = False
+        """The page's address and table code were said (once per service run)."""
         self.start_requested = False
         self._waiting: asyncio.Future | None = None
         """Answers the next menu question for a start tapped while none was open."""
@@ -124,14 +128,9 @@ class PageHost:
         if not app.run_options.phones or (self.page is not None and self.page.running):
             return
         from narrator.phones.network import bind_host, join_url, spoken_address
-        from narrator.phones.settings_page import SettingsPage
-        from narrator.phones.table import page_packs
 
-        first = self.page is None
-        if first:
-            self.page = SettingsPage(self.table, self.apply, self.announce, self.play,
-                                     page_packs(app.run_options.voice), app.run_options.lang)
-            self.page.hub = app.hub  # a press at the table confirms the host screen
+        first = not self.said
+        self.made()
         host = bind_host(app.run_options.host)
         try:
             port = await self.page.start(host, app.run_options.port)
@@ -142,23 +141,50 @@ class PageHost:
         self.page.allowed_hosts.add(urlsplit(url).netloc.lower())
         app.log(f"settings page: {url} (table code announced, not logged)")  # the journal is not the table's
         if first:
+            self.said = True
             await app.say("appliance.settings_page", address=spoken_address(url), code=" ".join(self.page.table_code))
+
+    def made(self) -> Any:
+        """The settings page's state, made once per service run (served or not): a game resumed at
+        boot carries its host screen back to it. It takes the host screen kept on the card, so
+        after a power cut the same phone is the host screen again (host_keep.py)."""
+        if self.page is None:
+            from narrator import home
+            from narrator.phones import host_keep
+            from narrator.phones.settings_page import SettingsPage
+            from narrator.phones.table import page_packs
+
+            app = self.app
+            self.page = SettingsPage(self.table, self.apply, self.announce, self.play,
+                                     page_packs(app.run_options.voice), app.run_options.lang)
+            self.page.hub = app.hub  # a press at the table confirms the host screen
+            if self.page.keep_at(home.app_home() / host_keep.FILE, lambda message: app.log(f"warning: {message}")):
+                app.log("the host screen kept from before is the host screen")
+        return self.page
 
     async def close(self) -> None:
         if self.page is not None:
             await self.page.stop()
 
-    def carry_in(self, server: Any) -> None:
-        """The game's phone page answers the host screen of the settings page (carry.py)."""
-        from narrator.phones import carry
+    def carry_in(self, server: Any) -> str:
+        """The game's phone page answers the host screen of the settings page (carry.py), and
+        the last game's seated phones keep their seats if the table is the same (seat_carry.py):
+        "carried", "changed" (they join anew, and the table is told) or "none"."""
+        from narrator.phones import carry, seat_carry
 
-        if carry.into_game(self.page, server):
+        if carry.into_game(self.made(), server):
             self.app.log("the host screen of the settings page is the game's host screen")
+        kept, self.seats_kept = self.seats_kept, None
+        outcome = seat_carry.into_game(kept, server)
+        if outcome == "carried":
+            self.app.log(f"{len(kept.seats)} phones keep their seats from the last game")
+        return outcome
 
     def carry_back(self, server: Any) -> None:
-        from narrator.phones import carry
+        from narrator.phones import carry, seat_carry
 
-        carry.back_from_game(self.page, server)
+        carry.back_from_game(self.made(), server)
+        self.seats_kept = seat_carry.after_game(server)
 
     def take_start(self) -> bool:
         started, self.start_requested = self.start_requested, False

@@ -24,8 +24,8 @@ from typing import Any
 from aiohttp import web
 
 from narrator.inputs.hub import TABLE_SOURCES
-from narrator.phones import crypto, host_turns, wire
-from narrator.phones.host import CONFIRM_SECONDS, PendingHost
+from narrator.phones import crypto, host_turns, seat_carry, wire
+from narrator.phones.host import CONFIRM_SECONDS, COOKIE_AGE, PendingHost
 from narrator.phones.seats import _digest, new_token
 
 CARRY_KEY = PRESS_FOR_KEY = True
@@ -54,6 +54,7 @@ def claim(page: Any, key: Any = None, address: str = "?") -> web.Response:
     hub = page.hub
     if hub is None or not (hub.sources & TABLE_SOURCES):  # None: a page with no table (tests' own)
         page.host_digest = _digest(token)
+        _kept(page)
         if hub is not None:
             page.announce("phones.host_confirmed", {})
         response = wire.reply({"host": True})
@@ -62,7 +63,8 @@ def claim(page: Any, key: Any = None, address: str = "?") -> web.Response:
         page.pending = PendingHost(token, word, now + CONFIRM_SECONDS, address)
         page.announce("phones.host_claim", {"n": word})
         response = wire.reply({"host": "pending", "word": word, "seconds": CONFIRM_SECONDS}, 202)
-    response.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/")
+    # Max-Age: kept when the browser closes (issue 37: a session cookie took the host screen with it)
+    response.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/", max_age=COOKIE_AGE)
     return response
 
 
@@ -72,17 +74,32 @@ def confirm(page: Any) -> bool:
     if pending is None or pending.until <= page.now() or page.host_digest is not None:
         return False
     page.host_digest = _digest(pending.token)
+    _kept(page)
     page.announce("phones.host_confirmed", {})
     return True
 
 
+def _kept(page: Any) -> None:
+    """The page's host screen changed: kept on the card at once (host_keep.py)."""
+    if hasattr(page, "host_changed"):
+        page.host_changed()
+
+
 def into_game(page: Any, server: Any) -> bool:
     """Before a game's page opens: it answers the host cookie, and the settings page's host
-    screen is its host screen. A resumed game whose host screen is still seated keeps it
-    (with its own cookie). True when the host screen was carried."""
-    if server.seats.has_host:
+    screen is its host screen. A resumed game whose host screen is still seated keeps it, by
+    the cookie it had: this one when the appliance served it (issue 37: a resumed game knew it
+    by the game's own cookie only, and locked its host screen out). True when carried."""
+    served = getattr(server.seats, "host_cookie", None) == COOKIE  # resumed, or carried before
+    if served or not server.seats.seated():  # the appliance's seat cookie (a fresh game's, or kept)
+        server.cookie = seat_carry.COOKIE
+    if server.seats.has_host:  # resumed: by this cookie if the appliance served it (issue 37:
+        if served:  # its host screen was locked out)
+            server.host_cookie = COOKIE
         return False
     server.host_cookie = COOKIE
+    if hasattr(server.seats, "answer_cookie"):
+        server.seats.answer_cookie(COOKIE)
     if page is None or page.host_digest is None:
         return False
     server.seats.carry_host(page.host_digest)
@@ -99,6 +116,10 @@ def back_from_game(page: Any, server: Any) -> None:
     if held != page.host_digest:  # released during the game (and perhaps claimed anew)
         page.host_digest = held
         page.table_code = server.seats.table_code  # the old code was said to everyone
+    key = server.keys.host_public_key(held) if held is not None else None
+    if key is not None:  # the key the table confirmed in the game: the host's saves come sealed
+        page.keys.bind_host_digest(held, key)
+    _kept(page)
     page.pending = None
 
 

@@ -171,6 +171,30 @@ class SeatKeys:
         self._phones[_digest(token)] = {"key": _b64(key), "n": counter, "seen": [counter]}
         self._save()
 
+    def carry_seat(self, digest: str, old_key: str, old_salt: str) -> bool:
+        """A phone seated in the last game keeps its seat in this one (seat_carry.py): a new key
+        of this game's, handed over sealed with its last game's key, which only that phone holds
+        (the cookie alone opens nothing). False when the old key is not one."""
+        old = _unb64(old_key)
+        if old is None or len(old) != 32:
+            return False
+        new = secrets.token_bytes(32)
+        box = seal(old, {"from": "narrator", "key": _b64(new)})
+        self._phones[digest] = {"key": _b64(new), "n": 0, "seen": [0], "carry": {"salt": old_salt, "box": box}}
+        self._save()
+        return True
+
+    def carried(self, token: str | None) -> dict[str, str] | None:
+        """The new key of a carried seat, sealed with its last game's key, and that game's salt."""
+        entry = self._phones.get(_digest(token)) if token else None
+        carry = entry.get("carry") if entry else None
+        return carry if isinstance(carry, dict) else None
+
+    def seat_key_of(self, digest: str) -> str | None:
+        """A seated phone's key (base64) by its token's digest, to carry it to the next game."""
+        entry = self._phones.get(digest)
+        return entry.get("key") if entry and "host" not in entry else None
+
     def bind_host(self, token: str, public_key: Any) -> bool:
         """The host screen holding `token` reads what is sealed to `public_key`; False if not a key."""
         return self.bind_host_digest(_digest(token), public_key)

@@ -30,6 +30,10 @@ JOIN_BODY_SECONDS = 2.0
 64 joins whose bodies never came, from 32 addresses, filled the gate for 15.5 s; now a join
 takes a place in the gate only once its body is here."""
 COOKIE_AGE = 86400
+"""Seconds a phone's browser keeps its seat's or host screen's cookie (Max-Age), closed or not:
+a day, the evening and the morning after; what the token opens is the server's to say (a
+release ends it at once). A session cookie went with the browser, and the appliance's host
+screen with it (issue 37)."""
 CONFIRM_SECONDS = 15.0
 """Seconds the table has to confirm a phone that entered the table code."""
 

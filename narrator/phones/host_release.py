@@ -4,7 +4,8 @@ The terminal's `release host` (server.py) frees the host screen at once: whoever
 table's own terminal is the table. A button gesture or a heard phrase can be a slip or a
 mishearing, so it is asked back aloud first (`phones.host_release_ask`), and only the table's
 press or "yes" (a button, a microphone, the keyboard: never a phone) within `CONFIRM_SECONDS`
-releases it. The release is then the terminal's: a new table code, said aloud.
+releases it. The release is then the terminal's: a new table code, said aloud. The same holds
+at the menu, between games: the settings page (settings_page.py) answers the same words.
 """
 
 from __future__ import annotations
@@ -17,9 +18,15 @@ CONFIRM_SECONDS = 15.0
 """Seconds the table has to answer the question."""
 
 
+def _now(server: Any) -> float:
+    """The game's page's clock (its gate's), or the settings page's own (`SettingsPage.now`)."""
+    own = getattr(server, "now", None)
+    return own() if callable(own) else server.gate.now()
+
+
 def ask(server: Any) -> None:
     """The gesture or the phrase: ask the table to confirm, and hear its "yes" meanwhile."""
-    server.release_until = server.gate.now() + CONFIRM_SECONDS
+    server.release_until = _now(server) + CONFIRM_SECONDS
     server.announce("phones.host_release_ask", {"seconds": int(CONFIRM_SECONDS)})
     server.hub.hear_also(("yes",))
 
@@ -30,7 +37,7 @@ def confirm(server: Any) -> bool:
     if until is None:
         return False
     server.hub.hear_also(())
-    if until <= server.gate.now():
+    if until <= _now(server):
         return False  # too late: the press is an ordinary one
     server.release("host")  # a new table code, said aloud
     return True

@@ -66,12 +66,17 @@ class Seats:
         self._digests: dict[str, str] = {}
         self._codes: dict[str, str] = {}
         self.table_code = new_table_code()
+        self.host_cookie: str | None = None
+        """The host screen's cookie when it is not the game's own (the appliance's, carry.py):
+        kept, so a resumed game knows its host screen by the same cookie (issue 37)."""
         saved = read_kept(path, dict, warn, "the seats start fresh: players join again with new codes")
         if saved:
             self._digests = {n: d for n, d in _strings(saved.get("seats")).items() if n in names or n == HOST}
             self._codes = {n: c for n, c in _strings(saved.get("codes")).items() if n in names}
             if isinstance(saved.get("table_code"), str):
                 self.table_code = saved["table_code"]
+            if isinstance(saved.get("host_cookie"), str):
+                self.host_cookie = saved["host_cookie"]
         for name in names:
             if name not in self._digests and name not in self._codes:
                 self._codes[name] = new_seat_code()
@@ -138,6 +143,11 @@ class Seats:
         self._codes[source] = new_seat_code()
         self._save()
 
+    def answer_cookie(self, name: str) -> None:
+        """The host screen is known by cookie `name` from now on, after a resume too."""
+        self.host_cookie = name
+        self._save()
+
     def host_digest(self) -> str | None:
         """The host screen's token digest (None: no host screen), for the settings page."""
         return self._digests.get(HOST)
@@ -148,6 +158,21 @@ class Seats:
             raise SeatTaken(HOST)
         self._digests[HOST] = digest
         self._save()
+
+    def carry_seat(self, name: str, digest: str) -> None:
+        """The phone that held seat `name` in the last game holds it in this one (seat_carry.py):
+        its digest, never its token; the seat's code is spent, as a claim spends it."""
+        if name not in self.names:
+            raise KeyError(name)
+        if name in self._digests:
+            raise SeatTaken(name)
+        self._digests[name] = digest
+        self._codes.pop(name, None)
+        self._save()
+
+    def seated(self) -> dict[str, str]:
+        """Each taken seat's token digest (not the host screen's)."""
+        return {n: d for n, d in self._digests.items() if n != HOST}
 
     def holder(self, token: str | None) -> str | None:
         """What a token holds (a seat name or HOST), or None; compared in constant time."""
@@ -173,7 +198,8 @@ class Seats:
             return
         import json
 
-        data = {"seats": self._digests, "codes": self._codes, "table_code": self.table_code}
+        data = {"seats": self._digests, "codes": self._codes, "table_code": self.table_code,
+                **({"host_cookie": self.host_cookie} if self.host_cookie else {})}
         home.write_atomic(self.path, json.dumps(data))
 
 

@@ -408,9 +408,12 @@ class PhoneServer:
         return web.FileResponse(STATIC / name, headers={"Content-Type": f"{STATIC_FILES[name]}; charset=utf-8"})
 
     async def _seats(self, request: web.Request) -> web.Response:
-        return wire.reply({"lang": self.lang, "you": self.player(request), "host": self.is_host(request),
+        you = self.player(request)
+        carried = self.keys.carried(self.token(request)) if you is not None else None
+        return wire.reply({"lang": self.lang, "you": you, "host": self.is_host(request),
                            "has_host": self.seats.has_host, "free": len(self.seats.free()),
-                           "salt": self.keys.public_salt, "key": self.keys.public_key})
+                           "salt": self.keys.public_salt, "key": self.keys.public_key,
+                           **({"carried": carried} if carried else {})})  # seat_carry.py: its new key, sealed
 
     async def _join(self, request: web.Request) -> web.Response:
         return await host.join(self, request)

@@ -29,7 +29,8 @@ from typing import Any, Callable
 from aiohttp import web
 
 from narrator.errors import NarratorError, Refusal
-from narrator.phones import app_cache, carry, crypto, gate, guard, host_channel, naming, settings_view, wire
+from narrator.phones import (app_cache, carry, crypto, gate, guard, host_channel, host_keep, host_release, naming,
+                             settings_view, wire)
 from narrator.phones.seats import new_table_code, normal_code
 from narrator.phones.server import _own_names
 
@@ -89,6 +90,34 @@ class SettingsPage:
         self.port: int | None = None
         self.allowed_hosts: set[str] | None = None
         """Host headers the page answers to, set by `start` (its own addresses); None: any (tests' own server)."""
+        self.keep_path: Path | None = None
+        """Where the host screen is kept across a restart (host_keep.py); None: in memory only."""
+        self.release_until: float | None = None
+        """Until when the table may confirm a `release host` asked by button or voice (host_release.py)."""
+
+    def keep_at(self, path: Path | None, warn: Callable[[str], None] | None = None) -> bool:
+        """Keep the host screen in `path` from now on, and take the one kept there (a restart)."""
+        self.keep_path = path
+        return host_keep.restore(self, path, warn)
+
+    def host_changed(self) -> None:
+        """The host screen was confirmed, carried back or released: kept at once (a power cut next)."""
+        host_keep.save(self.keep_path, self.host_digest, self.keys.host_public_key(self.host_digest))
+
+    def release(self, name: str) -> str:
+        """`release host` at the menu, as in a game (server.py): the host screen is free and the
+        table code is a new one, said aloud (the old one was said to everyone)."""
+        pack = self.packs.get(self.lang) or next(iter(self.packs.values()))
+        if name.casefold() != "host":
+            return pack.speak("hint.release_unknown", {"name": name, "seats": ""}).text
+        self.host_digest, self.pending = None, None
+        self.table_code = new_table_code()
+        self.host_changed()
+        self.announce("phones.host_released", {"code": " ".join(self.table_code)})
+        return pack.speak("hint.release_host", {"code": self.table_code}).text
+
+    def _release_asked(self) -> None:
+        host_release.ask(self)
 
     # --- serving ----------------------------------------------------------------------------
 
@@ -122,15 +151,25 @@ class SettingsPage:
         self.allowed_hosts = {f"{name}:{self.port}" for name in _own_names(host)}
         if self.hub is not None:
             self.hub.table_claim = self._table_confirms
+            if hasattr(self.hub, "add_table_command"):  # `release host` typed, held or said at the menu
+                self.hub.add_table_command("release", self.release)
+                self.hub.table_actions[host_release.WORD] = self._release_asked
         return self.port
 
     def _table_confirms(self) -> bool:
+        """A press or "done" at the table: it confirms a release asked, else a waiting phone."""
+        if self.release_until is not None and host_release.confirm(self):
+            return True
         return self.pending is not None and carry.confirm(self)
 
     async def stop(self) -> None:
         if self.hub is not None and getattr(self.hub, "table_claim", None) == self._table_confirms:
             self.hub.table_claim = None
-        self.pending = None
+        if self.hub is not None and hasattr(self.hub, "forget"):  # the game's page takes `release` over
+            self.hub.forget(self)
+        if self.release_until is not None and hasattr(self.hub, "hear_also"):
+            self.hub.hear_also(())  # a release asked and never answered: the voice stops hearing "yes"
+        self.pending, self.release_until = None, None
         if self._sweeper is not None:
             self._sweeper.cancel()
             self._sweeper = None

@@ -72,6 +72,7 @@ async function boot() {
   table = await seats.json();
   mine = JSON.parse(localStorage.getItem(storeKey()) || "null");
   if (table.host && !code && !(mine && mine.sk)) return carried();
+  if (table.you && table.carried && !code && !(mine && mine.key) && seatCarried()) return listen();
   const seated = (table.you && mine && mine.key) || (table.host && mine && mine.sk);
   if (seated && !code) return listen();
   if (code) return join(code, seated);
@@ -110,6 +111,18 @@ async function carried() {
     return;
   }
   listen();
+}
+
+// The seat this phone held in the last game, kept in this one (seat_carry.py): this game's key
+// comes sealed with the last game's, which only this phone holds; no code to scan. False when
+// that key is gone (the phone then joins with its seat's code, as before).
+function seatCarried() {
+  const old = JSON.parse(localStorage.getItem("narrator-keys-" + table.carried.salt) || "null");
+  const opened = old && old.key ? Seal.open(Seal.unb64(old.key), table.carried.box) : null;
+  if (!opened || !opened.key) return false;
+  mine = { key: opened.key, n: Date.now() };
+  keep();
+  return true;
 }
 
 // What this phone keeps for this table (its salt names the game): its key or key pair.
@@ -152,6 +165,9 @@ async function join(code, seatedAlready) {
     };
   }
   const response = await joinPost(body);
+  // A host screen's key pair is the settings page's too (the appliance carries this host screen
+  // back to it after the game, with this key: carry.back_from_game), so its saves come sealed.
+  if (response && response.ok && joined.sk) localStorage.setItem("narrator-settings-keys", JSON.stringify(joined));
   if (response && response.status === 202) { mine = joined; keep(); return awaitTable(await response.json()); }
   if (response && response.ok) { mine = joined; keep(); return listen(); }
   if (seatedAlready) return listen();
