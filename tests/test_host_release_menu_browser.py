@@ -21,7 +21,7 @@ from narrator.errors import NoMoreAnswers
 from narrator.table.transcript import read_transcript
 from tests.phones_harness import wait_for
 from tests.test_host_carry_browser import TableButton, text_of
-from tests.test_host_settings_browser import _code, act, free_port
+from tests.test_host_settings_browser import _code, free_port
 from tests.test_phones_browser import CHROMIUM, LAUNCH_ARGS, new_phone, playwright_api
 
 pytestmark = pytest.mark.slow  # Chromium through Playwright, two served games
