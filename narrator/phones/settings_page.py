@@ -86,6 +86,11 @@ class SettingsPage:
         self.port: int | None = None
         self.allowed_hosts: set[str] | None = None
         """Host headers the page answers to, set by `start` (its own addresses); None: any (tests' own server)."""
+        self.join_link: str | None = None
+        """The address the narrator announced: every phone may show it as a QR code for the others
+        (no code in it: the table code stays spoken, a seat's own code stays with the host screen)."""
+        self.no_speaker = False
+        """The appliance plays without sound (no speaker found): the page says so (appliance/speaker.py)."""
 
     # --- serving ----------------------------------------------------------------------------
 
@@ -195,7 +200,12 @@ class SettingsPage:
         except NarratorError as err:
             return wire.error(409, str(err))
         view.update({"lang": self.lang, "host": self.is_host(request), "seat": self.seat_of(request),
-                     "has_host": self.host_digest is not None, "key": self.keys.public_key})
+                     "has_host": self.host_digest is not None, "key": self.keys.public_key,
+                     "no_speaker": self.no_speaker})
+        if self.join_link:
+            from narrator.phones.channel import qr_modules
+
+            view["join"] = {"url": self.join_link, "qr": qr_modules(self.join_link)}
         return wire.reply(view)
 
     async def _join(self, request: web.Request) -> web.Response:
