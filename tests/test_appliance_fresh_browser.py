@@ -21,6 +21,7 @@ import pytest
 
 from narrator.appliance.serve import ServeOptions, serve
 from narrator.errors import NoMoreAnswers
+from narrator.phones import table as phones_table
 from narrator.sound import outputs
 from narrator.table.transcript import read_transcript
 from tests.phones_harness import wait_for
@@ -192,6 +193,9 @@ def test_a_missing_speaker_plays_on_says_so_on_the_host_screen_and_is_taken_when
         narrator_home, tmp_path, monkeypatch):
     device = FakeSoundDevice()
     monkeypatch.setattr(outputs, "import_sounddevice", lambda: device)
+    servers = []  # each game's phone page: its host screen says so while there is no speaker
+    make_server = phones_table.make_server
+    monkeypatch.setattr(phones_table, "make_server", lambda *a, **k: servers.append(make_server(*a, **k)) or servers[-1])
     transcript = tmp_path / "t.jsonl"
     port = free_port()
     messages: list[str] = []
@@ -225,6 +229,8 @@ def test_a_missing_speaker_plays_on_says_so_on_the_host_screen_and_is_taken_when
     assert len(missing) == 1 and "playing on without sound" in missing[0]
     assert any(m.startswith("speaker found") for m in messages)
     assert shown["after_second"] is None  # the page after the second game: no notice
+    assert [server.no_speaker for server in servers] == [True, False]
+    assert servers[0].view(None, is_host=True)["host"]["no_speaker"] is True
 
 
 async def _notice(state, when):

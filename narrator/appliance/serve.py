@@ -356,6 +356,7 @@ class Appliance:
             else:
                 server = make_server(rules, config, store, self.hub, self.run_options.lang, self.run_options.voice)
                 self.page.carry_in(server)  # the settings page's host screen is the game's
+                server.no_speaker = self.speaker is not None and self.speaker.problem is not None
                 await open_phones(server, self.scheduler, self.run_options.host, self.run_options.port,
                                   wait=rules.phones_required(config) is not None)
         try:
