@@ -374,8 +374,8 @@ class Appliance:
         Before it starts, a speaker missing so far is tried again (`speaker.py`)."""
         self.scheduler.clock = make_clock(self.run_options.time_scale, start_at)
         self.scheduler.cursor = self.scheduler.clock.now()
-        if self.speaker is not None and self.speaker.retry(self.run_options, self.sitting, self.scheduler.clock):
-            self.page.no_speaker(False)
+        if self.speaker is not None:  # its notice goes at the page's next visit
+            self.speaker.retry(self.run_options, self.sitting, self.scheduler.clock)
 
     # --- the table file --------------------------------------------------------------------
 

@@ -5,6 +5,9 @@ this module holds what issue 23 adds to it — a preset picked by number once th
 the game and the count, the settings read back in one breath before はい / いいえ, and the
 settings page served while the menu waits (every save through `update_table`, the one door).
 The page may ask to start: the appliance then plays the table file as it stands.
+Issue 37 adds the phones to it: a table file that never says `phones` gets them (a Pi with no
+screen has the host screen as its screen), the spoken setup asks whether to use them, and with
+no network the table hears so once and plays on by voice and button.
 """
 
 from __future__ import annotations
@@ -98,6 +101,7 @@ class PageHost:
         self._waiting: asyncio.Future | None = None
         """Answers the next menu question for a start tapped while none was open."""
         self.said_offline = False
+        """The table heard once that there is no network for the page (`offline`)."""
 
     def table(self) -> dict[str, Any]:
         return self.app.table
@@ -162,7 +166,7 @@ class PageHost:
             self.page = SettingsPage(self.table, self.apply, self.announce, self.play,
                                      page_packs(app.run_options.voice), app.run_options.lang)
             self.page.hub = app.hub  # a press at the table confirms the host screen
-        speaker = getattr(app, "speaker", None)
+        speaker = getattr(app, "speaker", None)  # its notice, as it stands at this visit
         self.page.no_speaker = bool(speaker is not None and speaker.problem)
         host = bind_host(app.run_options.host)
         try:
@@ -180,11 +184,6 @@ class PageHost:
     async def close(self) -> None:
         if self.page is not None:
             await self.page.stop()
-
-    def no_speaker(self, missing: bool) -> None:
-        """The host screen's notice that the appliance plays without sound (`speaker.py`)."""
-        if self.page is not None:
-            self.page.no_speaker = missing
 
     async def offline(self) -> bool:
         """No network to serve the page on (no Wi-Fi, no hotspot address, and no `host` chosen):
