@@ -138,6 +138,6 @@ def test_serve_as_the_unit_runs_it_plays_on_without_its_speaker(tmp_path):
                            "--lang", "en", "--time-scale", "0.001", "--audio-device", "no-such-speaker",
                            "--answers", str(answers)], env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert "no audio output device no-such-speaker" in done.stderr and "playing on without sound" in done.stderr
+    assert "playing on without sound" in done.stderr  # after the one line naming the fix (no device, or no PortAudio)
     [game] = saved_games(tmp_path / "home")
     assert game.meta["finished"] and game.meta["run"]["audio"] == "device"  # the table's own choice is kept
