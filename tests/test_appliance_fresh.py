@@ -103,6 +103,21 @@ def test_with_no_network_the_table_hears_it_once_and_plays_on_by_voice_and_butto
     assert sum("no network address for the host screen" in m for m in messages) == 1
 
 
+@pytest.mark.slow
+def test_with_no_network_a_game_that_needs_the_phones_is_refused_in_one_line(narrator_home, tmp_path, monkeypatch):
+    monkeypatch.setattr(network, "lan_ip", lambda: None)
+    narrator_home.mkdir(parents=True)
+    (narrator_home / "table.toml").write_text('game = "additional-werewolf"\nplayers = 5\n'
+                                              'names = ["Aki", "Ben", "Chika", "Dai", "Emi"]\ndigital_cards = true\n')
+    transcript = tmp_path / "t.jsonl"
+    messages = serve_with(Table(menu={"appliance.offer": "yes", "appliance.trouble": None}),
+                          {"voice": "text", "time_scale": "0", "transcript": str(transcript)})
+    lines = said(transcript)
+    assert lines.count("appliance.no_network") == 1 and "appliance.trouble" in lines
+    assert any("the phones need a network" in m for m in messages)
+    assert saved_games(narrator_home) == []  # refused before a game was made
+
+
 def test_a_speaker_that_appears_between_games_plays_the_next_one(monkeypatch):
     device = FakeSoundDevice()
     monkeypatch.setattr(outputs, "import_sounddevice", lambda: device)

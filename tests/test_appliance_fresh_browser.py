@@ -33,7 +33,8 @@ pytestmark = pytest.mark.slow  # Chromium through Playwright, narrator serve in 
 
 class Table:
     """The table's one button: it confirms the host screen when pressed, answers the game's own
-    questions, and answers the menu's as `menu` says (a dict of line -> value, else silent).
+    questions, and answers the menu's as `menu` says (a dict of line -> value, else silent;
+    None: the table goes home there).
     At "play again?" it plays again while `agains` lasts, then the table goes home."""
 
     def __init__(self, menu=None, agains=0, at_again=None):
@@ -69,6 +70,9 @@ class Table:
                     return
                 self.agains -= 1
                 hub.offer_value(serial, "yes", "button")
+            elif ask.line in self.menu and self.menu[ask.line] is None:  # the table goes home here
+                hub.fail(NoMoreAnswers("the table went home"))
+                return
             elif ask.line in self.menu:
                 hub.offer_value(serial, self.menu[ask.line], "button")
             elif not ask.line.startswith("appliance."):

@@ -329,6 +329,9 @@ class Appliance:
         needs_phones = rules.phones_required(config)
         if needs_phones and not self.run_options.phones and not self.run_options.answers:
             raise NarratorError(f"{needs_phones}; turn them on with `narrator config set phones true`")
+        if needs_phones and not self.run_options.answers and await self._phones_offline():
+            raise NarratorError(f"{needs_phones}; the phones need a network: join a Wi-Fi or "
+                                "`narrator config hotspot on`")
         store = GameStore.create(home.app_home(), rules.name, config.to_dict(), self.run_options.to_dict(),
                                  holder="narrator serve", warn=lambda message: self.log(f"warning: {message}"),
                                  game_file=rules.source)
@@ -346,7 +349,7 @@ class Appliance:
         if self.background is not None:
             self.background.pause()  # the game has every core; it never waits for the natural voice
         server = None
-        if self.run_options.phones and not (self.phones_defaulted and await self.page.offline()):
+        if self.run_options.phones and not await self._phones_offline():
             from narrator.phones.table import check_game, make_server, open_phones
 
             try:
@@ -368,6 +371,10 @@ class Appliance:
                 self.page.carry_back(server)
             if self.background is not None:
                 self.background.resume()
+
+    async def _phones_offline(self) -> bool:
+        """Phones on by default but no network to serve them on (said once: `PageHost.offline`)."""
+        return self.phones_defaulted and await self.page.offline()
 
     def _restart_clock(self, start_at: float) -> None:
         """A game keeps its own clock (continued across a resume), as `narrator resume` does.
