@@ -248,7 +248,7 @@ def test_each_new_game_reads_the_table_file_again(narrator_home, tmp_path):
 
     table = EditThenAnswer(["yes", "done", "yes", "done", "yes"])  # the press at "play again?" replays
     options = ServeOptions(table=table_file, keyboard=False, buttons=False, listeners=[table],
-                           overrides={**TEXT_RUN})
+                           overrides={**TEXT_RUN, "phones": "false"})  # no page: the table's leaving ends it
     from narrator.errors import NoMoreAnswers
     with pytest.raises(NoMoreAnswers):  # no --once: it offers a third game, and the table has left
         serve(options, log=lambda m: None)

@@ -3,7 +3,7 @@
 Why a module of its own: it is the one part of the appliance a table without a phone uses to
 change what it plays (one button is enough: each item is offered in turn until it gets a yes),
 and it has one job apart from running games (`serve.py`): turn yes/no answers into a saved
-choice. Every save goes through `update_table` (the one door), so a switch of game keeps the
+choice (the phones and host screen among them: `setup_menu.offer_phones`). Every save goes through `update_table` (the one door), so a switch of game keeps the
 old game's setup aside (`game_switch.py`) and the choice is what the table file then plays.
 `app` is the `Appliance`: its `say`, `ask`, `table`, `path`, `log` and `_settings`.
 """
@@ -52,6 +52,7 @@ async def choose(app: Any, settings: TableSettings) -> TableSettings:
             settings = app._settings(app.table) or settings  # what the file now plays (a kept setup back)
             if await setup_menu.pick_preset(app, game, players):
                 settings = app._settings(app.table) or settings
+        await setup_menu.offer_phones(app)
         if await setup_menu.confirm(app, settings):
             return settings
 

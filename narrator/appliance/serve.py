@@ -32,6 +32,7 @@ from narrator.sound.names import with_readings
 from narrator.settings import TableSettings, build_settings
 from narrator.appliance import evening, game_menu, natural_fill, setup_menu, trouble
 from narrator.appliance.game_menu import MAX_PLAYERS, YES_NO
+from narrator.appliance.speaker import Speaker
 from narrator.appliance.table import (
     DEFAULT_TABLE, ApplianceConfig, UnreadableTable, check_table, ensure_table, load_table,
     table_path,
@@ -80,8 +81,12 @@ def serve(options: ServeOptions, log: Callable[[str], None] | None = None) -> in
         table = tomllib.loads(DEFAULT_TABLE)
         settings, _, appliance = check_table(table, "default table", options.overrides)
     keyboard = sys.stdin.isatty() if options.keyboard is None else options.keyboard
+    phones_defaulted = setup_menu.phones_unsaid(table, options.overrides)
+    if phones_defaulted:  # a fresh appliance: the host screen is its screen (`phones = false` turns it off)
+        settings = replace(settings, phones=True)
     run = run_options(settings, keyboard)
-    sitting = open_sitting(run, warn=lambda message: log(f"warning: {message}"), names=settings.names, fill_in=True)
+    speaker = Speaker(run, log)  # a missing speaker: silent, with a notice, tried again before each game
+    sitting = open_sitting(speaker.sitting_run(run), warn=lambda message: log(f"warning: {message}"), names=settings.names, fill_in=True)
     background = natural_fill.for_voice(sitting.scheduler.voice, log, path)  # the natural voice, between games
     buttons = _open_buttons(appliance, log) if options.buttons else None
     if buttons is not None:
@@ -93,6 +98,8 @@ def serve(options: ServeOptions, log: Callable[[str], None] | None = None) -> in
         sitting.starters.append(lambda loop, listener=listener: listener.start(sitting.hub, loop))
     app = Appliance(sitting, run, path, table, options, appliance, log)
     app.table_error = table_error
+    app.phones_defaulted = phones_defaulted
+    app.speaker = speaker
     app.background = background
     app.table_line = table_line if table_error or table_line != "appliance.table_error" else None
     try:
@@ -146,6 +153,11 @@ class Appliance:
         """The table asked to play the same settings again (one press at "play again?")."""
         self.background: Any = None
         """The natural voice's render (`natural_fill`): running between games, stopped for one."""
+        self.speaker: Speaker | None = None
+        """The speaker the table asked for (`speaker.py`): its notice while it is missing."""
+        self.phones_defaulted = False
+        """The phones are on because the table never said `phones` (a fresh appliance): with no
+        network they are skipped, said once (`PageHost.offline`), instead of served to nobody."""
 
     async def run(self) -> int:
         try:
@@ -318,6 +330,9 @@ class Appliance:
         needs_phones = rules.phones_required(config)
         if needs_phones and not self.run_options.phones and not self.run_options.answers:
             raise NarratorError(f"{needs_phones}; turn them on with `narrator config set phones true`")
+        if needs_phones and not self.run_options.answers and await self._phones_offline():
+            raise NarratorError(f"{needs_phones}; the phones need a network: join a Wi-Fi or "
+                                "`narrator config hotspot on`")
         store = GameStore.create(home.app_home(), rules.name, config.to_dict(), self.run_options.to_dict(),
                                  holder="narrator serve", warn=lambda message: self.log(f"warning: {message}"),
                                  game_file=rules.source)
@@ -336,7 +351,7 @@ class Appliance:
             self.background.pause()  # the game has every core; it never waits for the natural voice
         self._read_names(rules.names(config))
         server = None
-        if self.run_options.phones:
+        if self.run_options.phones and not await self._phones_offline():
             from narrator.phones.table import check_game, make_server, open_phones, wait_for_seats
 
             try:
@@ -347,6 +362,7 @@ class Appliance:
                 server = make_server(rules, config, store, self.hub, self.run_options.lang, self.run_options.voice)
                 if self.page.carry_in(server) == "changed":  # the settings page's host screen is the game's
                     await self.say("phones.seats_new_table")  # never a silent wait for new scans
+                server.no_speaker = self.speaker is not None and self.speaker.problem is not None
                 await open_phones(server, self.scheduler, self.run_options.host, self.run_options.port)
                 await wait_for_seats(server, self.run_options)  # every game with phones, as `narrator play`
         try:
@@ -370,10 +386,17 @@ class Appliance:
         voice.pack = with_readings(voice.pack, names, given.get("name_readings"))
         self.hub.vocabulary.readings.update(voice.pack.name_readings)  # a typed reading names its player
 
+    async def _phones_offline(self) -> bool:
+        """Phones on by default but no network to serve them on (said once: `PageHost.offline`)."""
+        return self.phones_defaulted and await self.page.offline()
+
     def _restart_clock(self, start_at: float) -> None:
-        """A game keeps its own clock (continued across a resume), as `narrator resume` does."""
+        """A game keeps its own clock (continued across a resume), as `narrator resume` does.
+        Before it starts, a speaker missing so far is tried again (`speaker.py`)."""
         self.scheduler.clock = make_clock(self.run_options.time_scale, start_at)
         self.scheduler.cursor = self.scheduler.clock.now()
+        if self.speaker is not None:  # its notice goes at the page's next visit
+            self.speaker.retry(self.run_options, self.sitting, self.scheduler.clock)
 
     # --- the table file --------------------------------------------------------------------
 

@@ -5,22 +5,52 @@ this module holds what issue 23 adds to it — a preset picked by number once th
 the game and the count, the settings read back in one breath before はい / いいえ, and the
 settings page served while the menu waits (every save through `update_table`, the one door).
 The page may ask to start: the appliance then plays the table file as it stands.
+Issue 37 adds the phones to it: a table file that never says `phones` gets them (a Pi with no
+screen has the host screen as its screen), the spoken setup asks whether to use them, and with
+no network the table hears so once and plays on by voice and button.
 """
 
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from typing import Any
 from urllib.parse import urlsplit
 
 from narrator.appliance import presets
 from narrator.appliance.table import update_table
 from narrator.cues import Ask, Say
-from narrator.errors import Refusal, SetupError
+from narrator.errors import NarratorError, Refusal, SetupError
 from narrator.games import get_game
 from narrator.settings import build_settings, parse_name_entries
 
 YES_NO = ("yes", "no")
+
+
+def phones_unsaid(table: dict[str, Any], overrides: dict[str, Any]) -> bool:
+    """Whether `narrator serve` turns the phones on by itself: the table file and the flags never
+    said `phones` (a fresh appliance). On a Pi with no screen the host screen is the table's
+    screen, so it must not wait for a shell command. A deliberate `phones = false` is kept, and
+    a scripted run (`answers`) is left as it was: its answers come from the script, not phones."""
+    return not any("phones" in keys or keys.get("answers") for keys in (table, overrides))
+
+
+async def offer_phones(app: Any) -> None:
+    """The spoken setup's question: the host screen and the players' phones, on or off. The
+    answer is saved (`phones`, through `update_table`) and takes effect at once: the settings
+    page opens or closes. Not asked when a flag or a script decides (`--phones`, `answers`)."""
+    if "phones" in app.options.overrides or app.run_options.answers:
+        return
+    on = await app.ask(Ask("appliance.phones_question", YES_NO)) == "yes"
+    try:
+        app.table = update_table(app.path, {"phones": on})
+    except NarratorError as err:
+        app.log(f"phones {'on' if on else 'off'} for this run without saving it: {err}")
+    app.run_options = replace(app.run_options, phones=on)
+    if on:
+        await app.page.open()
+    else:
+        await app.page.close()
 
 
 class StartNow(Exception):
@@ -74,6 +104,8 @@ class PageHost:
         self.start_requested = False
         self._waiting: asyncio.Future | None = None
         """Answers the next menu question for a start tapped while none was open."""
+        self.said_offline = False
+        """The table heard once that there is no network for the page (`offline`)."""
 
     def table(self) -> dict[str, Any]:
         return self.app.table
@@ -129,8 +161,12 @@ class PageHost:
             return
         from narrator.phones.network import bind_host, join_url, spoken_address
 
+        if await self.offline():
+            return
         first = not self.said
         self.made()
+        speaker = getattr(app, "speaker", None)  # its notice, as it stands at this visit
+        self.page.no_speaker = bool(speaker is not None and speaker.problem)
         host = bind_host(app.run_options.host)
         try:
             port = await self.page.start(host, app.run_options.port)
@@ -138,6 +174,7 @@ class PageHost:
             app.log(f"no settings page: {err}")
             return
         url = join_url(host, port)
+        self.page.join_link = url  # the page draws it as a QR code for the other phones
         self.page.allowed_hosts.add(urlsplit(url).netloc.lower())
         app.log(f"settings page: {url} (table code announced, not logged)")  # the journal is not the table's
         if first:
@@ -165,6 +202,21 @@ class PageHost:
     async def close(self) -> None:
         if self.page is not None:
             await self.page.stop()
+
+    async def offline(self) -> bool:
+        """No network to serve the page on (no Wi-Fi, no hotspot address, and no `host` chosen):
+        said once in one line, and the table plays on by voice and button. Checked at every
+        visit of the menu, so a network that comes up later gets its page."""
+        from narrator.phones import network
+
+        if self.app.run_options.host or network.lan_ip() is not None:
+            return False
+        if not self.said_offline:
+            self.said_offline = True
+            self.app.log("no network address for the host screen (no Wi-Fi or hotspot); playing by voice and "
+                         "button (join a Wi-Fi, or `narrator config hotspot on`)")
+            await self.app.say("appliance.no_network")
+        return True
 
     def carry_in(self, server: Any) -> str:
         """The game's phone page answers the host screen of the settings page (carry.py), and

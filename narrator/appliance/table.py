@@ -45,6 +45,9 @@ game = "{DEFAULT_GAME}"
 players = 5
 lang = "ja"
 # names = ["Aki", "Ben", "Chika", "Dai", "Emi"]
+# The host screen and the players' phones (a page at the address the narrator says) are on
+# while this file does not say `phones`; `phones = false` turns them off.
+# phones = false
 
 [appliance]
 # GPIO (BCM) pin of the main button, wired to ground: short press = done / next / yes,

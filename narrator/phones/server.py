@@ -103,6 +103,8 @@ class PhoneServer:
         self.allowed_hosts: set[str] = set()
         """Host headers the page answers to (its own addresses): a page elsewhere that points
         a name of its own at this machine (DNS rebinding) gets 421 and no seat."""
+        self.no_speaker = False
+        """The appliance plays this game without sound (appliance/speaker.py): the host screen says so."""
         self.check_origin = True
         self.keys = crypto.SeatKeys()
         """Each seated phone's key (`make_server` keeps them in the game folder)."""
@@ -270,6 +272,7 @@ class PhoneServer:
         if is_host:
             view["host"]["timer_serial"] = self.timer_serial if self.timer is not None else None
             view["host"]["end_lines"] = self.end_lines.shown()
+            view["host"]["no_speaker"] = self.no_speaker
         if not is_host and view["ask"] is not None and not view["ask"]["private"]:
             view["ask"] = None  # public questions are answered on the host screen (answers.py)
         return view

@@ -95,6 +95,12 @@ class SettingsPage:
         self.release_until: float | None = None
         """Until when the table may confirm a `release host` asked by button or voice (host_release.py)."""
 
+        self.join_link: str | None = None
+        """The address the narrator announced: every phone may show it as a QR code for the others
+        (no code in it: the table code stays spoken, a seat's own code stays with the host screen)."""
+        self.no_speaker = False
+        """The appliance plays without sound (no speaker found): the page says so (appliance/speaker.py)."""
+
     def keep_at(self, path: Path | None, warn: Callable[[str], None] | None = None) -> bool:
         """Keep the host screen in `path` from now on, and take the one kept there (a restart)."""
         self.keep_path = path
@@ -237,7 +243,12 @@ class SettingsPage:
         except NarratorError as err:
             return wire.error(409, str(err))
         view.update({"lang": self.lang, "host": self.is_host(request), "seat": self.seat_of(request),
-                     "has_host": self.host_digest is not None, "key": self.keys.public_key})
+                     "has_host": self.host_digest is not None, "key": self.keys.public_key,
+                     "no_speaker": self.no_speaker})
+        if self.join_link:
+            from narrator.phones.channel import qr_modules
+
+            view["join"] = {"url": self.join_link, "qr": qr_modules(self.join_link)}
         return wire.reply(view)
 
     async def _join(self, request: web.Request) -> web.Response:

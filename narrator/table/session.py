@@ -202,6 +202,11 @@ def _output(run: RunOptions, voice: Any, clock: Clock, warn: Callable[[str], Non
         return open_output("null", clock, volume=run.volume, record=record), True
 
 
+def open_audio(run: RunOptions, voice: Any, clock: Clock, warn: Callable[[str], None]) -> AudioOutput:
+    """The output `run` asks for, as a sitting opens it (the appliance's speaker, back between games)."""
+    return _output(run, voice, clock, warn)[0]
+
+
 def _notice_player(run: RunOptions) -> tuple[Callable[[Any], None], Callable[[], None]]:
     """Plays a clip at once on an output of its own (the game's clock has not started) and,
     when closed, waits until it has been heard: how the rendering notice is said."""

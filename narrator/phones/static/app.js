@@ -566,6 +566,7 @@ function memo(m) {
 // the table's public questions.
 function hostScreen(h) {
   const box = el("div", { class: "card", id: "host" }, el("h2", { text: t("host_title", { n: h.free }) }));
+  if (h.no_speaker) box.append(el("p", { class: "notice", id: "no-speaker", role: "status", text: t("no_speaker") }));
   if (h.ask) box.append(ask(h.ask));
   if (showing !== null && h.seats[showing - 1] && !h.seats[showing - 1].taken) box.append(codeCard(h.seats[showing - 1]));
   else showing = shownCode = null;

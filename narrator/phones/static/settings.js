@@ -162,8 +162,10 @@ function render() {
   $("who").textContent = view.host ? t("host") : view.seat ? t("seat", { n: view.seat }) : "";
   $("phase").textContent = t("title");
   const parts = [el("p", { class: "msg", id: "msg", text: message })];
+  if (view.no_speaker) parts.push(el("p", { class: "notice", id: "no-speaker", role: "status", text: t("no_speaker") }));
   if (view.host) parts.push(...hostParts());
   else parts.push(...guestParts());
+  if (view.join) parts.push(joinCard());
   $("app").replaceChildren(...parts);
   if (view.host) showRefusal();
 }
@@ -340,6 +342,35 @@ function draggable(list, key, order) {
   };
   list.addEventListener("pointerup", (e) => end(e, true));
   list.addEventListener("pointercancel", (e) => end(e, false));
+}
+
+// The page's own address as a QR code, on request, for the other phones to scan: the one the
+// narrator said aloud (no table code in it). Drawn here from the modules the view carries.
+let showingJoin = false;
+function joinCard() {
+  const box = el("div", { class: "card", id: "join-card" },
+    el("button", { type: "button", id: "show-join", text: t(showingJoin ? "hide_join_qr" : "join_qr"),
+      onclick: () => { showingJoin = !showingJoin; render(); } }));
+  if (showingJoin) {
+    box.append(el("div", { id: "join-qr", role: "img", "aria-label": t("join_qr_alt") }, qrDrawing(view.join.qr)),
+      el("p", { class: "letters", id: "join-url", text: view.join.url }));
+  }
+  return box;
+}
+
+function qrDrawing(rows) {
+  const ns = "http://www.w3.org/2000/svg", size = rows.length + 4;  // a quiet zone of 2 modules
+  const svg = document.createElementNS(ns, "svg");
+  for (const [k, v] of [["viewBox", "0 0 " + size + " " + size], ["width", size * 6], ["height", size * 6]]) svg.setAttribute(k, String(v));
+  const back = document.createElementNS(ns, "rect");
+  for (const [k, v] of [["width", size], ["height", size], ["fill", "#fff"]]) back.setAttribute(k, String(v));
+  let d = "";
+  rows.forEach((row, y) => { for (let x = 0; x < row.length; x++) if (row[x] === "1") d += "M" + (x + 2) + " " + (y + 2) + "h1v1h-1z"; });
+  const path = document.createElementNS(ns, "path");
+  path.setAttribute("d", d);
+  path.setAttribute("fill", "#000");
+  svg.append(back, path);
+  return svg;
 }
 
 function presetsCard() {
