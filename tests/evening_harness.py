@@ -58,6 +58,17 @@ PHONES_BY_FLAG = "NARRATOR_EVENING_PHONES_BY_FLAG"
 """Set (to anything) only to see how far the later phases get on code without item 1: the
 phone page is then turned on by a flag, as a shell command would. The test never sets it."""
 
+HOST_NOW = """async () => {
+  const game = typeof seatLabel === 'function';
+  const r = await fetch(game ? '/api/view' : '/api/settings');
+  if (!r.ok) return false;
+  const v = await r.json();
+  return !!v.host && !!document.getElementById(game ? 'host' : 'play')
+    && (document.getElementById('who') || {}).textContent === 'ホスト画面';
+}"""
+"""The page is the host screen now: the narrator serving it says so (its view has the host's
+part), and the page shows it (a page still drawn from before a restart does not count)."""
+
 WAIT = 30.0
 """Seconds any one thing may take before its phase fails (a loaded 2-core machine)."""
 GAME = 150.0
@@ -210,7 +221,15 @@ class Evening:
     """One evening: the serve process, the host screen and eight phones, phase by phase."""
 
     def __init__(self, browser: Any, serve: Serve, new_phone: Any):
-        self.browser, self.serve, self.new_phone = browser, serve, new_phone
+        self.browser, self.serve = browser, serve
+        self.errors: list[str] = []
+        """The pages' own script errors (a page left at 「…」 says why here)."""
+
+        async def opened(b):
+            page = await new_phone(b)
+            page.on("pageerror", lambda err: self.errors.append(f"{page.url}: {err}"))
+            return page
+        self.new_phone = opened
         self.host: Any = None
         self.phones: list[Any] = []
         self.m = Measures()
@@ -224,7 +243,8 @@ class Evening:
                 except Exception:  # noqa: BLE001 - a closed page must not hide the failure
                     pass
         text = await safe(self.host, VISIBLE_TEXT) if self.host is not None else None
-        return f"host screen at the failure: {str(text)[:400]!r}; serve's last lines:\n{self.serve.log_tail(8)}"
+        return (f"host screen at the failure: {str(text)[:400]!r}; page errors: {self.errors[-5:]}; "
+                f"serve's last lines:\n{self.serve.log_tail(8)}")
 
     # every screen: Japanese, and no raw id
     async def check_screen(self, page, where: str) -> str:
@@ -435,9 +455,8 @@ class Evening:
 
     async def _host_screen_back(self, page) -> bool:
         """The page is the host screen again by itself: no code typed, no hold (a bounded wait)."""
-        async def back():  # the game's host screen or the settings page's, whichever is served
-            return await safe(page, """() => (document.getElementById('who') || {}).textContent === 'ホスト画面'
-                && !!(document.getElementById('host') || document.getElementById('play'))""")
+        async def back():  # the game's host screen or the settings page's, by the narrator's own word
+            return await safe(page, HOST_NOW)
         try:
             return await poll(back, timeout=WAIT, what="the host screen back")
         except AssertionError:
@@ -451,6 +470,7 @@ class Evening:
         context = await self.browser.new_context(viewport={"width": 390, "height": 844}, locale="ja-JP",
                                                  has_touch=True, is_mobile=True, storage_state=kept)
         self.host = await context.new_page()
+        self.host.on("pageerror", lambda err: self.errors.append(f"host (reopened): {err}"))
         await self.host.goto(self.serve.url)
         recovered = await self._host_screen_back(self.host)
         assert recovered, "a closed browser lost the host screen (item 4: its cookie must outlive the browser)"
