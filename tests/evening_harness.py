@@ -75,6 +75,11 @@ GAME = 150.0
 """Seconds a whole game may take, tapped through on eight phones."""
 
 
+def raw_ids(text: str) -> list[str]:
+    """The ASCII words on a Japanese screen that are no Japanese table's words (raw ids)."""
+    return [w for w in ASCII_WORD.findall(text) if w not in ALLOWED_ASCII]
+
+
 # --- the narrator's side: `narrator serve` as its own process ------------------------------
 
 class TableButton:
@@ -249,7 +254,7 @@ class Evening:
     # every screen: Japanese, and no raw id
     async def check_screen(self, page, where: str) -> str:
         text = await poll(lambda: safe(page, VISIBLE_TEXT), what=f"{where}: a page to read")
-        raw = [w for w in ASCII_WORD.findall(text) if w not in ALLOWED_ASCII]
+        raw = raw_ids(text)
         assert not raw, f"{where}: raw ids on a Japanese screen: {raw} in {text[:300]!r}"
         assert JAPANESE.search(text), f"{where}: no Japanese on the screen: {text[:200]!r}"
         self.m.screens_checked += 1

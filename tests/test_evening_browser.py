@@ -16,10 +16,9 @@ import socket
 
 import pytest
 
-from tests.evening_harness import NAMES, Evening, Serve
+from tests.evening_harness import JAPANESE, NAMES, Evening, Serve, raw_ids
 from tests.test_phones_browser import CHROMIUM, LAUNCH_ARGS, new_phone, playwright_api
 
-pytestmark = pytest.mark.slow  # Chromium through Playwright, nine pages, five served games
 
 
 def free_port():
@@ -28,6 +27,16 @@ def free_port():
         return s.getsockname()[1]
 
 
+def test_the_screen_check_finds_raw_ids_and_passes_the_tables_words():
+    """The check every screen goes through: 人狼's raw result id, a role id and a default seat
+    are caught; a Japanese screen with its seat code's QR word is not."""
+    assert raw_ids("ゲーム終了 winner_village") == ["winner_village"]
+    assert raw_ids("あなたの役職: citizen") == ["citizen"] and raw_ids("1. P1 解放") == ["P1"]
+    shown = "ホスト画面 1日目の夜 席（空席 0）1. 翔太 解放 QRコードを読み取ってください"
+    assert raw_ids(shown) == [] and JAPANESE.search(shown)
+
+
+@pytest.mark.slow  # Chromium through Playwright, nine pages, five served games
 def test_an_evening_of_five_games_from_first_boot_to_the_standings(narrator_home, tmp_path, capsys):
     serve = Serve(narrator_home, free_port(), tmp_path)
     measures = {}
