@@ -58,6 +58,12 @@ PHONES_BY_FLAG = "NARRATOR_EVENING_PHONES_BY_FLAG"
 """Set (to anything) only to see how far the later phases get on code without item 1: the
 phone page is then turned on by a flag, as a shell command would. The test never sets it."""
 
+PAGE_STATE = """async () => ({script: typeof seatLabel === 'function' ? 'app.js' : typeof namesCard === 'function'
+  ? 'settings.js' : 'none', ready: document.readyState,
+  settings: await fetch('/api/settings').then((r) => r.status).catch(() => 0),
+  seats: await fetch('/api/seats').then((r) => r.status).catch(() => 0)})"""
+"""Which page a stuck screen is (a page left at 「…」): its script and what the address answers."""
+
 HOST_NOW = """async () => {
   const game = typeof seatLabel === 'function';
   const r = await fetch(game ? '/api/view' : '/api/settings');
@@ -248,6 +254,8 @@ class Evening:
                 except Exception:  # noqa: BLE001 - a closed page must not hide the failure
                     pass
         text = await safe(self.host, VISIBLE_TEXT) if self.host is not None else None
+        script = await safe(self.host, PAGE_STATE) if self.host is not None else None
+        text = f"{text} {script}"
         return (f"host screen at the failure: {str(text)[:400]!r}; page errors: {self.errors[-5:]}; "
                 f"serve's last lines:\n{self.serve.log_tail(8)}")
 
@@ -291,18 +299,25 @@ class Evening:
 
     # phase 3: the table set up by the host screen alone
     async def set_up(self, game: str) -> None:
+        """The fresh table's five seats named first, then grown to eight (item 2: the names
+        kept, three rows more), then the cards on the phones."""
         await self.pick_game(game, cards=False)  # the cards go to the phones once the seats have names
+        first = int(await self.host.input_value("#players"))
+        await self._names(NAMES[:first])
         await self.host.fill("#players", str(len(NAMES)))
-        await self._saved("#save-names")  # the count first: the rows to fill follow it
+        await self._saved("#save-names")  # 5 named → 8: the five names stay, three rows are added
         await self.host.wait_for_selector(f'.name-row[data-seat="{len(NAMES)}"] input.name', timeout=WAIT * 1000)
-        for i, (name, reading) in enumerate(NAMES, 1):
-            await self.host.fill(f'.name-row[data-seat="{i}"] input.name', name)
-            await self.host.fill(f'.name-row[data-seat="{i}"] input.reading', reading)
-        await self._saved("#save-names")
+        await self._names(NAMES)
         for i, (name, _) in enumerate(NAMES, 1):
             assert await self.host.input_value(f'.name-row[data-seat="{i}"] input.name') == name
         await self.pick_game(game)
         await self.check_screen(self.host, "the table set up")
+
+    async def _names(self, names: list[tuple[str, str]]) -> None:
+        for i, (name, reading) in enumerate(names, 1):
+            await self.host.fill(f'.name-row[data-seat="{i}"] input.name', name)
+            await self.host.fill(f'.name-row[data-seat="{i}"] input.reading', reading)
+        await self._saved("#save-names")
 
     async def pick_game(self, game: str, cards: bool = True) -> None:
         await self.host.wait_for_selector("#game", timeout=WAIT * 1000)
