@@ -6,7 +6,7 @@ and the lines the program itself prints must not fall back to English; a key tha
 Japanese is caught by tests/test_terminal_lines.py, which walks every key in both languages.
 
 The language is the table's (`choose`, called where the table is known: `play` by its table file
-or flags, `resume` by the saved game), else the `lang` of the narrator home's table file, else
+or flags, `resume` by what the saved game remembers of it), else the `lang` of the narrator home's table file, else
 the locale (LC_ALL, LC_MESSAGES, LANG, the first one set: `ja…` is Japanese), else English.
 
 Stdlib only, and runnable as a script (`python3 -I narrator/terminal.py KEY name=value …`), so
@@ -41,6 +41,22 @@ def choose(lang: object) -> None:
     global _chosen
     if isinstance(lang, str) and lang in LANGS:
         _chosen = lang
+
+
+SAVED_KEY = "terminal_lang"
+"""The saved game's run options keep the language its table chose (`remembered`), so that
+`narrator resume` speaks it too, whatever the locale of the shell that resumes."""
+
+
+def remembered(run: dict[str, object]) -> dict[str, object]:
+    """A game's run options to save, with the table's chosen language (when one was)."""
+    return {**run, SAVED_KEY: _chosen} if _chosen else dict(run)
+
+
+def recall(run: object) -> None:
+    """A saved game's run options: its table's language, if it chose one, is chosen again."""
+    if isinstance(run, dict):
+        choose(run.get(SAVED_KEY))
 
 
 def forget() -> None:

@@ -28,7 +28,7 @@ from narrator.table.runner import resume_position, start_position
 from narrator.table.session import RunOptions, open_sitting
 from narrator.table.saved_games import find_game, rules_of, saved_games, unfinished
 from narrator.table.store import GameStore
-from narrator.terminal import choose, said
+from narrator.terminal import choose, recall, remembered, said
 
 
 @click.command(cls=TableFlagsCommand)
@@ -69,7 +69,7 @@ def play(game: str | None, table_file: Path | None, no_keyboard: bool, dry_run: 
         raise SetupError(f"{needs_phones}; add --phones (or phones = true)")
     _review_names(run, rules.names(config), keyboard=not no_keyboard and not run.answers)
     sitting = open_sitting(run, names=rules.names(config), game=rules, config=config, new_game=True)
-    store = GameStore.create(home.app_home(), rules.name, config.to_dict(), run.to_dict(), holder="narrator play",
+    store = GameStore.create(home.app_home(), rules.name, config.to_dict(), remembered(run.to_dict()), holder="narrator play",
                              game_file=rules.source)
     click.echo(said("game_saved", id=store.id, folder=store.folder), err=True)
     _run(rules, config, store, sitting, run, lambda: start_position(rules, config, store), recap=False)
@@ -156,7 +156,7 @@ def _resume(store: GameStore, keyboard: bool | None, cut_log: bool, flags: dict[
     if not unfinished(store):  # a meta.json rebuilt from the log is replayed to know
         raise NarratorError.said("already_over", id=store.id)
     meta = store.meta
-    choose(meta.get("run", {}).get("lang") if isinstance(meta.get("run"), dict) else None)  # the saved table's
+    recall(meta.get("run"))  # the saved game's table's language, if it stated one
     rules = rules_of(store)
     config = saved_config(rules, meta, store.id)
     run = resume_options(meta["run"], flags, keyboard=keyboard)
@@ -166,7 +166,7 @@ def _resume(store: GameStore, keyboard: bool | None, cut_log: bool, flags: dict[
     used = scripted_lines_used(store.events())
     sitting = open_sitting(run, start_at=position.t, answers_used=used, names=rules.names(config),
                            game=rules, config=config)
-    store.update_run(run.to_dict())
+    store.update_run(remembered(run.to_dict()))
     click.echo(said("resuming", id=store.id), err=True)
     _run(rules, config, store, sitting, run, lambda: position, recap=True)
 
