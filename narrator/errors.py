@@ -19,15 +19,15 @@ from typing import Any
 class NarratorError(Exception):
     """A problem the user can fix; `str(err)` is the one line to show.
 
-    Made by `said(key, **params)`, it is a line of narrator/terminal.toml, worded in the
-    terminal's language when shown (the table's, else the locale's: narrator/terminal.py)."""
+    Made by `said(key, **params)`, it is a line of narrator/terminal/lines.toml, worded in the
+    terminal's language when shown (the table's, else the locale's: narrator/terminal/lines.py)."""
 
     exit_code = 1
     said_key: str | None = None
 
     @classmethod
     def said(cls, key: str, /, **params: object) -> NarratorError:
-        """The error whose line is `key` of narrator/terminal.toml, filled with `params`."""
+        """The error whose line is `key` of narrator/terminal/lines.toml, filled with `params`."""
         err = cls(key)
         err.said_key, err.said_params = key, params
         return err

@@ -1,5 +1,5 @@
 """Shared fixtures: every test gets its own app home, so saved games never mix, and an English
-locale (the terminal's own lines follow the locale: narrator/terminal.py), whatever the machine's."""
+locale (the terminal's own lines follow the locale: narrator/terminal/lines.py), whatever the machine's."""
 
 import pytest
 

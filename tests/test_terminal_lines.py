@@ -1,6 +1,6 @@
 """The program's own terminal lines in the table's language (issue 37, item 9).
 
-Every key of narrator/terminal.toml is walked in both languages (a new line cannot forget its
+Every key of narrator/terminal/lines.toml is walked in both languages (a new line cannot forget its
 Japanese), every key the code and scripts/setup print exists there, and the language is the
 table's (`lang` of the table file), else the locale's, else English. The CLI tests run the real
 `narrator` in a bounded subprocess: Ctrl-C, resume, doctor, a missing speech model, dry run.

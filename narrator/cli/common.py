@@ -20,7 +20,7 @@ from narrator.terminal import said
 def friendly_errors(func: Callable[..., Any]) -> Callable[..., Any]:
     """Turn a NarratorError into `error: …` and its exit status, an unexpected disk failure into
     one line and exit 2; Ctrl-C into a resume hint when a game was playing. Every line is in the
-    terminal's language (narrator/terminal.py: the table's, else the locale's)."""
+    terminal's language (narrator/terminal/lines.py: the table's, else the locale's)."""
 
     @wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:

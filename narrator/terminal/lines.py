@@ -1,5 +1,5 @@
 """The program's own terminal lines (setup, warnings, Ctrl-C, resume, doctor, the speech-model
-errors) in the table's language, from one file: narrator/terminal.toml.
+errors) in the table's language, from one file: narrator/terminal/lines.toml.
 
 Why a file of keys and not sentences in the code: a Japanese table reads the game in Japanese,
 and the lines the program itself prints must not fall back to English; a key that has no
@@ -9,7 +9,7 @@ The language is the table's (`choose`, called where the table is known: `play` b
 or flags, `resume` by what the saved game remembers of it), else the `lang` of the narrator home's table file, else
 the locale (LC_ALL, LC_MESSAGES, LANG, the first one set: `ja…` is Japanese), else English.
 
-Stdlib only, and runnable as a script (`python3 -I narrator/terminal.py KEY name=value …`), so
+Stdlib only, and runnable as a script (`python3 -I narrator/terminal/lines.py KEY name=value …`), so
 scripts/setup prints its lines through it before narrator is installed.
 """
 
@@ -21,7 +21,7 @@ import tomllib
 from functools import cache
 from pathlib import Path
 
-LINES_FILE = Path(__file__).with_name("terminal.toml")
+LINES_FILE = Path(__file__).with_name("lines.toml")
 LANGS = ("en", "ja")
 TABLE_NAME = "table.toml"
 """The narrator home's table file (narrator.appliance.table.TABLE_NAME: not imported, see above)."""
@@ -107,9 +107,9 @@ def said_in(lang: str, key: str, /, **params: object) -> str:
 
 
 def main(argv: list[str]) -> int:
-    """`terminal.py KEY [name=value …]`: print the line (scripts/setup's printer)."""
+    """`lines.py KEY [name=value …]`: print the line (scripts/setup's printer)."""
     if not argv:
-        print("usage: terminal.py KEY [name=value ...]", file=sys.stderr)
+        print("usage: lines.py KEY [name=value ...]", file=sys.stderr)
         return 2
     params = dict(arg.split("=", 1) for arg in argv[1:] if "=" in arg)
     print(said(argv[0], **params))
