@@ -7,5 +7,5 @@ importing nothing of narrator, so every room prints through it and scripts/setup
 """
 
 from narrator.terminal.lines import (  # noqa: F401 - the folder's door
-    LANGS, SAVED_KEY, choose, forget, lines, locale_lang, recall, remembered, said, said_in, terminal_lang,
+    LANGS, SAVED_KEY, choose, file_lang, forget, lines, locale_lang, recall, remembered, said, said_in, terminal_lang,
 )

@@ -82,8 +82,13 @@ def home_table_lang() -> str | None:
         home = Path(os.environ["NARRATOR_HOME"]).expanduser()
     else:
         home = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "narrator"
+    return file_lang(home / TABLE_NAME)
+
+
+def file_lang(path: Path) -> str | None:
+    """The `lang` a table file states, if it is readable and states one the lines have."""
     try:
-        lang = tomllib.loads((home / TABLE_NAME).read_text(encoding="utf-8")).get("lang")
+        lang = tomllib.loads(path.read_text(encoding="utf-8")).get("lang")
     except (OSError, ValueError, RecursionError):
         return None
     return lang if lang in LANGS else None
