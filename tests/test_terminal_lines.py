@@ -239,3 +239,25 @@ def test_setup_says_not_ready_in_the_tables_language(tmp_path, how):
         assert done.last_line.startswith("setup: 準備できていません: 音声認識モデル（--model）が入っていません"), done.stderr
         assert done.last_line.endswith("直し方: narrator models install ja") or "models install ja" in done.last_line
         assert "setup: narrator と音声エンジンを .venv に入れています" in done.stderr
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_appliance_logs_its_game_in_the_tables_language(narrator_home, tmp_path, lang):
+    """`narrator serve` on a fresh appliance: its table file (Japanese by default, or set to
+    English) words the log lines of the game it saves and plays."""
+    from narrator.appliance.serve import ServeOptions, serve
+    from narrator.appliance.table import ensure_table
+
+    path = ensure_table()
+    if lang == "en":
+        path.write_text(path.read_text(encoding="utf-8").replace('lang = "ja"', 'lang = "en"'), encoding="utf-8")
+    answers = tmp_path / "answers.txt"
+    answers.write_text("yes\ndone\nyes\n", encoding="utf-8")
+    logged: list[str] = []
+    opts = {"voice": "text", "time_scale": "0", "answers": str(answers), "transcript": str(tmp_path / "t.jsonl")}
+    assert serve(ServeOptions(once=True, keyboard=False, buttons=False, overrides=opts), log=logged.append) == 1
+    saved = [line for line in logged if line.startswith(("game ", "ゲーム "))]
+    if lang == "ja":
+        assert any(re.fullmatch(r"ゲーム \S+（additional-werewolf、5人）を \S+ に保存しています", line) for line in saved), logged
+    else:
+        assert any(re.fullmatch(r"game \S+ \(additional-werewolf, 5 players\) saved in \S+", line) for line in saved), logged

@@ -37,6 +37,7 @@ from narrator.appliance.table import (
 )
 from narrator.table.saved_games import rules_of
 from narrator.table.store import GameStore
+from narrator.terminal import said
 
 WAIT_SOURCE = "appliance"
 """Held in the hub when no listener exists, so the appliance waits instead of giving up."""
@@ -297,7 +298,7 @@ class Appliance:
             self.log(f"cannot resume game {store.id}, skipping it: {err}")
             self.unresumable.add(store.id)
             return False
-        self.log(f"resuming game {store.id}")
+        self.log(said("resuming", id=store.id))
         if position.recovered:
             await self.say("appliance.recovered")
         self._restart_clock(position.t)
@@ -320,7 +321,7 @@ class Appliance:
         store = GameStore.create(home.app_home(), rules.name, config.to_dict(), self.run_options.to_dict(),
                                  holder="narrator serve", warn=lambda message: self.log(f"warning: {message}"),
                                  game_file=rules.source)
-        self.log(f"game {store.id} ({rules.name}, {settings.players} players) saved in {store.folder}")
+        self.log(said("serve_game_saved", id=store.id, game=rules.name, players=settings.players, folder=store.folder))
         try:
             position = start_position(rules, config, store)
             self._restart_clock(0.0)
