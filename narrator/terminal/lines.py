@@ -5,12 +5,13 @@ Why a file of keys and not sentences in the code: a Japanese table reads the gam
 and the lines the program itself prints must not fall back to English; a key that has no
 Japanese is caught by tests/test_terminal_lines.py, which walks every key in both languages.
 
-The language is the table's (`choose`, called where the table is known: `play` by its table file
-or flags, `resume` by what the saved game remembers of it), else the `lang` of the narrator home's table file, else
-the locale (LC_ALL, LC_MESSAGES, LANG, the first one set: `ja…` is Japanese), else English.
+The language is the table's (`choose`, called where the table is known: `play` and `serve` by
+their table file or flags, `resume` by what the saved game remembers of it), else the `lang` of
+the narrator home's table file, else the locale (LC_ALL, LC_MESSAGES, LANG, the first one set:
+`ja…` is Japanese), else English.
 
-Stdlib only, and runnable as a script (`python3 -I narrator/terminal/lines.py KEY name=value …`), so
-scripts/setup prints its lines through it before narrator is installed.
+Stdlib only, and runnable as a script (`python3 -I narrator/terminal/lines.py KEY name=value …`),
+so scripts/setup prints its lines through it before narrator is installed.
 """
 
 from __future__ import annotations
