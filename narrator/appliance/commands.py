@@ -40,10 +40,8 @@ def register(main: click.Group, friendly_errors: Any) -> None:
     def serve(table: Path | None, once: bool, keyboard: bool | None, no_buttons: bool, **flags: Any) -> None:
         """The appliance: greet, resume or choose a game by button or voice, play; run by the service."""
         from narrator.appliance.serve import ServeOptions, serve as run_serve
-        from narrator.terminal import choose, file_lang
 
         overrides = {k: v for k, v in flags.items() if v is not None}
-        choose(overrides.get("lang") or (file_lang(table) if table else None))  # else the home table's, the locale's
         run_serve(ServeOptions(table=table, once=once, keyboard=keyboard, buttons=not no_buttons, overrides=overrides))
 
     @main.group()

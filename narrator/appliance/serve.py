@@ -37,7 +37,7 @@ from narrator.appliance.table import (
 )
 from narrator.table.saved_games import rules_of
 from narrator.table.store import GameStore
-from narrator.terminal import said
+from narrator.terminal import choose, file_lang, said
 
 WAIT_SOURCE = "appliance"
 """Held in the hub when no listener exists, so the appliance waits instead of giving up."""
@@ -60,6 +60,9 @@ def serve(options: ServeOptions, log: Callable[[str], None] | None = None) -> in
     """Run the appliance until stopped (or after one game with `once`); returns games played."""
     log = log or (lambda message: print(f"appliance: {message}", file=sys.stderr, flush=True))
     check_table({}, "command line", options.overrides)  # a bad flag is the caller's to fix
+    # the terminal's language: the --lang flag's, else --table's, else the home table's (read anew
+    # each time, as the host screen changes it), else the locale's
+    choose(options.overrides.get("lang") or (file_lang(options.table) if options.table else None))
     try:
         path = options.table or ensure_table()
     except NarratorError as err:  # a full or read-only card: said once the greeting is heard
