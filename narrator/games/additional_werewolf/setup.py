@@ -25,6 +25,7 @@ from narrator.settings import (
     boolean,
     check_options,
     declare,
+    declared_values,
     integer,
     parse_counts,
     parse_list,
@@ -126,7 +127,7 @@ def _configure(settings: TableSettings) -> AWConfig:
     src = settings.source
     options = translate(settings.options, SETTINGS, NAMES, settings.lang, src)
     check_options(options, SETTINGS, "additional-werewolf", src)
-    defaults = definition()["defaults"]
+    defaults = declared_values(SETTINGS)
     players = settings.players or 5
     if players < MIN_PLAYERS or players > MAX_PLAYERS:
         raise Refusal("aw_players", source=src, least=MIN_PLAYERS, most=MAX_PLAYERS, players=players)
@@ -140,7 +141,7 @@ def _configure(settings: TableSettings) -> AWConfig:
     roles = {k: v for k, v in roles.items() if v}
     cards = {k: v for k, v in cards.items() if v}
     _check_counts(players, roles, cards, src)
-    digital = boolean(options.get("digital_cards", False), "digital_cards", src)
+    digital = boolean(options.get("digital_cards", defaults["digital_cards"]), "digital_cards", src)
     if cards.get("lovers", 0) > 2 and not digital:
         raise Refusal("aw_lovers_pairs", source=src, count=cards["lovers"], pairs=cards["lovers"] // 2,
                       card=Named("cards", "lovers"))
