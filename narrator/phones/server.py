@@ -228,6 +228,8 @@ class PhoneServer:
             return
         self.waiting = asyncio.get_running_loop().create_future()
         self._changed()
+        if self.speak is not None:  # never a silent wait: the table hears how to start anyway
+            self.speak("phones.wait_seats", {"free": len(self.seats.free())})
         command = None
         try:
             while not self.waiting.done():
