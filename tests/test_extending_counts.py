@@ -75,6 +75,14 @@ class Copy:
         lines[at:at] = [f"# {words}", f'"{key}" = "{reading}"']
         path.write_text("\n".join(lines), encoding="utf-8")
 
+    def reviewed_readings(self) -> dict[str, tuple[str, str]]:
+        """What `scripts/review-readings ja` prints in the copy: {line id: (words, reading)}."""
+        if shutil.which("open_jtalk") is None:
+            pytest.skip("Open JTalk is not installed (scripts/setup installs it)")
+        printed = self.run("-m", "narrator.cli.review_readings", "ja").stdout
+        found = re.findall(r'# (.+)\n"([^"]+)" = "([^"]*)"', printed)
+        return {key: (words, reading) for words, key, reading in found}
+
     def run(self, *args: str) -> subprocess.CompletedProcess:
         env = {**os.environ, "PYTHONPATH": str(self.root), "NARRATOR_HOME": str(self.root.parent / "home")}
         done = subprocess.run([sys.executable, *args], cwd=self.root, env=env, capture_output=True, text=True,
@@ -120,8 +128,11 @@ baker = "パン屋{n}枚"
 
 def test_a_role_in_a_shipped_game_file(copy):
     copy.append("narrator/games/kernel/games/werewolf.toml", ROLE)
-    copy.review("wolf.card.baker", "パン屋1枚", "パンヤイチマイ")
-    copy.review("wolf.role.baker", "パン屋", "パンヤ")
+    reviewed = copy.reviewed_readings()  # scripts/review-readings: Open JTalk's, checked by eye here
+    assert sorted(reviewed) == ["wolf.card.baker", "wolf.role.baker"], reviewed
+    assert reviewed["wolf.role.baker"][1] == "パンヤ"
+    for key, (words, reading) in reviewed.items():
+        copy.review(key, words, reading)
     copy.replace("docs/werewolf.md", "| optional roles | ", "| optional roles | パン屋 (a villager), ")
     checked = copy.run("-m", "narrator", "games", "check", "werewolf")
     assert "ok a baker is a villager" in checked.stdout
