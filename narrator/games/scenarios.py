@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from narrator.errors import SetupError
-from narrator.cues import Answer, Ask, Collect, Continue, Cue, End, Event, GameEvent, Private, Say, Start
+from narrator.cues import Answer, Ask, Collect, Continue, Cue, End, Event, Private, Say, Start
 
 MAX_STEPS = 2000
 """Steps a scenario may take: far more than any game's; a game that never ends fails, never hangs."""
@@ -167,4 +167,4 @@ def describe(folder: Path, rules: Rules, plan: Callable[[Any], list[str]], confi
                      "tells its plan and checks its scenarios only")
 
 
-__all__ = ["Rules", "load", "play", "check", "describe", "answer_for", "missing", "said", "GameEvent"]
+__all__ = ["Rules", "load", "play", "check", "describe", "answer_for", "missing", "said"]
