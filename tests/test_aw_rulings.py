@@ -412,12 +412,7 @@ def test_a_nominated_werewolf_is_found_by_the_narrator_and_the_citizens_win():
     assert t.view(traitor)["won"] is False
 
 
-def test_a_werewolf_strategist_loses_at_once_and_cannot_use_the_card():
-    t = digital(cards="seer=1,medium=1,strategist=1,on_break=2",
-                predicate=lambda t: t.view(_wolf(t))["card"] == "strategist")
-    t.to("nomination.who")
-    cues = t.answer([_wolf(t)])
-    assert lines(cues) == ["nomination.found_digital", "end.citizens_win"]
+# (a werewolf strategist nominated: a scenario, narrator/games/additional_werewolf/scenarios.toml)
 
 
 def test_nobody_found_the_additional_cards_are_redealt_and_after_the_last_day_the_werewolves_win():

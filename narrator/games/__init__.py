@@ -1,7 +1,7 @@
 """The games the narrator can run, each behind one contract (`contract.Game`).
 
 Owns: the registry, the contract every game hands the rest of the narrator, what the
-werewolf-family games share (`steps`, `seating`), and the one normaliser of the names a table
+werewolf-family games share (`steps`, `seating`, `deal`, `scenarios`), and the one normaliser of the names a table
 types for cards and roles (`card_names`, 占い師 = `seer`). A game lives in a folder of its own:
 `narrator/games/<name>/` with a `definition.toml` is found by its folder alone (the folder
 `bestia_magica` is the game `bestia-magica`), and an installed package can add a game with

@@ -124,8 +124,9 @@ class Game:
     phones: PhonePlay | None = None
     """How a seat's phone plays this game; None: the game has no phone page."""
     describe: Callable[[Any, str], list[str]] | None = None
-    """A game file's text about itself (the kernel's games): `describe(config, "plan")` the night
-    plan (`narrator play --dry-run`), "graph" the step graph as Mermaid, "check" its scenarios."""
+    """A game's text about itself: `describe(config, "plan")` the night plan (`narrator play
+    --dry-run`), "check" its scenarios (`narrator games check`; a seed game's `scenarios.toml`,
+    `narrator.games.scenarios`), and for a game file "graph" the step graph as Mermaid."""
     lines: Callable[[str], Mapping[str, Any]] | None = None
     """(lang) -> the game's own lines in that language (a game file's `[lines.<lang>]`, in the
     form of a pack's lines file), merged under the voice pack's for the game."""

@@ -64,9 +64,10 @@ def differences(pack: Any, analyse: Callable[[str], str]) -> list[tuple[str, str
     return [(key, words, kept.get(key), said) for (key, words), said in zip(lines, heard) if kept.get(key) != said]
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, widen: Callable[[Any], Any] | None = None) -> int:
     """`scripts/review-readings [pack …]`: print Open JTalk's reading of each line that the
-    reviewed file lacks (or that changed), as TOML to paste after checking it by ear and eye."""
+    reviewed file lacks (or that changed), as TOML to paste after checking it by ear and eye.
+    `widen(pack)`: the pack with the lines reviewed beside it (the games' own, from the CLI floor)."""
     from narrator.sound.engines import load_tts
     from narrator.sound.voicepack import load_pack
 
@@ -74,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     found = 0
     for name in (argv or ["ja"]):
         pack = load_pack(name)
-        for key, words, was, heard in differences(pack, engine.reading):
+        for key, words, was, heard in differences(widen(pack) if widen else pack, engine.reading):
             found += 1
             print(f"# {words}" + (f"\n# was: {was}" if was is not None else ""))
             print(f'"{key}" = "{heard}"')

@@ -1,11 +1,15 @@
 """Additional Werewolf (アディショナル人狼): config, rules engine, and the game contract."""
 
 from narrator.cues import Say
-from narrator.games import seating
+from functools import partial
+from pathlib import Path
+
+from narrator.games import scenarios, seating
 from narrator.games.additional_werewolf import phone, record
 from narrator.games.contract import Game, PhonePlay
 from narrator.games.additional_werewolf.box import box_cues, summary_cues
 from narrator.games.additional_werewolf.rules import AWState, advance, new_state, recap
+from narrator.games.additional_werewolf.state import plan_text
 from narrator.games.additional_werewolf.setup import NAMES, SETTINGS, AWConfig, configure
 
 
@@ -52,4 +56,5 @@ GAME = Game(
     summary=summary_cues,
     settings=SETTINGS,
     card_names=NAMES,
+    describe=partial(scenarios.describe, Path(__file__).parent, scenarios.Rules(configure, new_state, advance), plan_text),
 )

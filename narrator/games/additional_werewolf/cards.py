@@ -13,35 +13,27 @@ config's seed and the day, so a replay deals the same cards. Still pure: no I/O.
 
 from __future__ import annotations
 
-import random
 from dataclasses import replace
 from typing import Any
 
 from narrator.cues import Ask, Countdown, Cue, Say
 from narrator.errors import AnswerError
+from narrator.games import deal as dealing
 from narrator.games.additional_werewolf import record
 
 
 # --- dealing -------------------------------------------------------------------------------
 
-def _pile(counts: Any) -> list[str]:
-    return [card for card, n in sorted(counts.items()) for _ in range(n)]
-
-
 def deal(config: Any, state: Any) -> Any:
     """Shuffle and deal one role card and one additional card to each seat."""
-    rng = random.Random(f"{config.seed}:deal")
-    roles, extras = _pile(config.roles), _pile(config.cards)
-    rng.shuffle(roles)
-    rng.shuffle(extras)
+    roles, extras = dealing.shuffled(f"{config.seed}:deal", dealing.pile(config.roles),
+                                    dealing.pile(config.cards))
     return replace(state, roles_of=tuple(roles), extras_of=tuple(extras))
 
 
 def redeal(config: Any, state: Any) -> Any:
     """Collect the additional cards, shuffle them and deal them again (after a nomination)."""
-    rng = random.Random(f"{config.seed}:redeal:{state.day}")
-    extras = list(state.extras_of)
-    rng.shuffle(extras)
+    (extras,) = dealing.shuffled(f"{config.seed}:redeal:{state.day}", state.extras_of)
     return replace(state, extras_of=tuple(extras))
 
 
@@ -51,7 +43,7 @@ def role(config: Any, state: Any, name: str) -> str:
 
 def holders(config: Any, state: Any, card: str) -> list[str]:
     """The players holding additional card `card`, in seat order."""
-    return [n for n, c in zip(config.names, state.extras_of) if c == card]
+    return dealing.holders(config.names, state.extras_of, card)
 
 
 def _memo(state: Any, player: str, kind: str, **facts: Any) -> Any:

@@ -87,3 +87,16 @@ def night_plan(config: AWConfig, night: int) -> list[NightCall]:
 
 def new_state() -> AWState:
     return AWState()
+
+
+def plan_text(config: AWConfig) -> list[str]:
+    """The night plan `narrator play --dry-run` prints, as a game file's: who wakes on each
+    night and for how long, then the day (a table checks its order and countdowns unplayed)."""
+    out = []
+    for night in range(1, config.days + 1):
+        calls = [f"{c.card}{f' {c.number}' if c.copies > 1 else ''} ({config.countdown_for(c.card)} s)"
+                 for c in night_plan(config, night)]
+        out.append(f"night {night}: " + (", ".join(calls) if calls else "nobody wakes"))
+    discussion = f"{config.discussion} s" if config.discussion else "until the table is done"
+    out.append(f"day: discussion {discussion}, then the nomination; {config.days} days")
+    return out

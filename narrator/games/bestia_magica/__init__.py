@@ -1,9 +1,12 @@
 """Bestia Magica (ベスティアマギカ): config and deal, rules engine, and the game contract."""
 
-from narrator.games import seating
+from functools import partial
+from pathlib import Path
+
+from narrator.games import scenarios, seating
 from narrator.games.bestia_magica import phone, record
 from narrator.games.contract import DEFAULT_QUIET_ROUNDS, Game, PhonePlay
-from narrator.games.bestia_magica.box import box_cues, summary_cues
+from narrator.games.bestia_magica.box import box_cues, plan_text, summary_cues
 from narrator.games.bestia_magica.rules import advance, recap
 from narrator.games.bestia_magica.sayable import sayable
 from narrator.games.bestia_magica.setup import NAMES, SETTINGS, BMConfig, configure
@@ -27,5 +30,6 @@ GAME = Game(
     label=lambda id_: f"bm.label.{id_}",
     settings=SETTINGS,
     card_names=NAMES,
+    describe=partial(scenarios.describe, Path(__file__).parent, scenarios.Rules(configure, new_state, advance), plan_text),
     quiet_rounds=lambda config: config.rules.get("quiet_rounds", DEFAULT_QUIET_ROUNDS),  # older saves lack it
 )

@@ -44,3 +44,15 @@ def summary_cues(config: BMConfig) -> list[Cue]:
             Say("bm.setup.readback_night", {"memo": timers["memo"], "gesture": timers["beast_gesture"],
                                             "order": order}),
             discussion]
+
+
+def plan_text(config: BMConfig) -> list[str]:
+    """The night plan `narrator play --dry-run` prints, as a game file's: the night's timers
+    and the order its actions resolve in (the steps of roles in play), then the day."""
+    timers = config.timers
+    order = [step for step in config.rules["night_order"]
+             if any(config.in_play(role) for role in STEP_ACTORS.get(step, ())) or step not in STEP_ACTORS]
+    discussion = f"{timers['discussion']} s" if timers["discussion"] else "open"
+    return [f"night: beasts' gesture {timers['beast_gesture']} s, memo {timers['memo']} s, results {timers['results']} s; "
+            f"resolved in order: {', '.join(order)}",
+            f"day: discussion {discussion}, vote {timers['vote']} s"]

@@ -10,7 +10,6 @@ published rules leave open (P-BM-1 … P-BM-10) is a named key whose default liv
 
 from __future__ import annotations
 
-import random
 import secrets
 import tomllib
 from dataclasses import dataclass
@@ -19,6 +18,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from narrator.games.card_names import CardNames, translate
+from narrator.games.deal import shuffled
 from narrator.errors import Named, Refusal, worded
 from narrator.settings import (
     MAX_COUNTDOWN,
@@ -141,7 +141,7 @@ def _configure(settings: TableSettings) -> BMConfig:
         players = settings.players or (len(settings.names) if settings.names else 8)
         names = settings.names or tuple(f"P{i}" for i in range(1, players + 1))
         cards = _card_list(options, players, src)
-        random.Random(seed).shuffle(cards)
+        (cards,) = shuffled(seed, cards)
         deal = tuple(Card(n, r, a) for n, (r, a) in zip(names, cards))
     _check_deal(deal, src)
     defaults = definition()["defaults"]

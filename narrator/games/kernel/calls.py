@@ -18,6 +18,7 @@ from typing import Any, Mapping
 
 from narrator.cues import Collect, Cue, Private, Request
 from narrator.errors import AnswerError
+from narrator.games import deal as dealing
 from narrator.games.kernel import variants
 from narrator.games.kernel.model import CHOOSING, GameFile, Step
 from narrator.games.kernel.state import KConfig, KState
@@ -61,7 +62,7 @@ def holders(spec: GameFile, config: KConfig, state: KState, role: str) -> list[s
     if not state.cards:
         return list(config.names) or ["?"]
     cards = state.first if spec.nights == 1 else state.cards
-    return [n for n, c in zip(config.names, cards) if c == role and n not in state.dead]
+    return dealing.holders(config.names, cards, role, out=state.dead)
 
 
 def in_set(spec: GameFile, config: KConfig, step: Step) -> bool:

@@ -10,12 +10,12 @@ No audio, files or clock; randomness only from the config's seed.
 
 from __future__ import annotations
 
-import random
 from dataclasses import replace
 from typing import Any, Mapping
 
 from narrator.cues import Answer, Ask, CountIn, Countdown, Cue, Event, GameEvent, Private, Say, Timer
 from narrator.errors import AnswerError
+from narrator.games import deal as dealing
 from narrator.games.kernel import judge, passed
 from narrator.games.kernel import variants
 from narrator.games.kernel.calls import (
@@ -68,9 +68,8 @@ def deal_cards(spec: GameFile, config: KConfig) -> tuple[str, ...]:
     """Each seat's card, then the centre's: a scenario's fixed deal, else shuffled by the seed."""
     if config.fixed:
         return config.fixed
-    pile = [r for r in spec.roles for _ in range(config.roles.get(r, 0))]
-    random.Random(f"{config.seed}:deal").shuffle(pile)
-    return variants.deal(spec, config, pile)
+    (cards,) = dealing.shuffled(f"{config.seed}:deal", dealing.pile(config.roles, spec.roles))
+    return variants.deal(spec, config, cards)
 
 
 def _ready(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:

@@ -5,10 +5,13 @@ the file's own scenarios checked (answers in, expected line ids and winner out).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
-from narrator.cues import Answer, Ask, Collect, Continue, Cue, End, Private, Say, Start
+from narrator.cues import Ask, Collect, Continue, Cue, Start
 from narrator.games.kernel import engine
+from narrator.games import scenarios
+from narrator.games.scenarios import answer_for, said
+from narrator.games.scenarios import missing as _missing  # noqa: F401 - tests read it here
 from narrator.games.kernel.model import GameFile
 from narrator.games.kernel.state import KConfig, KState
 
@@ -118,54 +121,20 @@ def play_scenario(spec: GameFile, scenario: Mapping[str, Any]) -> tuple[list[str
     state, event, lines = KState(), Start(), []
     for _ in range(MAX_STEPS):
         state, cues = engine.advance(spec, config, state, event)
-        lines += [c.line for c in cues if isinstance(c, (Say, Ask, End, Private))]
-        lines += [r.line for c in cues if isinstance(c, Collect) for r in c.requests]
+        lines += said(cues)
         if state.finished:
             break
         event = answer_for(cues[-1], take) if cues and isinstance(cues[-1], (Ask, Collect)) else Continue()
     return lines, state
 
 
-def answer_for(cue: Ask | Collect, take: Callable[[str], Any]) -> Answer:
-    """The event that answers `cue` from answers given in order (`take(line)` the next one): a
-    question takes one; a night call's round one for each holder asked in it, in seat order
-    (none when nobody is: the card is in the centre or dead). The order of a game file's
-    scenarios and of a plain answers file with the phones: the night step by step."""
-    if isinstance(cue, Collect):
-        return Answer({r.player: {r.key: take(r.line)} for r in cue.requests})
-    value = take(cue.line)
-    return Answer(value.split(",") if cue.multiple and isinstance(value, str) else value)
-
-
 def check(spec: GameFile) -> list[str]:
-    """One line per scenario: `ok name` or what differed."""
-    out = []
-    for i, scenario in enumerate(spec.scenarios, 1):
-        label = scenario.get("name", f"#{i}")
-        try:
-            lines, state = play_scenario(spec, scenario)
-        except Exception as err:  # noqa: BLE001 - a scenario's bad answer is its failure, reported
-            out.append(f"FAIL {label}: {err}")
-            continue
-        missing = _missing(lines, list(scenario.get("lines", ())))
-        if state.winner != scenario["winner"] or missing:
-            why = f"winner {state.winner}, expected {scenario['winner']}" if state.winner != scenario["winner"] else \
-                f"line {missing} not said in that order"
-            out.append(f"FAIL {label}: {why}")
-        else:
-            out.append(f"ok {label}")
-    return out
+    """One line per scenario: `ok name` or what differed (the check every game's scenarios share)."""
+    def play_one(scenario: Mapping[str, Any]) -> tuple[list[str], list, KState]:
+        lines, state = play_scenario(spec, scenario)
+        return lines, [], state
 
-
-def _missing(said: list[str], expected: list[str]) -> str | None:
-    """The first expected line id not said after the ones before it (a subsequence check)."""
-    position = 0
-    for line_id in expected:
-        try:
-            position = said.index(line_id, position) + 1
-        except ValueError:
-            return line_id
-    return None
+    return scenarios.check(spec.scenarios, play_one)
 
 
 __all__ = ["describe", "play_scenario", "check", "night_plan", "graph", "Cue"]
