@@ -13,6 +13,7 @@ import contextlib
 import os
 import signal
 import subprocess
+import time
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -34,10 +35,20 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
+def running(pid: int) -> bool:
+    """Whether `pid` still runs (a zombie has ended: only its parent's wait is left)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
 def kill_tree(proc: subprocess.Popen, grace: float = GRACE) -> None:
-    """Kill `proc`, its process group when it leads one, and all its descendants; reap `proc`.
+    """Kill `proc`, its process group when it leads one, and all its descendants; reap `proc`,
+    and wait (at most `grace`) until the descendants, which another parent reaps, have ended.
 
     The descendants are listed before `proc` dies (after, they belong to init and are lost)."""
+    below: list[int] = []
     if proc.poll() is None:
         below = descendants(proc.pid)
         with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -47,6 +58,9 @@ def kill_tree(proc: subprocess.Popen, grace: float = GRACE) -> None:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
     proc.wait(timeout=grace)
+    deadline = time.monotonic() + grace
+    while any(running(pid) for pid in below) and time.monotonic() < deadline:
+        time.sleep(0.01)  # a bounded poll: SIGKILL is delivered, the exit follows in a moment
     for stream in (proc.stdin, proc.stdout, proc.stderr):
         if stream is not None:
             with contextlib.suppress(OSError):
