@@ -3,7 +3,7 @@ process a test started (`tests/processes.py: started`) ends with the test."""
 
 import pytest
 
-from tests.processes import reap_started
+from tests.processes import held, reap_started
 
 
 @pytest.fixture(autouse=True)
@@ -29,11 +29,21 @@ PHONE_PORT = frozenset({
 })
 """Modules whose `narrator serve` (in process or not) opens the phone page on its default port,
 8080 on this machine's address: two at once cannot both listen, and the second waits for a
-press that never comes. One `xdist_group`, so `--dist loadgroup` runs them one after another."""
+press that never comes."""
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist names each test's group
-def pytest_collection_modifyitems(items):
-    for item in items:
-        if item.path.stem in PHONE_PORT:
-            item.add_marker(pytest.mark.xdist_group("phone-port"))
+@pytest.fixture(autouse=True)
+def one_at_a_time(request):
+    """A test that needs a resource only one may hold (the phone page's default port, a chroot's
+    mounts) holds its lock for its run: the other xdist worker, or another checkout's suite on
+    this machine, waits its turn. (pytest-xdist's `xdist_group` would keep such tests on one
+    worker, but only within one run, and with pytest 9 it does not group at all.)"""
+    if request.node.path.stem in PHONE_PORT:
+        name = "phone-port"
+    elif request.node.get_closest_marker("chroot") is not None:
+        name = "chroot"
+    else:
+        yield
+        return
+    with held(name):
+        yield

@@ -5,14 +5,17 @@ Why: a test that fails (or times out) between `Popen` and its `wait` left a narr
 holding its port, its game lock and a core, for the rest of the run; on a 2-core CI machine
 that is the difference between a run in budget and one past it. `tests/test_subprocesses.py`
 checks that every test's `subprocess.run` has a timeout and every `Popen` is reaped here.
+`held` is the lock a test takes for a resource only one test on the machine may hold.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import signal
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 from typing import Any, Iterator
@@ -91,3 +94,28 @@ def reaped(proc: subprocess.Popen, grace: float = GRACE) -> Iterator[subprocess.
         yield proc
     finally:
         kill_tree(proc, grace)
+
+
+LOCK_WAIT = 1800.0
+"""Seconds a test waits for a shared resource before it fails naming the holder's lock file."""
+
+
+@contextlib.contextmanager
+def held(name: str, wait: float = LOCK_WAIT) -> Iterator[None]:
+    """Hold the machine-wide lock `name` (a file in the temp folder) for the block: one test at a
+    time, across xdist workers and across checkouts. Waiting is a bounded poll."""
+    path = Path(tempfile.gettempdir()) / f"narrator-tests-{name}.lock"
+    with open(path, "a") as lock:
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"{path} was held for {wait:.0f} s: is a test run stuck?") from None
+                time.sleep(0.05)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)

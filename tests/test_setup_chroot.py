@@ -36,7 +36,6 @@ SYSTEM_TESTS = ["tests/test_phones_browser.py", "tests/test_vosk_recognition.py"
 pytestmark = [
     pytest.mark.chroot,
     pytest.mark.slow,
-    pytest.mark.xdist_group("chroot"),  # mounts and a debootstrap each: one chroot at a time
     pytest.mark.skipif(os.environ.get("NARRATOR_SKIP_CHROOT") == "1", reason="NARRATOR_SKIP_CHROOT=1"),
     pytest.mark.skipif(os.geteuid() != 0, reason="debootstrap and chroot need root"),
     pytest.mark.skipif(shutil.which("debootstrap") is None, reason="debootstrap not installed (scripts/setup --test)"),

@@ -79,3 +79,17 @@ def test_reaped_ends_a_block_with_the_process_gone(ended):
         if ended:
             proc.wait(timeout=60)
     assert proc.returncode is not None
+
+
+def test_a_held_resource_waits_for_its_holder_and_fails_naming_the_lock_when_it_stays_held():
+    holder = processes.started([sys.executable, "-c", "import fcntl, sys, tempfile, time; "
+                                "f = open(sys.argv[1], 'a'); fcntl.flock(f, fcntl.LOCK_EX); print(1, flush=True); "
+                                "time.sleep(120)", str(Path(processes.tempfile.gettempdir()) / "narrator-tests-probe.lock")],
+                               stdout=subprocess.PIPE, text=True)
+    assert holder.stdout.readline().strip() == "1"
+    with pytest.raises(TimeoutError, match="narrator-tests-probe.lock"):
+        with processes.held("probe", wait=0.3):
+            pass
+    processes.kill_tree(holder)
+    with processes.held("probe", wait=30):  # free again: taken at once
+        pass
