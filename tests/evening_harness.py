@@ -41,6 +41,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tests.processes import started
+
 REPO = Path(__file__).resolve().parent.parent
 
 NAMES = [("翔太", "しょうた"), ("美咲", "みさき"), ("健一", "けんいち"), ("優斗", "ゆうと"),
@@ -156,7 +158,7 @@ class Serve:
         self.transcript = self.folder / f"t{self.boots}.jsonl"
         log = open(self.folder / f"serve{self.boots}.log", "wb")
         env = {**os.environ, "NARRATOR_HOME": str(self.home), "PYTHONPATH": str(REPO)}
-        self.proc = subprocess.Popen([sys.executable, "-m", "tests.evening_harness", str(self.home),
+        self.proc = started([sys.executable, "-m", "tests.evening_harness", str(self.home),
                                       str(self.port), str(self.transcript)],
                                      stdin=subprocess.PIPE, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=self.folder)
         log.close()

@@ -25,6 +25,8 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 
+from tests.processes import started
+
 REPO = Path(__file__).resolve().parents[1]
 START_WAIT = 60.0
 """Seconds the child has to start listening (a loaded machine imports slowly)."""
@@ -84,7 +86,7 @@ def settings_page_child(limit: int, folder: Path, env: dict[str, str] | None = N
     """Start the child; yields (port, its guard's connection cap, stderr path). Bounded: killed and reaped on the way out."""
     log = folder / "stderr.txt"
     with open(log, "wb") as err:
-        proc = subprocess.Popen([sys.executable, "-m", "tests.page_flood", str(limit), str(folder / "table.toml")],
+        proc = started([sys.executable, "-m", "tests.page_flood", str(limit), str(folder / "table.toml")],
                                 cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
                                 env={**os.environ, "PYTHONPATH": str(REPO), **(env or {})})
     try:

@@ -22,6 +22,7 @@ from narrator.appliance.serve import ServeOptions, serve
 from narrator.inputs.hub import ListenerHub
 from narrator.table.saved_games import saved_games
 from narrator.table.transcript import read_transcript
+from tests.processes import started
 
 pytestmark = pytest.mark.slow  # narrator serve as a process, SIGKILL
 
@@ -134,7 +135,7 @@ def test_resume_after_sigkill_through_the_service_start_command(narrator_home, t
     env = {**os.environ, "NARRATOR_HOME": str(narrator_home)}
     first = tmp_path / "first.jsonl"
     # Real time, 50 times faster: the 3-minute discussion lasts 3.6 s, time enough to kill it.
-    proc = subprocess.Popen(serve_command() + [
+    proc = started(serve_command() + [
         "--once", "--no-keyboard", "--no-buttons", "--voice", "text", "--lang", "en", "--time-scale", "0.02",
         "--answers", str(write(tmp_path / "a1.txt", "yes", "done")), "--transcript", str(first)],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=tmp_path)

@@ -15,6 +15,7 @@ import pytest
 
 from narrator.table.transcript import read_transcript
 from tests.pagan_script import ENDINGS
+from tests.processes import started
 
 pytestmark = pytest.mark.slow
 REPO = Path(__file__).resolve().parents[1]
@@ -22,7 +23,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 def narrator(home, *args, **kwargs):
     env = {**os.environ, "NARRATOR_HOME": str(home), "PYTHONIOENCODING": "utf-8"}
-    return subprocess.Popen([sys.executable, "-m", "narrator", *args], env=env, stdin=subprocess.DEVNULL,
+    return started([sys.executable, "-m", "narrator", *args], env=env, stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs)
 
 

@@ -20,6 +20,7 @@ from narrator.sound import doctor
 from narrator.sound.outputs import NullSink
 from narrator.table.clock import ScaledClock
 from tests.clock_helpers import wait_for_record, wait_until
+from tests.processes import started
 
 pytestmark = pytest.mark.slow  # real narrator processes, Ctrl-C by a signal
 
@@ -53,7 +54,7 @@ def test_setup_command_is_this_checkouts_script():
 def test_doctor_fix_lines_run_as_written(tmp_path):
     """Each fix that names narrator or setup starts with a path that exists (no PATH here)."""
     result = subprocess.run([str(VENV_NARRATOR), "doctor"], capture_output=True, text=True,
-                            env=env_with_path("/usr/bin:/bin", tmp_path / "home"))
+                            env=env_with_path("/usr/bin:/bin", tmp_path / "home"), timeout=120)
     fixes = [line.split("fix: ", 1)[1] for line in result.stdout.splitlines() if "fix: " in line]
     commands = [c for fix in fixes for c in (re.findall(r"`([^`]+)`", fix) or [fix])]
     named = [shlex.split(c)[0] for c in commands if "narrator" in c or "setup" in c]
@@ -97,7 +98,7 @@ def test_ctrl_c_stops_with_the_resume_command_that_works(tmp_path, command):
     master, slave = pty.openpty()
     env = env_with_path("/usr/bin:/bin", tmp_path / "home")
     transcript = tmp_path / "transcript.jsonl"  # only to see when the first line is handed to the sink
-    game = subprocess.Popen([str(VENV_NARRATOR), *command, "--lang", "en", "--audio", "null",
+    game = started([str(VENV_NARRATOR), *command, "--lang", "en", "--audio", "null",
                              "--transcript", str(transcript)], stdin=slave,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, start_new_session=True)
     # into the first lines (serve greets, then asks: no game yet): audio is queued on the sink

@@ -60,7 +60,7 @@ def option_names(command: click.Command) -> set[str]:
 
 
 def setup_flags() -> set[str]:
-    usage = subprocess.run([str(REPO / "scripts/setup"), "--help"], capture_output=True, text=True, check=True).stdout
+    usage = subprocess.run([str(REPO / "scripts/setup"), "--help"], capture_output=True, text=True, check=True, timeout=60).stdout
     return set(re.findall(r"(?<![\w-])--?[a-z][\w-]*", usage))
 
 

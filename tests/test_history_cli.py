@@ -177,7 +177,7 @@ def test_the_table_is_in_the_table_language_and_filters_by_game_player_and_day(t
 def test_a_damaged_saved_game_is_skipped_with_one_line(table, tmp_path):
     home, _, _ = table
     copy = tmp_path / "home"
-    subprocess.run(["cp", "-a", str(home), str(copy)], check=True)
+    subprocess.run(["cp", "-a", str(home), str(copy)], check=True, timeout=60)
     folders = [f for f in sorted((copy / "games").iterdir()) if '"bestia-magica"' in (f / "meta.json").read_text()]
     log = folders[0] / "events.jsonl"  # a log with no copy of the setup (as before issue 25): nothing to rebuild from
     first, *rest = log.read_text(encoding="utf-8").splitlines(keepends=True)
@@ -195,7 +195,7 @@ def test_a_damaged_saved_game_is_skipped_with_one_line(table, tmp_path):
 def test_a_forgotten_player_leaves_every_record(table, tmp_path):
     home, _, _ = table
     copy = tmp_path / "home"
-    subprocess.run(["cp", "-a", str(home), str(copy)], check=True)
+    subprocess.run(["cp", "-a", str(home), str(copy)], check=True, timeout=60)
     files = tmp_path / "scripts"
     files.mkdir()
     unfinished = narrator(copy, "play", "additional-werewolf", "--names", AW_NAMES, "--seed", "7", *RUN,

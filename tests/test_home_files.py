@@ -33,6 +33,7 @@ from narrator.table.forget import NOTE_FILE, forgotten
 from narrator.table.history import records
 from narrator.table.saved_games import find_game, saved_games
 from narrator.table.store import GameStore
+from tests.processes import started
 
 AW_NAMES = "Aki,Ben,Chika,Dai,Emi,Fumi"
 AW_CITIZENS = ["done", "Ben,Dai", "no", "no", "done", "Emi", "no", "no", "done", "Fumi", "yes"]
@@ -268,7 +269,7 @@ def test_a_full_disk_at_creation_names_no_resume_of_the_game_it_removed(tmp_path
 
 
 def _dead_pid() -> int:
-    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child = started([sys.executable, "-c", "pass"])
     child.wait(timeout=BOUND)
     return child.pid
 

@@ -21,6 +21,7 @@ from narrator.appliance.table import DEFAULT_TABLE
 from narrator.table.saved_games import saved_games
 from narrator.table.transcript import read_transcript
 from tests.phones_harness import wait_for
+from tests.processes import started
 from tests.test_appliance_serve import serve_command
 from tests.test_host_settings_browser import _code, free_port
 from tests.test_phones_browser import CHROMIUM, LAUNCH_ARGS, playwright_api
@@ -32,7 +33,7 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "locale": "ja-JP", "has_touc
 
 
 def start_serve(narrator_home, transcript, log):
-    return subprocess.Popen(serve_command() + ["--no-keyboard", "--no-buttons", "--voice", "text", "--lang", "ja",
+    return started(serve_command() + ["--no-keyboard", "--no-buttons", "--voice", "text", "--lang", "ja",
                                                "--time-scale", "0", "--transcript", str(transcript)],
                             env={**os.environ, "NARRATOR_HOME": str(narrator_home)}, stdin=subprocess.DEVNULL,
                             stdout=subprocess.DEVNULL, stderr=log, cwd=narrator_home)

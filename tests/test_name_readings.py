@@ -152,7 +152,7 @@ def test_open_jtalk_says_romaji_names_as_words_not_letters(tmp_path):
 def _phonemes(text):
     import subprocess
 
-    return subprocess.run(["espeak-ng", "-v", "ja", "-x", "-q", text], capture_output=True, text=True, check=True).stdout
+    return subprocess.run(["espeak-ng", "-v", "ja", "-x", "-q", text], capture_output=True, text=True, check=True, timeout=60).stdout
 
 
 @pytest.mark.slow

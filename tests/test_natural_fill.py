@@ -17,6 +17,7 @@ from narrator.sound.fill_in import FillInVoice, filled_in
 from narrator.sound.voice import EngineVoice
 from narrator.sound.voicepack import load_pack
 from tests.audio_helpers import tone, write_wav
+from tests.processes import started
 
 
 class Fake:
@@ -133,7 +134,7 @@ def test_a_real_child_runs_at_the_lowest_priority_and_stops_within_a_second(tmp_
     pipes = []
 
     def spawn(command, log_path):
-        pipes.append(subprocess.Popen(command, stdout=subprocess.PIPE, process_group=0))
+        pipes.append(started(command, stdout=subprocess.PIPE, process_group=0))
         return pipes[-1]
 
     render = BackgroundRender(lowest_priority(child), lambda m: None, spawn, folder=tmp_path)

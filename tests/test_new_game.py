@@ -27,6 +27,7 @@ import aiohttp
 import pytest
 
 from narrator.phones import crypto
+from tests.processes import started
 from tests.setup_parts import missing, require_import
 
 pytestmark = pytest.mark.slow
@@ -58,7 +59,7 @@ def _install(tmp_path: Path) -> dict[str, str]:
 
 
 def _narrator(env: dict[str, str], *args: str, **kwargs) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "narrator", *args], env=env, cwd=ROOT, text=True,
+    return started([sys.executable, "-m", "narrator", *args], env=env, cwd=ROOT, text=True,
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kwargs)
 
 

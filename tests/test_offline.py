@@ -33,7 +33,7 @@ def unshare_refusal() -> str | None:
     """Why `unshare -n` cannot run here, or None when it can."""
     if shutil.which("unshare") is None:
         return "unshare is not installed (util-linux)"
-    probe = subprocess.run(["unshare", "-n", "true"], capture_output=True, text=True)
+    probe = subprocess.run(["unshare", "-n", "true"], capture_output=True, text=True, timeout=300)
     return None if probe.returncode == 0 else f"unshare -n is not allowed here: {probe.stderr.strip()}"
 
 
@@ -47,7 +47,7 @@ def offline_env(base: dict[str, str]) -> dict[str, str]:
 def copy_checkout(target: Path) -> None:
     """The files of this checkout that git tracks or would track (what a clone has, edits included)."""
     listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                            cwd=REPO, capture_output=True, check=True).stdout.decode().split("\0")
+                            cwd=REPO, capture_output=True, check=True, timeout=300).stdout.decode().split("\0")
     for name in filter(None, listed):
         source = REPO / name
         if source.is_file():
@@ -62,9 +62,9 @@ def seed_venv(clone: Path) -> None:
     site-packages), so its own `scripts/setup --test` fetches nothing: a test never needs the
     network (`scripts/test` passes offline once set up). Made without pip: the setuptools 65 that
     ensurepip puts in a new venv would shadow the installed setuptools setup builds with."""
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(clone / ".venv")], check=True)
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(clone / ".venv")], check=True, timeout=300)
     site = subprocess.run([str(clone / ".venv/bin/python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                          capture_output=True, text=True, check=True).stdout.strip()
+                          capture_output=True, text=True, check=True, timeout=300).stdout.strip()
     Path(site, "narrator-seed.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     bin_dir, own = Path(sys.prefix) / "bin", clone / ".venv/bin"
     for script in bin_dir.iterdir():  # their commands too (lint-imports …), run by the copy's python

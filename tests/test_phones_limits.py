@@ -99,7 +99,7 @@ def test_a_request_that_never_finishes_is_closed(protected):
 def test_the_soft_open_file_limit_is_raised_where_the_hard_one_allows(tmp_path):
     code = ("import resource; resource.setrlimit(resource.RLIMIT_NOFILE, (256, 2048));"
             "from narrator.phones import guard; print(guard.raise_file_limit(), guard.caps_for(256))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True).stdout
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True, timeout=60).stdout
     assert out.split()[0] == "2048"
     soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
     total, per_address = guard.caps_for(1024)

@@ -19,6 +19,7 @@ from narrator.settings import build_settings
 from narrator.sound.voice import TextVoice
 from narrator.table.transcript import Transcript, read_transcript
 from narrator.sound.voicepack import load_pack
+from tests.processes import started
 
 pytestmark = pytest.mark.slow  # a narrator killed and resumed as a process
 
@@ -227,7 +228,7 @@ def test_killed_game_with_phones_resumes_on_another_port(tmp_path, narrator_home
     answers.write_text(_first_night_script(), encoding="utf-8")
     env = {**os.environ, "NARRATOR_HOME": str(narrator_home)}
     cmd = [sys.executable, "-m", "narrator"]
-    first = subprocess.Popen(cmd + [
+    first = started(cmd + [
         "play", "--voice", "text", "--lang", "en", "--time-scale", "0.05", "--no-keyboard", "--names", NAMES,
         "--digital-cards", "--phones", "--host", "127.0.0.1", "--port", "0", "--seed", "3",
         "--answers", str(answers)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

@@ -10,6 +10,7 @@ import time
 import pytest
 
 from narrator.table.transcript import read_transcript
+from tests.processes import started
 
 pytestmark = pytest.mark.slow  # the narrator as a subprocess, SIGKILL mid-game
 
@@ -19,7 +20,7 @@ ANSWERS = "done\nBen,Dai\nno\nno\ndone\nEmi\nno\nno\ndone\nFumi\nyes\n"
 
 def narrator(*args, home, **kwargs):
     env = {**os.environ, "NARRATOR_HOME": str(home)}
-    return subprocess.Popen([sys.executable, "-m", "narrator", *args], env=env, stdin=subprocess.DEVNULL,
+    return started([sys.executable, "-m", "narrator", *args], env=env, stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs)
 
 

@@ -99,7 +99,7 @@ def test_fixed_phrases_that_the_lines_no_longer_use(written, right, wrong, openj
 def espeak_phonemes(text: str) -> str:
     """espeak-ng's own phonemes for `text`, without its stress and pause marks."""
     out = subprocess.run(["espeak-ng", "-v", "ja", "-x", "-q", text], capture_output=True, text=True,
-                         check=True).stdout
+                         check=True, timeout=60).stdout
     return "".join(c for c in out if c not in ",'_!: \n")
 
 

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from narrator.sound.voicepack import REPO_VOICES
+from tests.processes import started
 
 REPO = Path(__file__).resolve().parent.parent
 START_SECONDS = 120.0
@@ -68,7 +69,7 @@ def _start_render(tmp_path: Path, **popen) -> tuple[subprocess.Popen, Path]:
     shutil.copytree(REPO_VOICES / "en", folder, ignore=shutil.ignore_patterns("cache"))
     (folder / "cache").mkdir()
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    render = subprocess.Popen([sys.executable, "-m", "narrator", "voices", "render", str(folder), "--jobs", "2"],
+    render = started([sys.executable, "-m", "narrator", "voices", "render", str(folder), "--jobs", "2"],
                               cwd=tmp_path, env=env, start_new_session=True, **popen)
     return render, folder / "cache"
 
@@ -94,11 +95,11 @@ def _kill_session(render: subprocess.Popen) -> None:
 def test_a_killed_render_leaves_no_worker_alive(tmp_path):
     render, cache = _start_render(tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        started = _rendering(render, cache)
+        workers = _rendering(render, cache)
         render.kill()
         render.wait(timeout=30)
-        _wait(lambda: not any(_alive(pid) for pid in started), GONE_SECONDS)
-        assert [pid for pid in started if _alive(pid)] == []
+        _wait(lambda: not any(_alive(pid) for pid in workers), GONE_SECONDS)
+        assert [pid for pid in workers if _alive(pid)] == []
     finally:
         _kill_session(render)
 
@@ -133,7 +134,7 @@ def _tethered(parent: str, no_prctl: bool = False) -> str:
 
 def test_a_worker_whose_parent_is_already_gone_ends_at_once():
     """The race at start: a parent that died before the worker asked the kernel would never signal."""
-    worker = subprocess.Popen([sys.executable, "-c", _tethered("os.getppid() + 1_000_000")],
+    worker = started([sys.executable, "-c", _tethered("os.getppid() + 1_000_000")],
                               env={**os.environ, "PYTHONPATH": str(REPO)})
     try:
         assert worker.wait(timeout=60) == 1  # not the minute's sleep: it ended at once
@@ -149,7 +150,7 @@ def test_a_tied_process_ends_when_its_parent_is_killed(no_prctl):
     middle = ("import os, subprocess, sys, time; "
               f"w = subprocess.Popen([sys.executable, '-c', {_tethered('PARENT', no_prctl)!r}.replace('PARENT', str(os.getpid()))]); "
               "print(w.pid, flush=True); time.sleep(60)")
-    parent = subprocess.Popen([sys.executable, "-c", middle], env={**os.environ, "PYTHONPATH": str(REPO)},
+    parent = started([sys.executable, "-c", middle], env={**os.environ, "PYTHONPATH": str(REPO)},
                               stdout=subprocess.PIPE, start_new_session=True)
     try:
         worker = int(parent.stdout.readline())

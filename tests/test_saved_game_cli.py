@@ -14,6 +14,7 @@ import pytest
 
 from narrator.table.transcript import read_transcript
 from tests.clock_helpers import wait_until
+from tests.processes import started
 
 pytestmark = pytest.mark.slow  # real narrator processes, a second narrator, SIGKILL
 
@@ -187,7 +188,7 @@ def test_a_damaged_meta_is_listed_and_skipped_by_games_resume_and_serve(tmp_path
 def test_a_second_narrator_is_refused_with_one_line_naming_the_first(tmp_path):
     home, folder = stopped_game(tmp_path)
     env = {**os.environ, "NARRATOR_HOME": str(home)}
-    first = subprocess.Popen([sys.executable, "-m", "narrator", "resume", "--no-keyboard", "--time-scale", "0.05",
+    first = started([sys.executable, "-m", "narrator", "resume", "--no-keyboard", "--time-scale", "0.05",
                               "--answers", str(answers_file(tmp_path, ANSWERS, "all.txt"))],
                              env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:

@@ -47,7 +47,7 @@ needs_analyze = pytest.mark.skipif(shutil.which("systemd-analyze") is None and "
 
 
 def verify(path):
-    return subprocess.run(["systemd-analyze", "verify", "--man=no", str(path)], capture_output=True, text=True)
+    return subprocess.run(["systemd-analyze", "verify", "--man=no", str(path)], capture_output=True, text=True, timeout=60)
 
 
 @needs_analyze

@@ -152,7 +152,7 @@ def test_the_readme_commands_in_a_fresh_debian(tmp_path):
             run(["chroot", str(root), "sh", "-c", f"command -v {tool}"], env=env)
     finally:
         for mount in reversed(mounts):
-            subprocess.run(["umount", "--lazy", str(mount)], capture_output=True)
+            subprocess.run(["umount", "--lazy", str(mount)], capture_output=True, timeout=60)
         for name, seconds in TIMES:
             print(f"time in a fresh {suite}: {name}: {seconds:.0f} s")
     assert not any(os.path.ismount(m) for m in mounts)

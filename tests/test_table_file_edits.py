@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from narrator.appliance import table
 from narrator.cli import main
+from tests.processes import started
 
 ROOT = Path(__file__).resolve().parents[1]
 WORKER = textwrap.dedent("""\
@@ -37,7 +38,7 @@ def cli(*args):
 def run_writers(home: Path, count: int, pythonpath: str = str(ROOT)) -> dict:
     """Two processes, each doing `count` `config set` at once on the same table file."""
     env = {"NARRATOR_HOME": str(home), "PYTHONPATH": pythonpath, "PATH": "/usr/bin:/bin"}
-    workers = [subprocess.Popen([sys.executable, "-c", WORKER, who, str(count)], env=env, cwd=ROOT, text=True,
+    workers = [started([sys.executable, "-c", WORKER, who, str(count)], env=env, cwd=ROOT, text=True,
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
                for who in ("a", "b")]
     for worker in workers:

@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _clean_copy(dest: Path) -> Path:
-    files = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z"], capture_output=True, check=True).stdout
+    files = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z"], capture_output=True, check=True, timeout=300).stdout
     for name in files.decode().split("\0"):
         if name and (ROOT / name).is_file():
             (dest / name).parent.mkdir(parents=True, exist_ok=True)
@@ -67,7 +67,7 @@ def test_the_wheel_holds_the_packages_data_and_the_voice_packs(installed):
     wheel, _ = installed
     names = set(zipfile.ZipFile(wheel).namelist())
     tracked = subprocess.run(["git", "-C", str(ROOT), "ls-files", "narrator", "voices"], capture_output=True,
-                             text=True, check=True).stdout.split()
+                             text=True, check=True, timeout=300).stdout.split()
     for name in tracked:
         if name.startswith("voices/"):
             assert any(n.endswith(f".data/data/share/narrator/{name}") for n in names), name

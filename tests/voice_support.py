@@ -61,7 +61,7 @@ def say_wav(word: str, variant: str = VARIANT) -> Path:
     if not out.is_file():
         out.parent.mkdir(parents=True, exist_ok=True)
         tmp = out.with_suffix(".part.wav")
-        subprocess.run([espeak(), "-v", variant, "-w", str(tmp), word], check=True)
+        subprocess.run([espeak(), "-v", variant, "-w", str(tmp), word], check=True, timeout=60)
         tmp.replace(out)
     return out
 

@@ -28,7 +28,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from narrator.errors import Refusal, shown
 from narrator.settings import split_items
@@ -193,36 +193,72 @@ def translate_value(value: Any, vocab: str, at: str, key: str, translator: Trans
     """One setting's value with every name turned into its id, in the form it was given:
     `keys` (a table or "name=count,…"), `items` (a list or "name,name:attr,…") or `values`
     (a table or "Aki=name:attr,…"). A form the game does not take is left for its own check."""
+    form = _FORMS.get((at, _shape(value)))
+    return value if form is None else form(value, vocab, key, translator)
+
+
+def _shape(value: Any) -> str:
+    """How a value was written: `text` (one line), `table` (a mapping), `list`, or `other`."""
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, Mapping):
+        return "table"
+    return "list" if isinstance(value, (list, tuple)) else "other"
+
+
+def _keys_table(value: Mapping, vocab: str, key: str, translator: Translator) -> dict:
+    """`keys` as a table ({name = count}): each key is a name; two for one card are refused."""
     vocab_of_keys = vocab.partition(":")[0]
-    if at == "keys" and isinstance(value, Mapping):
-        pairs = [(str(k), translator.word(vocab_of_keys, k, key)) for k in value]
-        translator.unique(vocab_of_keys, pairs, key)
-        return {ident: value[written] for written, ident in pairs}
-    if at == "keys" and isinstance(value, str):
-        parts, pairs = [], []
-        for part in split_items(value):
-            name, sep, count = part.replace("＝", "=").partition("=")
-            ident = translator.word(vocab_of_keys, name, key) if sep and name.strip() else name
-            pairs.append((name.strip(), ident))
-            parts.append(f"{ident}{sep}{count.strip()}")
-        translator.unique(vocab_of_keys, [p for p in pairs if p[0]], key)
-        return ",".join(parts)
-    if at == "items" and isinstance(value, (list, tuple)):
-        return [_role_part(translator, vocab, v, key) if isinstance(v, str) else v for v in value]
-    if at == "items" and isinstance(value, str):
-        items = split_items(value)
-        return ",".join(_role_part(translator, vocab, v, key) for v in items)
-    if at == "values" and isinstance(value, Mapping):
-        return {k: _role_part(translator, vocab, v, f"{key}.{k}") if isinstance(v, str) else v
-                for k, v in value.items()}
-    if at == "values" and isinstance(value, str):
-        parts = []
-        for part in filter(None, (p.strip() for p in value.replace("，", ",").split(","))):
-            who, sep, card = part.partition("=")
-            parts.append(f"{who.strip()}{sep}{_role_part(translator, vocab, card, f'{key}.{who.strip()}')}"
-                         if sep else part)  # the refusal names the player whose card it is, as a table's does
-        return ",".join(parts)
-    return value
+    pairs = [(str(k), translator.word(vocab_of_keys, k, key)) for k in value]
+    translator.unique(vocab_of_keys, pairs, key)
+    return {ident: value[written] for written, ident in pairs}
+
+
+def _keys_text(value: str, vocab: str, key: str, translator: Translator) -> str:
+    """`keys` as a line ("name=count,…"): a part without `=` is left for the game's own check."""
+    vocab_of_keys = vocab.partition(":")[0]
+    parts, pairs = [], []
+    for part in split_items(value):
+        name, sep, count = part.replace("＝", "=").partition("=")
+        ident = translator.word(vocab_of_keys, name, key) if sep and name.strip() else name
+        pairs.append((name.strip(), ident))
+        parts.append(f"{ident}{sep}{count.strip()}")
+    translator.unique(vocab_of_keys, [p for p in pairs if p[0]], key)
+    return ",".join(parts)
+
+
+def _items_list(value: list | tuple, vocab: str, key: str, translator: Translator) -> list:
+    """`items` as a list: each text item is a name (with its attribute); others are left."""
+    return [_role_part(translator, vocab, v, key) if isinstance(v, str) else v for v in value]
+
+
+def _items_text(value: str, vocab: str, key: str, translator: Translator) -> str:
+    """`items` as a line ("name,name:attr,…")."""
+    return ",".join(_role_part(translator, vocab, v, key) for v in split_items(value))
+
+
+def _values_table(value: Mapping, vocab: str, key: str, translator: Translator) -> dict:
+    """`values` as a table ({Aki = name}): each text value is a name, refused under `key.Aki`."""
+    return {k: _role_part(translator, vocab, v, f"{key}.{k}") if isinstance(v, str) else v
+            for k, v in value.items()}
+
+
+def _values_text(value: str, vocab: str, key: str, translator: Translator) -> str:
+    """`values` as a line ("Aki=name:attr,…"): a part without `=` is left for the game's check."""
+    parts = []
+    for part in filter(None, (p.strip() for p in value.replace("，", ",").split(","))):
+        who, sep, card = part.partition("=")
+        parts.append(f"{who.strip()}{sep}{_role_part(translator, vocab, card, f'{key}.{who.strip()}')}"
+                     if sep else part)  # the refusal names the player whose card it is, as a table's does
+    return ",".join(parts)
+
+
+_FORMS: dict[tuple[str, str], Callable[[Any, str, str, Translator], Any]] = {
+    ("keys", "table"): _keys_table, ("keys", "text"): _keys_text,
+    ("items", "list"): _items_list, ("items", "text"): _items_text,
+    ("values", "table"): _values_table, ("values", "text"): _values_text,
+}
+"""Each (`names_at`, shape) a setting's names can be written in, and how its names become ids."""
 
 
 def translate(options: Mapping[str, Any], declared: tuple[Any, ...], names: CardNames | None,

@@ -46,6 +46,11 @@ TABLE_SOURCES = frozenset({"keyboard", "button", "voice"})
 """Inputs at the table itself (not a phone, not a script): only they confirm a host screen."""
 HANDS_FREE = frozenset({"button", "voice"})
 """The table's inputs with no terminal: their `table_actions` (the keyboard types commands)."""
+COMMANDS = ("repeat", "pause", "resume", "undo", "help")
+"""What the table says to the narrator itself rather than to the open question."""
+NOT_WHILE_CONFIRMING = ("pause", "resume", "help")
+"""Commands a confirmation refuses: it is one short yes/no (a `repeat` asks it again, an
+`undo` is its "no")."""
 
 
 class ListenerHub(PrivateAnswers):
@@ -157,44 +162,69 @@ class ListenerHub(PrivateAnswers):
         """Give the hub raw words; returns a hint when they fit neither command nor question.
 
         With `confirm`, an answer that can change the game is confirmed before it counts.
+        Each step decides one thing, in this order: the table's own words (a claim, a
+        hands-free action), what a confirmation lets through, the commands, the table's
+        terminal words, a private round on the passed device, and last the open question.
         """
         meaning = self.vocabulary.meaning(text)
-        if (meaning in ("done", "yes") and source in TABLE_SOURCES and self.table_claim is not None
-                and self.table_claim()):
-            return None
-        action = self.table_actions.get(meaning or text.strip())
-        if action is not None and source in HANDS_FREE:
-            action()
+        if self._taken_by_table(meaning, text, source):
             return None
         if self._ask is not None and is_confirmation(self._ask):
             if meaning == "undo":
                 text, meaning = "no", "no"  # undo while confirming takes the answer back
-            elif meaning in ("pause", "resume", "help"):  # a confirmation is one short yes/no
+            elif meaning in NOT_WHILE_CONFIRMING:
                 return self.hints.text("confirm_first")
-        if meaning in ("repeat", "pause", "resume", "undo", "help"):
+        if meaning in COMMANDS:
             self._commands.put_nowait(Heard("command", meaning, source))
             return None
+        return self._offer_words(text, meaning, source, confirm)
+
+    def _offer_words(self, text: str, meaning: str | None, source: str, confirm: bool) -> str | None:
+        """Words that are no command: a word of the table's own terminal, an answer in a private
+        round on the passed device, else an answer to the open question (if one is open)."""
         word, _, rest = text.strip().partition(" ")
         if source == "keyboard" and word.casefold() in self._table_commands:
             return self._table_commands[word.casefold()](rest.strip())
         if self.sequential_private and self._collect is not None and not self._collect.future.done():
             return self._offer_private_text(text, source)
         if self._ask is None or self._answer is None or self._answer.done():
-            if meaning == "done":
-                self._commands.put_nowait(Heard("command", "done", source))
-                return None
-            return self.hints.text("nothing_asked")
-        if self._ask.player is not None and source not in self.private_sources and not (
+            return self._nothing_asked(meaning, source)
+        return self._offer_answer(self._ask, self._answer, text, source, confirm)
+
+    def _taken_by_table(self, meaning: str | None, text: str, source: str) -> bool:
+        """Whether the words are the table's rather than an answer: a `done`/`yes` the table
+        claims (it is waiting for one), or a hands-free action word (a button, the voice)."""
+        if (meaning in ("done", "yes") and source in TABLE_SOURCES and self.table_claim is not None
+                and self.table_claim()):
+            return True
+        action = self.table_actions.get(meaning or text.strip())
+        if action is not None and source in HANDS_FREE:
+            action()
+            return True
+        return False
+
+    def _nothing_asked(self, meaning: str | None, source: str) -> str | None:
+        """No question is open: a `done` still ends a countdown or timer; anything else is told so."""
+        if meaning == "done":
+            self._commands.put_nowait(Heard("command", "done", source))
+            return None
+        return self.hints.text("nothing_asked")
+
+    def _offer_answer(self, ask: Ask, answer: asyncio.Future, text: str, source: str,
+                      confirm: bool) -> str | None:
+        """The words as an answer to the open question `ask`: refused from a shared source when
+        the question is private, parsed, and marked to be confirmed when it must be."""
+        if ask.player is not None and source not in self.private_sources and not (
                 self.private_asks_on_device and source == "keyboard"):
             return self.hints.text("private")
         try:
-            value = parse_answer(self._ask, text, self.vocabulary)
+            value = parse_answer(ask, text, self.vocabulary)
         except AnswerError as err:  # a private question's choices would tell whose it is: not listed
-            self.last_error = self.hints.text("private_choice") if self._ask.player is not None else self.hints.of(err)
+            self.last_error = self.hints.text("private_choice") if ask.player is not None else self.hints.of(err)
             return self.last_error
-        misheard = confirm and self.confirm_heard and value != "done" and needs_confirmation(self._ask)
-        ending = source in CONFIRM_ENDING and self._ask.ends_with(value) and not is_confirmation(self._ask)
-        self._answer.set_result(Heard("answer", value, source, confirm=misheard or ending))
+        misheard = confirm and self.confirm_heard and value != "done" and needs_confirmation(ask)
+        ending = source in CONFIRM_ENDING and ask.ends_with(value) and not is_confirmation(ask)
+        answer.set_result(Heard("answer", value, source, confirm=misheard or ending))
         return None
 
     @property

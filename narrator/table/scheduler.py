@@ -51,6 +51,16 @@ class NightOptions:
     ambience_volume: float = 0.3
 
 
+@dataclass
+class _Step:
+    """What one `Scheduler.play` carries from cue to cue: its cues (private lines grouped),
+    the answer it returns, and a private round opened early beside a countdown or timer."""
+
+    items: list[Any]
+    heard: Heard | None = None
+    early: asyncio.Future | None = None
+
+
 def _kept_by(part: str, name: str, doc: str) -> property:
     """A scheduler attribute that one of its parts keeps: read and set there, never copied."""
     return property(lambda self: getattr(getattr(self, part), name),
@@ -81,59 +91,85 @@ class Scheduler:
     context = _kept_by("narration", "context", "The step's context (night, day): a confirmation plays under it.")
 
     async def play(self, cues: list[Cue], context: dict[str, Any]) -> Heard | None:
-        """Play cues in order; return the answer when the last one is an `Ask`."""
-        narration = self.narration
-        narration.begin_step(context)
+        """Play cues in order; return the answer when the last one is an `Ask`.
+
+        Around each cue: the passed device is taken back when the cue is not for its holder,
+        the phones are told, and after it the table's commands are served. What each kind of
+        cue does is its own method (`_CUE_PLAYERS`); a step's state is its `_Step`."""
+        self.narration.begin_step(context)
         self._ambience()
-        heard = None
-        items = group_privates(cues)
-        early: asyncio.Future | None = None
-        for i, cue in enumerate(items):
+        step = _Step(group_privates(cues))
+        for i, cue in enumerate(step.items):
             if self.private.holder is not None and not self._for_holder(cue):
                 await self.private.release()
             self.hub.cue_started(cue)
-            if isinstance(cue, list):
-                await self.private.lines(cue)
-            elif isinstance(cue, Collect):
-                heard = await self.private.collect(cue, early)
-                early = None
-            elif isinstance(cue, Event):
-                narration.record_event(cue)
-            elif isinstance(cue, CountIn):  # the pointing is done: a repeat says the question alone
-                narration.instruction = None
-                await narration.say(self.voice.clip(cue.line, cue.params), "say")
-            elif isinstance(cue, Say):
-                narration.instruction = self.voice.clip(cue.line, cue.params)
-                await narration.say(narration.instruction, "say")
-            elif isinstance(cue, Countdown):
-                following = items[i + 1] if i + 1 < len(items) else None
-                if isinstance(following, Collect) and following.call:
-                    early = await self._call_round(cue, following)
-                else:
-                    await self.deadlines.countdown(cue)
-            elif isinstance(cue, Timer):
-                following = items[i + 1] if i + 1 < len(items) else None
-                if isinstance(following, Collect) and self.hub.sequential_private:
-                    continue  # a round's paper-memo time: passing one device, each answers alone on it
-                if (isinstance(following, Collect) and self.hub.rounds_during_timers
-                        and not self.hub.sequential_private):
-                    # phones: the round opens with its timer, which ends once everyone has answered
-                    early = asyncio.ensure_future(self.hub.collect(following))
-                await self.deadlines.timer(cue, until=early)
-                if (early is not None and not early.done() and following.closes_with_timer
-                        and not self.timeline.instant):  # instant: no time to answer in
-                    self.hub.close_collect()
-            elif isinstance(cue, Ask):
-                heard = await self._ask(cue)
-            elif isinstance(cue, End):
-                clip = self.voice.clip(cue.line, cue.params)
-                self.commands.stop_turn_clock()
-                await narration.say(clip, "end", winner=cue.winner, **cue.outcome)
-            elif isinstance(cue, TurnClock):
-                self.commands.start_turn_clock(cue)
+            following = step.items[i + 1] if i + 1 < len(step.items) else None
+            if self._memo_time(cue, following):
+                continue  # a round's paper-memo time: passing one device, each answers alone on it
+            await self._play_cue(cue, following, step)
             await self.commands.between_cues()
             self.output.extend(self.timeline.cursor)
-        return heard
+        return step.heard
+
+    async def _play_cue(self, cue: Any, following: Any, step: _Step) -> None:
+        """Play one cue by its kind (the first of `_CUE_PLAYERS` it is an instance of)."""
+        for kind, player in _CUE_PLAYERS:
+            if isinstance(cue, kind):
+                await player(self, cue, following, step)
+                return
+
+    def _memo_time(self, cue: Any, following: Any) -> bool:
+        """Whether `cue` is a timer for a private round on the passed device: not played (each
+        answers alone on the device instead)."""
+        return isinstance(cue, Timer) and isinstance(following, Collect) and self.hub.sequential_private
+
+    async def _private_lines(self, cue: list, following: Any, step: _Step) -> None:
+        await self.private.lines(cue)
+
+    async def _collect(self, cue: Collect, following: Any, step: _Step) -> None:
+        """A private round; it may have opened early, with the countdown or timer before it."""
+        step.heard = await self.private.collect(cue, step.early)
+        step.early = None
+
+    async def _event(self, cue: Event, following: Any, step: _Step) -> None:
+        self.narration.record_event(cue)
+
+    async def _count_in(self, cue: CountIn, following: Any, step: _Step) -> None:
+        """The pointing is done: a repeat says the question alone."""
+        self.narration.instruction = None
+        await self.narration.say(self.voice.clip(cue.line, cue.params), "say")
+
+    async def _say(self, cue: Say, following: Any, step: _Step) -> None:
+        """A line, kept as the step's instruction (a repeat says it again before the question)."""
+        self.narration.instruction = self.voice.clip(cue.line, cue.params)
+        await self.narration.say(self.narration.instruction, "say")
+
+    async def _countdown(self, cue: Countdown, following: Any, step: _Step) -> None:
+        """A countdown, with a night call's private round beside it when one follows."""
+        if isinstance(following, Collect) and following.call:
+            step.early = await self._call_round(cue, following)
+        else:
+            await self.deadlines.countdown(cue)
+
+    async def _timer(self, cue: Timer, following: Any, step: _Step) -> None:
+        """A timer; on phones the round after it opens with it and ends it once all have answered."""
+        if isinstance(following, Collect) and self.hub.rounds_during_timers and not self.hub.sequential_private:
+            step.early = asyncio.ensure_future(self.hub.collect(following))
+        await self.deadlines.timer(cue, until=step.early)
+        if (step.early is not None and not step.early.done() and following.closes_with_timer
+                and not self.timeline.instant):  # instant: no time to answer in
+            self.hub.close_collect()
+
+    async def _question(self, cue: Ask, following: Any, step: _Step) -> None:
+        step.heard = await self._ask(cue)
+
+    async def _end(self, cue: End, following: Any, step: _Step) -> None:
+        clip = self.voice.clip(cue.line, cue.params)
+        self.commands.stop_turn_clock()
+        await self.narration.say(clip, "end", winner=cue.winner, **cue.outcome)
+
+    async def _turn_clock(self, cue: TurnClock, following: Any, step: _Step) -> None:
+        self.commands.start_turn_clock(cue)
 
     async def _call_round(self, countdown: Countdown, call: Collect) -> asyncio.Future:
         """A night call's private round (`Collect.call`) beside its countdown: open as the count
@@ -235,3 +271,12 @@ class Scheduler:
             if pcm is not None or not wanted:
                 self.output.ambience(pcm, self.timeline.slot(), self.night.ambience_volume)
                 self._ambience_on = wanted
+
+
+_CUE_PLAYERS: tuple[tuple[Any, Any], ...] = (
+    (list, Scheduler._private_lines), (Collect, Scheduler._collect), (Event, Scheduler._event),
+    (CountIn, Scheduler._count_in), (Say, Scheduler._say),  # a CountIn is a Say: first
+    (Countdown, Scheduler._countdown), (Timer, Scheduler._timer), (Ask, Scheduler._question),
+    (End, Scheduler._end), (TurnClock, Scheduler._turn_clock),
+)
+"""Each kind of cue and the `Scheduler` method that plays it, in the order they are tried."""
