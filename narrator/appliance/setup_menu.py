@@ -160,6 +160,7 @@ class PageHost:
         if not app.run_options.phones or (self.page is not None and self.page.running):
             return
         from narrator.phones.network import bind_host, join_url, spoken_address
+        from narrator.phones.table import listen_somewhere
 
         if await self.offline():
             return
@@ -169,7 +170,7 @@ class PageHost:
         self.page.no_speaker = bool(speaker is not None and speaker.problem)
         host = bind_host(app.run_options.host)
         try:
-            port = await self.page.start(host, app.run_options.port)
+            port = await listen_somewhere(self.page, host, app.run_options.port, "settings page")
         except SetupError as err:
             app.log(f"no settings page: {err}")
             return

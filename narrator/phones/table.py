@@ -95,6 +95,19 @@ async def wait_for_seats(server: PhoneServer | None, run: Any) -> None:
         await server.wait_for_phones()
 
 
+async def listen_somewhere(page: Any, host: str, port: int, what: str) -> int:
+    """Listen on `port`, else on a free one: a port another program holds (a second service,
+    a stuck old one) must not leave the table without its page. The address said aloud is the
+    one listened on, so the table never needs to know which it was."""
+    try:
+        return await page.start(host, port)
+    except SetupError as err:
+        if port == 0:
+            raise
+        print(f"phones: {err}; the {what} listens on a free port instead", file=sys.stderr)
+        return await page.start(host, 0)
+
+
 async def open_phones(server: PhoneServer, scheduler: Any, host: str | None, port: int) -> str:
     """Start listening, print the address and the table code (and a QR code of both on a
     terminal) and say them; the wait for the seats is `wait_for_seats`, once the table's
@@ -102,7 +115,7 @@ async def open_phones(server: PhoneServer, scheduler: Any, host: str | None, por
     host = bind_host(host)
     server.clock = scheduler.clock
     server.speak = speaker(scheduler)
-    port = await server.start(host, port)
+    port = await listen_somewhere(server, host, port, "phone page")
     url = join_url(host, port)
     server.allowed_hosts.add(urlsplit(url).netloc.lower())
     if server.seats.has_host:
