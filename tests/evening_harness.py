@@ -67,6 +67,13 @@ PHONES_BY_FLAG = "NARRATOR_EVENING_PHONES_BY_FLAG"
 """Set (to anything) only to see how far the later phases get on code without item 1: the
 phone page is then turned on by a flag, as a shell command would. The test never sets it."""
 
+PAGES = 9
+"""The host screen and eight phones: at the table each has an address of its own, here all
+nine share 127.0.0.1. The pages' cap of connections per address (guard.py, 32 strangers) is
+one phone's; nine phones on one address are given nine phones' room (the serve process's
+`caps_for`), else the settings page, where the players' phones are strangers, refuses the
+reloads at a game's end and a phone is left at 「…」 (seen: 11 refusals as one game ended)."""
+
 PAGE_STATE = """async () => ({script: typeof seatLabel === 'function' ? 'app.js' : typeof namesCard === 'function'
   ? 'settings.js' : 'none', ready: document.readyState,
   settings: await fetch('/api/settings').then((r) => r.status).catch(() => 0),
@@ -131,6 +138,17 @@ def serve_main(argv: list[str]) -> int:
     os.environ["NARRATOR_HOME"] = home
     from narrator.appliance.serve import ServeOptions, serve
 
+    from narrator.phones import guard
+    admit = guard.ConnectionGuard.admit
+
+    def admitted(self, transport):  # diagnostics: a refused connection, in serve's log
+        ok = admit(self, transport)
+        if not ok:
+            print(f"guard refused a connection (per address {self.per_address}, total {self.total})", flush=True)
+        return ok
+    guard.ConnectionGuard.admit = admitted
+    caps = guard.caps_for
+    guard.caps_for = lambda limit: (caps(limit)[0], caps(limit)[1] * PAGES)  # see PAGES
     overrides = {"voice": "text", "time_scale": "0", "transcript": transcript, "host": "127.0.0.1", "port": port}
     if os.environ.get(PHONES_BY_FLAG):
         overrides["phones"] = "true"
@@ -248,6 +266,9 @@ class Evening:
         async def opened(b):
             page = await new_phone(b)
             page.on("pageerror", lambda err: self.errors.append(f"{page.url}: {err}"))
+            page.on("requestfailed", lambda r: self.errors.append(f"failed {r.url}: {r.failure}"))
+            page.on("response", lambda r: r.status >= 400 and "/api/" not in r.url
+                    and self.errors.append(f"{r.status} {r.url}"))
             return page
         self.new_phone = opened
         self.host: Any = None
@@ -265,7 +286,9 @@ class Evening:
         text = await safe(self.host, VISIBLE_TEXT) if self.host is not None else None
         script = await safe(self.host, PAGE_STATE) if self.host is not None else None
         text = f"{text} {script}"
-        return (f"host screen at the failure: {str(text)[:400]!r}; page errors: {self.errors[-5:]}; "
+        errors = [e for e in self.errors if "ERR_ABORTED" not in e]
+        states = [await safe(p, PAGE_STATE) for p in self.phones]
+        return (f"host screen at the failure: {str(text)[:400]!r}; page errors: {errors[-12:]}; phones: {states}; "
                 f"serve's last lines:\n{self.serve.log_tail(8)}")
 
     # every screen: Japanese, and no raw id
