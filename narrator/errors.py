@@ -17,9 +17,27 @@ from typing import Any
 
 
 class NarratorError(Exception):
-    """A problem the user can fix; `str(err)` is the one line to show."""
+    """A problem the user can fix; `str(err)` is the one line to show.
+
+    Made by `said(key, **params)`, it is a line of narrator/terminal/lines.toml, worded in the
+    terminal's language when shown (the table's, else the locale's: narrator/terminal/lines.py)."""
 
     exit_code = 1
+    said_key: str | None = None
+
+    @classmethod
+    def said(cls, key: str, /, **params: object) -> NarratorError:
+        """The error whose line is `key` of narrator/terminal/lines.toml, filled with `params`."""
+        err = cls(key)
+        err.said_key, err.said_params = key, params
+        return err
+
+    def __str__(self) -> str:
+        if self.said_key is None:
+            return super().__str__()
+        from narrator.terminal import said
+
+        return said(self.said_key, **self.said_params)
 
 
 class SetupError(NarratorError):

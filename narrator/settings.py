@@ -69,6 +69,19 @@ class Setting:
     names_at: str = ""
     """Where in the value those names are: `keys` ("占い師=1"), `items` ("占い師,霊能者") or
     `values` ("Aki=預言者:S")."""
+    value: Any = None
+    """The real default, read by the game's `configure` (None: none, or one it works out, such
+    as the recommended set for the count); the docs' default column is written from it unless
+    `default` says more. One declaration, so the setup code holds no second copy."""
+    heading: tuple[tuple[str, str], ...] = ()
+    """Its heading on the host screen in each language, `heading = { ja = "…", en = "…" }`:
+    (language, words) pairs, read as a dict by `headings`. Japanese is the table's first
+    language: tests/test_settings_declared.py fails on a host-screen setting without it."""
+
+    @property
+    def headings(self) -> dict[str, str]:
+        """The heading by language ({"ja": "夜の順番", "en": "Night order"})."""
+        return dict(self.heading)
 
     @property
     def flag(self) -> str | None:
@@ -76,12 +89,29 @@ class Setting:
         return "--" + self.key.replace("_", "-") if self.help else None
 
 
+def as_written(value: Any) -> str:
+    """A declared default as the docs write it: `60, 10`, `true`, `20`."""
+    if isinstance(value, (list, tuple)):
+        return ", ".join(map(str, value))
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def declared_values(settings: tuple[Setting, ...]) -> dict[str, Any]:
+    """The real defaults of these declarations, by key (those that have one)."""
+    return {s.key: s.value for s in settings if s.value is not None}
+
+
 def declare(table: Mapping[str, Mapping[str, Any]], **fill: Any) -> tuple[Setting, ...]:
     """`Setting`s from TOML tables `{key: {field: value}}` (`fill`: fields a table leaves out); a
     bound may name a `MAX_` constant of this module (TOML has no 2**256)."""
     out = []
     for key, spec in table.items():
-        spec = {**fill, **spec, "choices": tuple(spec.get("choices", ()))}
+        spec = {**fill, **spec, "choices": tuple(spec.get("choices", ())),
+                "heading": tuple(sorted(dict(spec.get("heading", {})).items()))}
+        if isinstance(spec.get("value"), list):
+            spec["value"] = tuple(spec["value"])
+        if spec.get("value") is not None and "default" not in spec:
+            spec["default"] = as_written(spec["value"])
         for bound in ("low", "high"):
             if isinstance(spec.get(bound), str) and spec[bound].startswith("MAX_"):
                 spec[bound] = globals()[spec[bound]]

@@ -234,3 +234,9 @@ async def wait_for(predicate, timeout: float = 10.0, every: float = 0.01) -> Any
             return result
         await asyncio.sleep(every)
     raise AssertionError("timed out waiting")
+
+
+def as_sent(server, private):
+    """A game's private view as the server sends it: its own lines worded in the page's languages."""
+    return {k: [server._text(line, params) for line, params in v] if k.endswith("lines") else v
+            for k, v in private.items()}

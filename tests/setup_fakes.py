@@ -128,6 +128,9 @@ def make_checkout(root: Path, setup_text: str | None = None) -> Path:
         else:
             shutil.copy2(REPO / "scripts" / name, target)
         target.chmod(0o755)
+    for printer in ("narrator/terminal/lines.py", "narrator/terminal/lines.toml"):  # setup's lines, in the table's language
+        (checkout / "narrator/terminal").mkdir(parents=True, exist_ok=True)
+        shutil.copy2(REPO / printer, checkout / printer)
     for pyproject in [REPO / "pyproject.toml", *REPO.glob("engines/*/pyproject.toml")]:
         target = checkout / pyproject.relative_to(REPO)
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -70,9 +70,9 @@ def test_the_check_runs_where_the_file_puts_it():
     data = tomllib.loads(WEREWOLF.read_text(encoding="utf-8").replace('players = [5, 15]', 'players = [3, 15]'))
     data["deal"]["3"] = {"werewolf": 1, "seer": 1, "villager": 1}
     data["deal"]["4"] = {"werewolf": 1, "seer": 1, "villager": 2}
-    data["steps"][0]["when"] = "every"  # the wolves attack from the first night
-    data["steps"][0]["action"] = "attack"
-    data["steps"].pop(4)  # the attack from night 2
+    meet = next(s for s in data["steps"] if s["id"] == "werewolves_meet")
+    meet["when"], meet["action"] = "every", "attack"  # the wolves attack from the first night
+    data["steps"] = [s for s in data["steps"] if s["id"] != "werewolves"]  # not again from night 2
     early = parse_game(data, "w.toml")
     lines, state = plans.play_scenario(early, {**scenario, "answers": ["done", "Ben", "Chika"]})
     assert state.winner == "werewolves" and "wolf.discussion" not in lines  # one wolf, one human: parity at dawn

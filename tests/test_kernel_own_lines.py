@@ -100,4 +100,4 @@ def test_a_files_own_lines_are_said_in_play(tmp_path, lang):
     said = "Welcome to the house wolf, for 5 players." if lang == "en" else "我が家の人狼へようこそ。5人で遊びます。"
     assert said in records and said in done.stdout  # the file's own line, said in play
     if lang == "ja":
-        assert "not yet reviewed (wolf.welcome.house, wolf.call.bodyguard" in done.stderr
+        assert "読みを確認していない日本語のセリフが4行あります（wolf.welcome.house, wolf.call.bodyguard" in done.stderr  # the table's language

@@ -4,7 +4,7 @@ import asyncio
 import json
 
 from narrator.games.additional_werewolf import cards
-from tests.phones_harness import NAMES5, Phone, open_table, wait_for
+from tests.phones_harness import NAMES5, Phone, as_sent, open_table, wait_for
 from tests.phones_policy import choose
 
 
@@ -107,7 +107,7 @@ def test_views_carry_only_the_players_own_cards_and_memos():
             for name, phone in phones.items():
                 status, other = await phone.view()
                 mine = cards.private_view(table.config, table.server.shown, name)
-                assert other["private"] == mine
+                assert other["private"] == as_sent(table.server, mine)
                 if name != seer:
                     assert other["ask"] is None  # nobody else learns that a private question is open
             assert (await phones[seer].answer(view["ask"]["serial"], target))[0] == 200

@@ -19,6 +19,7 @@ import pytest
 
 from narrator.games.additional_werewolf import cards
 from narrator.phones.seats import HOST
+from narrator.sound.voicepack import load_pack
 from tests.phones_harness import NAMES5, open_table, wait_for
 from tests.phones_policy import choose
 from tests.setup_parts import missing, require_import
@@ -143,7 +144,11 @@ async def check_cards_hidden_until_tapped(table, pages):
         await page.click("#reveal")
         role = await page.get_attribute("#role", "data-role")
         assert role == cards.role(table.config, table.state, name)
-        assert await page.get_attribute("#card", "data-card") == table.state.extras_of[table.config.names.index(name)]
+        card = table.state.extras_of[table.config.names.index(name)]
+        assert await page.get_attribute("#card", "data-card") == card
+        ja = load_pack("ja")  # the game's own lines, worded by the server (the page holds no card name)
+        assert await page.inner_text("#role") == f"役職カード：{ja.speak('label.' + role).text}"
+        assert await page.inner_text("#card") == f"アディショナルカード：{ja.speak('label.' + card).text}"
         await page.click("#reveal")
         assert await page.locator("#role").count() == 0
 

@@ -11,7 +11,7 @@ from narrator.games.additional_werewolf import cards
 from narrator.phones import network
 from narrator.phones.seats import Seats
 from narrator.table.clock import settle
-from tests.phones_harness import NAMES5, Phone, open_table, wait_for
+from tests.phones_harness import NAMES5, Phone, as_sent, open_table, wait_for
 
 
 def run(test):
@@ -112,7 +112,7 @@ def test_no_view_shows_another_players_cards_memos_or_question():
         await wait_for(lambda: _has_memo(table, seer))
         for name, phone in phones.items():
             status, view = await phone.view()
-            assert view["private"] == cards.private_view(table.config, table.state, name)
+            assert view["private"] == as_sent(table.server, cards.private_view(table.config, table.state, name))
             others = [n for n in NAMES5.split(",") if n != name]
             text = json.dumps(view["private"])
             # the only other names a view may hold are those its own memos are about

@@ -158,3 +158,34 @@ def test_a_flag_whose_zero_means_different_things_names_each_games_meaning():
     assert countdown.startswith("additional-werewolf: ") and "werewolf: Seconds of every night call" in countdown
     roles = flags["--roles"]
     assert "werewolf: Role cards of the game file" in roles and roles.count("citizen=3") == 1
+
+
+def host_screen_settings() -> list[Setting]:
+    """What the host screen shows a heading for: the game, players and names, and every game's own keys."""
+    return [*(s for s in SETTINGS if s.key in ("game", "players", "names")),
+            *(s for name in game_names() for s in get_game(name).settings)]
+
+
+def test_every_setting_on_the_host_screen_declares_its_japanese_and_english_heading():
+    """Issue 40, item 2: a heading lived in the voice packs, a default in the setup code too, and
+    nothing checked the Japanese (without it the host screen showed the English help line)."""
+    missing = [s.key for s in host_screen_settings() if not {"ja", "en"} <= set(s.headings)]
+    assert not missing, f"declare heading = {{ ja = \"…\", en = \"…\" }} for {missing}"
+
+
+def test_the_host_screen_shows_the_declared_heading():
+    from narrator.phones import settings_view
+
+    packs = {"ja": object(), "en": object()}
+    for setting in host_screen_settings():
+        assert settings_view.heading(setting, packs) == setting.headings
+
+
+def test_a_game_reads_its_declared_defaults():
+    """The default is declared once (`value`): what `configure` uses for an unset key."""
+    game = get_game("additional-werewolf")
+    config = game.configure(TableSettings(game="additional-werewolf", players=5)).to_dict()
+    values = {s.key: s.value for s in game.settings if s.value is not None}
+    assert values
+    for key, value in values.items():
+        assert config[key] == (list(value) if isinstance(value, tuple) else value), key

@@ -39,6 +39,7 @@ from narrator.appliance.table import (
 )
 from narrator.table.saved_games import rules_of
 from narrator.table.store import GameStore
+from narrator.terminal import choose, file_lang, said
 
 WAIT_SOURCE = "appliance"
 """Held in the hub when no listener exists, so the appliance waits instead of giving up."""
@@ -61,6 +62,9 @@ def serve(options: ServeOptions, log: Callable[[str], None] | None = None) -> in
     """Run the appliance until stopped (or after one game with `once`); returns games played."""
     log = log or (lambda message: print(f"appliance: {message}", file=sys.stderr, flush=True))
     check_table({}, "command line", options.overrides)  # a bad flag is the caller's to fix
+    # the terminal's language: the --lang flag's, else --table's, else the home table's (read anew
+    # each time, as the host screen changes it), else the locale's
+    choose(options.overrides.get("lang") or (file_lang(options.table) if options.table else None))
     try:
         path = options.table or ensure_table()
     except NarratorError as err:  # a full or read-only card: said once the greeting is heard
@@ -310,7 +314,7 @@ class Appliance:
             self.log(f"cannot resume game {store.id}, skipping it: {err}")
             self.unresumable.add(store.id)
             return False
-        self.log(f"resuming game {store.id}")
+        self.log(said("resuming", id=store.id))
         if position.recovered:
             await self.say("appliance.recovered")
         self._restart_clock(position.t)
@@ -336,7 +340,7 @@ class Appliance:
         store = GameStore.create(home.app_home(), rules.name, config.to_dict(), self.run_options.to_dict(),
                                  holder="narrator serve", warn=lambda message: self.log(f"warning: {message}"),
                                  game_file=rules.source)
-        self.log(f"game {store.id} ({rules.name}, {settings.players} players) saved in {store.folder}")
+        self.log(said("serve_game_saved", id=store.id, game=rules.name, players=settings.players, folder=store.folder))
         try:
             position = start_position(rules, config, store)
             self._restart_clock(0.0)

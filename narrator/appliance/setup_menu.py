@@ -22,7 +22,7 @@ from narrator.appliance.table import update_table
 from narrator.cues import Ask, Say
 from narrator.errors import NarratorError, Refusal, SetupError
 from narrator.games import get_game
-from narrator.settings import build_settings, parse_name_entries
+from narrator.settings import parse_name_entries
 
 YES_NO = ("yes", "no")
 
@@ -244,8 +244,3 @@ class PageHost:
             self._waiting.cancel()
             self._waiting = None
         return started
-
-
-def fresh_settings(app: Any) -> Any:
-    """The table file's settings as they stand (the page may have changed them)."""
-    return build_settings(app.table, dict(app.options.overrides), f"table file {app.path}")

@@ -243,13 +243,6 @@ def set_key(text: str, dotted: str, value: Any) -> str:
     return document.as_string()
 
 
-def unset_key(text: str, dotted: str) -> str:
-    """`text` without `dotted`; an unknown key is one line saying so."""
-    document = table_text.parse(text, Path("(text)"))
-    table_text.apply(document, dotted, None, {})
-    return document.as_string()
-
-
 def edit(path: Path, editor: str | None = None) -> dict[str, Any]:
     """Open a copy in the editor; save it back only if it validates (else the file is unchanged).
 

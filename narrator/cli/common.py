@@ -14,31 +14,32 @@ import click
 
 from narrator.errors import NarratorError, SaveError
 from narrator.sound.doctor import command_name
+from narrator.terminal import said
 
 
 def friendly_errors(func: Callable[..., Any]) -> Callable[..., Any]:
     """Turn a NarratorError into `error: …` and its exit status, an unexpected disk failure into
-    one line and exit 2; Ctrl-C into a resume hint when a game was playing."""
+    one line and exit 2; Ctrl-C into a resume hint when a game was playing. Every line is in the
+    terminal's language (narrator/terminal/lines.py: the table's, else the locale's)."""
 
     @wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
         except NarratorError as err:
-            click.echo(f"error: {err}", err=True)
+            click.echo(said("error", message=err), err=True)
             sys.exit(err.exit_code)
         except OSError as err:  # a disk or path failure nothing else caught: still one line
             where = f" {err.filename}" if err.filename else ""
-            click.echo(f"error: cannot read or write{where} ({err.strerror or err}); free some space or fix "
-                       "the path and its permissions (what was saved is kept)", err=True)
+            click.echo(said("disk_error", where=where, reason=err.strerror or err), err=True)
             sys.exit(SaveError.exit_code)
         except KeyboardInterrupt:
             from narrator.table.lock import game_held_here
 
             if game_held_here():
-                click.echo(f"\nstopped: the game is saved; continue it with `{command_name()} resume`", err=True)
+                click.echo("\n" + said("stopped_saved", command=command_name()), err=True)
             else:
-                click.echo("\nstopped", err=True)
+                click.echo("\n" + said("stopped"), err=True)
             sys.exit(130)
 
     return wrapper

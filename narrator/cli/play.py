@@ -28,6 +28,7 @@ from narrator.table.runner import resume_position, start_position
 from narrator.table.session import RunOptions, open_sitting
 from narrator.table.saved_games import find_game, rules_of, saved_games, unfinished
 from narrator.table.store import GameStore
+from narrator.terminal import choose, recall, remembered, said
 
 
 @click.command(cls=TableFlagsCommand)
@@ -48,14 +49,13 @@ def play(game: str | None, table_file: Path | None, no_keyboard: bool, dry_run: 
          **flags: Any) -> None:
     """Start a game and narrate it (GAME: one of `narrator games`)."""
     file_rules = load_game_file(game_file) if game_file else None
-    table, source = _table(table_file, file_rules.name if file_rules else game)
+    table, source = _table(table_file, file_rules.name if file_rules else game, flags.get("lang"))
     settings = build_settings(table, {**flags, "game": file_rules.name if file_rules else game}, source)
     rules = file_rules or get_game(settings.game)
     config = rules.configure(settings)
     unreviewed = rules.describe(config, "unreviewed") if rules.describe and settings.lang == "ja" else []
     if unreviewed:  # a table's own game file: its new Japanese lines, one warning
-        click.echo(f"warning: {rules.name}: {len(unreviewed)} Japanese line(s) not yet reviewed "
-                   f"({', '.join(unreviewed)}); scripts/review-readings prints them to check", err=True)
+        click.echo(said("unreviewed", game=rules.name, count=len(unreviewed), keys=", ".join(unreviewed)), err=True)
     if dry_run:
         _print_box(rules, config, settings)
         return
@@ -69,32 +69,38 @@ def play(game: str | None, table_file: Path | None, no_keyboard: bool, dry_run: 
         raise SetupError(f"{needs_phones}; add --phones (or phones = true)")
     _review_names(run, rules.names(config), keyboard=not no_keyboard and not run.answers)
     sitting = open_sitting(run, names=rules.names(config), game=rules, config=config, new_game=True)
-    store = GameStore.create(home.app_home(), rules.name, config.to_dict(), run.to_dict(), holder="narrator play",
+    store = GameStore.create(home.app_home(), rules.name, config.to_dict(), remembered(run.to_dict()), holder="narrator play",
                              game_file=rules.source)
-    click.echo(f"game {store.id} saved in {store.folder}", err=True)
+    click.echo(said("game_saved", id=store.id, folder=store.folder), err=True)
     _run(rules, config, store, sitting, run, lambda: start_position(rules, config, store), recap=False)
 
 
-def _table(table_file: Path | None, game: str | None) -> tuple[dict[str, Any], str]:
+def _table(table_file: Path | None, game: str | None, lang_flag: str | None = None) -> tuple[dict[str, Any], str]:
     """The table file's keys and its name for errors: `--table`, else the home's table file
     (the appliance's), else none. When the command names another game than the home file's,
-    only the keys of how a game is run (lang, voice, listening …) apply to it."""
+    only the keys of how a game is run (lang, voice, listening …) apply to it.
+
+    The terminal's own lines are in the language the flag or the file states from here on."""
+    choose(lang_flag)
     if table_file:
-        return read_table_file(table_file), f"table file {table_file}"
+        table = read_table_file(table_file)
+        choose(lang_flag or table.get("lang"))
+        return table, f"table file {table_file}"
     from narrator.appliance.table import load_table, table_path
 
     path = table_path()
     if not path.is_file():
         return {}, "command line"
     table = load_table(path)
+    choose(lang_flag or table.get("lang"))
     table_game = table.get("game", DEFAULT_GAME)
     if game and game != table_game:
         keep = set(RUN_KEYS) | set(LISTEN_KEYS) | set(DEVICE_SECTIONS)
         dropped = sorted(k for k in table if k.replace("-", "_") not in keep and k != "game")
         table = {k: v for k, v in table.items() if k.replace("-", "_") in keep}
         if dropped:
-            click.echo(f"note: table file {path} is set up for {table_game}; its {', '.join(dropped)} "
-                       f"are not used for {game}", err=True)
+            click.echo(said("table_other_game", path=path, table_game=table_game, keys=", ".join(dropped), game=game),
+                       err=True)
     return table, f"table file {path}"
 
 
@@ -148,8 +154,9 @@ def resume(game_id: str | None, keyboard: bool | None, cut_log: bool, **flags: A
 
 def _resume(store: GameStore, keyboard: bool | None, cut_log: bool, flags: dict[str, Any]) -> None:
     if not unfinished(store):  # a meta.json rebuilt from the log is replayed to know
-        raise NarratorError(f"game {store.id} is already over; start a new one with `narrator play`")
+        raise NarratorError.said("already_over", id=store.id)
     meta = store.meta
+    recall(meta.get("run"))  # the saved game's table's language, if it stated one
     rules = rules_of(store)
     config = saved_config(rules, meta, store.id)
     run = resume_options(meta["run"], flags, keyboard=keyboard)
@@ -159,8 +166,8 @@ def _resume(store: GameStore, keyboard: bool | None, cut_log: bool, flags: dict[
     used = scripted_lines_used(store.events())
     sitting = open_sitting(run, start_at=position.t, answers_used=used, names=rules.names(config),
                            game=rules, config=config)
-    store.update_run(run.to_dict())
-    click.echo(f"resuming game {store.id}", err=True)
+    store.update_run(remembered(run.to_dict()))
+    click.echo(said("resuming", id=store.id), err=True)
     _run(rules, config, store, sitting, run, lambda: position, recap=True)
 
 
@@ -248,8 +255,8 @@ def _print_box(rules: Any, config: Any, settings: Any) -> None:
         click.echo(pack.speak(cue.line, cue.params).text)
     for line in rules.describe(config, "plan") if rules.describe else []:
         click.echo(line)
-    read = f"; read from the {settings.source}" if settings.source.startswith("table file") else ""
-    click.echo(f"{rules.name}: the setup is valid (dry run: nothing played, nothing saved{read})", err=True)
+    read = said("dry_run_read", source=settings.source) if settings.source.startswith("table file") else ""
+    click.echo(said("dry_run_valid", game=rules.name, read=read), err=True)
 
 
 @click.group(invoke_without_command=True)

@@ -22,6 +22,7 @@ from narrator.games import game_names
 from narrator.table.forget import forget as forget_player
 from narrator.table.history import records as history_records
 from narrator.table.standings import Standing, select, standings
+from narrator.terminal import said
 
 
 @click.group(invoke_without_command=True)
@@ -71,7 +72,7 @@ def forget(name: str) -> None:
 
 
 def _warn(message: str) -> None:
-    click.echo(f"warning: {message}", err=True)
+    click.echo(said("warning", message=message), err=True)
 
 
 def _day(value: str | None, flag: str) -> str | None:

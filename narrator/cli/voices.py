@@ -17,6 +17,7 @@ import click
 from narrator.cli.common import friendly_errors
 from narrator.sound.doctor import command_name
 from narrator.errors import NarratorError
+from narrator.terminal import said
 
 
 FIRST_RUN_LINES = 300
@@ -86,21 +87,22 @@ def check_packs() -> list[Any]:
         except EngineUnavailable:
             engine = None
         if engine is None:
-            findings.append(Finding("voice pack", False, f"{name}: none of its engines ({', '.join(pack.engines)}) works here",
-                                    "see the engine lines above"))
+            findings.append(Finding("voice pack", False, said("pack_no_engine", name=name, engines=", ".join(pack.engines)),
+                                    said("pack_no_engine_fix")))
             continue
         voice = EngineVoice(pack, engine)
         requests = render_requests(pack)
         missing = sum(1 for line, params in requests if not voice.is_cached(pack.speak(line, params)))
-        preferred = "" if engine.name == pack.engine else f" (its preferred engine {pack.engine} is missing)"
+        preferred = "" if engine.name == pack.engine else said("pack_preferred_missing", engine=pack.engine)
+        counts = {"name": name, "total": len(requests), "engine": engine.name, "preferred": preferred}
         if missing and preferred:  # rendering now would render with the fallback: install the engine first
-            findings.append(Finding("voice pack", False, f"{name}: {missing} of {len(requests)} lines not rendered for {engine.name}{preferred}",
+            findings.append(Finding("voice pack", False, said("pack_not_rendered", missing=missing, **counts),
                                     install_hint(pack.engine), optional=True))
         elif missing:
-            findings.append(Finding("voice pack", False, f"{name}: {missing} of {len(requests)} lines not rendered for {engine.name}{preferred}",
+            findings.append(Finding("voice pack", False, said("pack_not_rendered", missing=missing, **counts),
                                     f"{command_name()} voices render {name}", optional=True))
         else:
-            findings.append(Finding("voice pack", True, f"{name}: all {len(requests)} lines rendered with {engine.name}{preferred}"))
+            findings.append(Finding("voice pack", True, said("pack_all_rendered", **counts)))
     return findings
 
 
@@ -112,7 +114,7 @@ def _engine_voice(pack_name: str, engine_name: str | None = None, speed: float =
     warnings: list[str] = []
     engine = open_engine(pack, warnings.append, [engine_name] if engine_name else None)
     for message in warnings:
-        click.echo(f"warning: {message}", err=True)
+        click.echo(said("warning", message=message), err=True)
     if engine is None:
         raise NarratorError(f"no speech engine of pack '{pack.name}' works here; run `{command_name()} doctor`")
     return EngineVoice(pack, engine, speed=speed)
@@ -145,7 +147,7 @@ def say(text: str, lang: str, engine: str | None, audio: str, audio_device: str 
     except AudioUnavailable as err:
         if audio_out is None:
             raise
-        click.echo(f"warning: {err}; writing {audio_out} only", err=True)
+        click.echo(said("warning", message=f"{err}; writing {audio_out} only"), err=True)
         output = open_output("none", clock, record=audio_out)
     output.start(clip.pcm, clock.now() + 0.05)
     output.extend(clock.now() + 0.05 + clip.duration)
@@ -158,17 +160,20 @@ def doctor() -> None:
     """What is installed and working here, and the exact command that fixes each missing piece."""
     from narrator.sound.doctor import run_checks
 
+    from narrator.terminal import lines
+
     findings = run_checks()
     for f in findings:
-        mark = "ok" if f.ok else ("--" if f.optional else "MISSING")
-        click.echo(f"{mark}  {f.area}: {f.what}")
+        mark = said("doctor_ok" if f.ok else ("doctor_optional" if f.optional else "doctor_missing"))
+        area_key = "area_" + f.area.replace(" ", "_")
+        click.echo(f"{mark}  {said(area_key) if area_key in lines()['en'] else f.area}: {f.what}")
         if not f.ok and f.fix:
-            click.echo(f"      fix: {f.fix}")
+            click.echo(said("doctor_fix", fix=f.fix))
     broken = [f for f in findings if not f.ok and not f.optional]
     if broken:
-        click.echo(f"{len(broken)} problem(s) found; run the fix lines above", err=True)
+        click.echo(said("doctor_problems", count=len(broken)), err=True)
         sys.exit(1)
-    click.echo("everything needed is here", err=True)
+    click.echo(said("doctor_all_here"), err=True)
 
 
 @click.command("render")
@@ -251,7 +256,7 @@ def _render_table_names(voice: Any, name: str, table_file: Path) -> int:
     try:
         names, readings = table_names(table_file)
     except (NarratorError, OSError) as err:
-        click.echo(f"warning: {err}; the table's names are left to its next game", err=True)
+        click.echo(said("warning", message=f"{err}; the table's names are left to its next game"), err=True)
         names, readings = (), None
     pack = voice.pack
     voice.pack = with_readings(pack, names, readings)

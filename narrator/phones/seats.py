@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from narrator import home
+from narrator.terminal import said
 
 HOST = "\x00host"
 """The key of the host screen's token among the seats' (no seat name can be this)."""
@@ -228,4 +229,4 @@ def _strings(value: Any) -> dict[str, str]:
 def _stderr(message: str) -> None:
     import sys
 
-    print(f"warning: {message}", file=sys.stderr, flush=True)
+    print(said("warning", message=message), file=sys.stderr, flush=True)

@@ -271,7 +271,8 @@ class PhoneServer:
             shown = set()
             if "lines" in private:  # the role card and attribute, shown in the cards box already
                 shown = {line for line, _ in private["lines"]}
-                private["lines"] = [self._text(line, params) for line, params in private["lines"]]
+            for key in [k for k in private if k.endswith("lines")]:  # the game's own lines, worded
+                private[key] = [self._text(line, params) for line, params in private[key]]
             view["messages"] = [e["text"] for e in self.private_lines.of(name) if e["line"] not in shown]
             view["request"] = request_view(self.hub.open_collect, name, self._text)
         view["host"] = host.host_view(self) if is_host else None

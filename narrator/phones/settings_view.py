@@ -17,7 +17,7 @@ from typing import Any, Mapping
 
 from narrator.errors import NarratorError
 from narrator.games import game_names, get_game
-from narrator.settings import build_settings
+from narrator.settings import SETTINGS, build_settings
 from narrator.sound.names import KANJI, openjtalk_analysis, spoken_readings
 
 
@@ -91,6 +91,14 @@ def addable(game: Any, settings: Any, setting: Any, value: Mapping[str, Any]) ->
     return out
 
 
+SHARED = {s.key: s for s in SETTINGS}
+
+
+def heading(setting: Any, packs: Mapping[str, Any]) -> dict[str, str]:
+    """A setting's declared heading in the page's languages (those it has a pack for)."""
+    return {lang: words for lang, words in setting.headings.items() if lang in packs}
+
+
 def build(table: Mapping[str, Any], packs: Mapping[str, Any], preset_names: list[str]) -> dict[str, Any]:
     """The settings as the page draws them; `table` is the checked table file, `preset_names` its
     saved presets (the appliance reads them: this room never imports the appliance's)."""
@@ -107,9 +115,7 @@ def build(table: Mapping[str, Any], packs: Mapping[str, Any], preset_names: list
         kind = _kind(value) if value is not None else "text"
         if kind in ("counts", "order"):
             ids += [i for i in (value if kind == "order" else value.keys()) if i not in ids]
-        heading = (texts(packs, f"appliance.setting.{settings.game.replace('-', '_')}.{setting.key}")
-                   or texts(packs, f"appliance.setting.{setting.key}") or {"en": setting.help or setting.key})
-        row = {"key": setting.key, "label": heading, "kind": kind, "value": value,
+        row = {"key": setting.key, "label": heading(setting, packs), "kind": kind, "value": value,
                "set": setting.key in settings.options, "default": setting.default}
         if kind == "counts":
             row["addable"] = addable(game, settings, setting, value)
@@ -118,12 +124,12 @@ def build(table: Mapping[str, Any], packs: Mapping[str, Any], preset_names: list
     return {
         "game": settings.game,
         "games": [{"id": g, "title": texts(packs, "title." + g.replace("-", "_")) or {"en": g}} for g in game_names()],
-        "game_label": texts(packs, "appliance.setting.game"),
+        "game_label": heading(SHARED["game"], packs),
         "players": config.get("players", settings.players),
-        "players_label": texts(packs, "appliance.setting.players"),
+        "players_label": heading(SHARED["players"], packs),
         "names": [row for row in named if row["name"]],
         "seats": [row for row in named if not row["name"]],
-        "names_label": texts(packs, "appliance.setting.names"),
+        "names_label": heading(SHARED["names"], packs),
         "settings": rows,
         "labels": {i: texts(packs, label(i)) if label(i) and any(p.has(label(i)) for p in packs.values()) else {"en": i}
                    for i in ids},

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Callable
 
 from narrator.errors import NarratorError
+from narrator.terminal import said
 
 
 @dataclass(frozen=True)
@@ -83,11 +84,12 @@ def check_engines() -> list[Finding]:
     names = tts_engine_names()
     for name in sorted(set(names) | set(fixes)):
         if name not in names:
-            findings.append(Finding("engine", False, f"{name}: not installed", setup_command()))
+            findings.append(Finding("engine", False, said("engine_not_installed", name=name), setup_command()))
             continue
         try:
             engine = load_tts(name)
-            findings.append(Finding("engine", True, f"{name}: works (reads kanji: {'yes' if engine.reads_kanji else 'no'})"))
+            kanji = said("engine_kanji_yes" if engine.reads_kanji else "engine_kanji_no")
+            findings.append(Finding("engine", True, said("engine_works", name=name, kanji=kanji)))
         except (EngineUnavailable, NarratorError) as err:
             findings.append(Finding("engine", False, f"{name}: {err}", fixes.get(name, setup_command())))
     return findings
@@ -101,12 +103,11 @@ def check_audio() -> list[Finding]:
         import_sounddevice()
     except AudioUnavailable as err:
         return [Finding("audio", False, f"PortAudio/sounddevice: {err}", f"{setup_command()}  (or: sudo apt-get install libportaudio2)")]
-    findings = [Finding("audio", True, "PortAudio and sounddevice: installed")]
+    findings = [Finding("audio", True, said("audio_installed"))]
     devices = output_devices()
     if devices:
-        findings += [Finding("audio", True, f"output device {d}") for d in devices]
+        findings += [Finding("audio", True, said("audio_device", device=d)) for d in devices]
     else:
-        findings.append(Finding("audio", False, "no audio output device",
-                                "connect a speaker (USB or 3.5 mm), or play with --audio null / --audio-out FILE.wav",
+        findings.append(Finding("audio", False, said("audio_none"), said("audio_none_fix"),
                                 optional=True))
     return findings

@@ -29,6 +29,7 @@ from narrator.sound.voicepack import merged_under
 from narrator.sound.voice import EngineVoice, TextVoice, open_engine
 from narrator.table.transcript import Transcript
 from narrator.sound.voicepack import load_pack
+from narrator.terminal import said
 
 
 PATH_KEYS = ("answers", "transcript", "audio_out")
@@ -120,7 +121,7 @@ def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
     With `new_game` (`narrator play`), the transcript file starts afresh; else it is appended to
     (a resume, and the appliance, whose one transcript holds every game of the service's run).
     """
-    warn = warn or (lambda message: print(f"warning: {message}", file=sys.stderr, flush=True))
+    warn = warn or (lambda message: print(said("warning", message=message), file=sys.stderr, flush=True))
     voice = _voice(run, warn)
     if fill_in:
         from narrator.sound.fill_in import filled_in

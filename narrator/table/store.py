@@ -32,6 +32,7 @@ from narrator.errors import DamagedGame, NarratorError, Refusal, SaveError, Setu
 from narrator.settings import read_text_bounded
 from narrator.table.event_log import LOG_FILE, MAX_LOG_BYTES, LogReading, header_line, read_at_most, read_log
 from narrator.table.lock import GameLock
+from narrator.terminal import said
 
 META_FILE, SNAPSHOT_FILE, GAME_FILE = "meta.json", "snapshot.json", "game-file.toml"
 GAME_FILE_SUM = "game_file_sha256"
@@ -57,7 +58,7 @@ class Snapshot:
 
 
 def _warn(message: str) -> None:
-    print(f"warning: {message}", file=sys.stderr, flush=True)
+    print(said("warning", message=message), file=sys.stderr, flush=True)
 
 
 class GameStore:

@@ -192,20 +192,48 @@ def _one_name(config: Any, value: Any) -> str:
 # --- what one phone may show -----------------------------------------------------------------
 
 def private_view(config: Any, state: Any, name: str) -> dict[str, Any]:
-    """What player `name` alone may see: their cards now and what they have learned."""
+    """What player `name` alone may see: their cards now and what they have learned, as ids
+    (`role`, `card`, `hand`, `memos`) and as the game's own lines (`lines`: the role card, then
+    the additional card; `hand_lines`, `memo_lines`, and `label_lines` naming each of `labels`,
+    the cards the strategist may give), which the phone server words in the page's languages:
+    the page holds no card name of this game."""
     if name not in config.names or not state.roles_of:
         return {}
     seat = config.names.index(name)
+    role, card = state.roles_of[seat], state.extras_of[seat]
+    memos = [{k: v for k, v in m.items() if k != "player"} for m in state.memos if m["player"] == name]
     view: dict[str, Any] = {
-        "role": state.roles_of[seat],
-        "card": state.extras_of[seat],
-        "memos": [{k: v for k, v in m.items() if k != "player"} for m in state.memos if m["player"] == name],
+        "role": role,
+        "card": card,
+        "memos": memos,
+        "lines": [("hint.on_phone.role", {"card": _named(role)}), ("hint.on_phone.card", {"card": _named(card)})],
+        "memo_lines": [_memo_line(m) for m in memos],
     }
     if state.step in ("ask_strat_give_1", "ask_strat_give_2") and state.strategist_queue[:1] == (name,):
-        view["hand"] = strategist_pile(config, state)
+        hand = strategist_pile(config, state)
+        view["hand"] = hand
+        view["hand_lines"] = [("hint.on_phone.hand", {"cards": _named(*hand)})]
+        view["labels"] = sorted(set(hand))
+        view["label_lines"] = [(f"label.{c}", {}) for c in view["labels"]]
     if state.winner:
         view["won"] = record.won(state, seat, name)
     return view
+
+
+def _named(*cards: str) -> list[list[Any]]:
+    """Cards as a `{…:counted}` parameter: each said by its `label.<id>` line."""
+    return [[f"label.{c}", 0] for c in cards]
+
+
+def _memo_line(memo: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """A memo as its line: what the seer or medium saw, the lovers' partner, the strategist's look."""
+    if memo["kind"] == "strategist":
+        return "hint.on_phone.strategist", {"day": memo["day"], "names": list(memo["cards"]),
+                                             "cards": _named(*memo["cards"].values())}
+    if memo["kind"] == "lovers":
+        return "hint.on_phone.lovers", {"night": memo["night"], "target": memo["partner"]}
+    return f"hint.on_phone.{memo['kind']}", {"night": memo["night"], "target": memo["target"],
+                                             "card": _named(memo["role"])}
 
 
 def private_choices(config: Any, state: Any, name: str, choices: tuple[str, ...]) -> tuple[str, ...]:

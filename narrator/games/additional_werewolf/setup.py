@@ -25,6 +25,7 @@ from narrator.settings import (
     boolean,
     check_options,
     declare,
+    declared_values,
     integer,
     parse_counts,
     parse_list,
@@ -44,6 +45,9 @@ def definition() -> dict[str, Any]:
 
 SETTINGS = declare(definition()["settings"])
 """This game's own table-file keys, declared once in `[settings]` of definition.toml."""
+DEFAULTS = declared_values(SETTINGS)
+"""Each setting's declared default (`value`): read by `configure`, and by the config's fields
+that a game saved before the key existed leaves out."""
 NAMES = CardNames.from_table(definition().get("names", {}))
 """The names a table may type for its cards and roles, per language (`[names]` of definition.toml)."""
 
@@ -68,9 +72,9 @@ class AWConfig:
     redeal: int
     """Seconds of the redeal; 0: wait until the table says done."""
     look: int
-    point: int = 5
+    point: int = DEFAULTS["point"]
     """Without names: seconds of quiet after 「せーの」 to count the fingers (0: none)."""
-    digital_cards: bool = False
+    digital_cards: bool = DEFAULTS["digital_cards"]
     """The app deals the cards to the phones and performs every look and swap (cards.py)."""
     seed: int = 0
     """Seeds the digital deal and redeals, so a replayed game deals the same cards."""
@@ -126,7 +130,7 @@ def _configure(settings: TableSettings) -> AWConfig:
     src = settings.source
     options = translate(settings.options, SETTINGS, NAMES, settings.lang, src)
     check_options(options, SETTINGS, "additional-werewolf", src)
-    defaults = definition()["defaults"]
+    defaults = DEFAULTS
     players = settings.players or 5
     if players < MIN_PLAYERS or players > MAX_PLAYERS:
         raise Refusal("aw_players", source=src, least=MIN_PLAYERS, most=MAX_PLAYERS, players=players)
@@ -140,7 +144,7 @@ def _configure(settings: TableSettings) -> AWConfig:
     roles = {k: v for k, v in roles.items() if v}
     cards = {k: v for k, v in cards.items() if v}
     _check_counts(players, roles, cards, src)
-    digital = boolean(options.get("digital_cards", False), "digital_cards", src)
+    digital = boolean(options.get("digital_cards", defaults["digital_cards"]), "digital_cards", src)
     if cards.get("lovers", 0) > 2 and not digital:
         raise Refusal("aw_lovers_pairs", source=src, count=cards["lovers"], pairs=cards["lovers"] // 2,
                       card=Named("cards", "lovers"))

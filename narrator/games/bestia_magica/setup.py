@@ -57,19 +57,14 @@ def definition() -> dict[str, Any]:
         return tomllib.load(f)
 
 
-def _as_written(value: Any) -> str:
-    """A definition.toml default as the docs write it: `60, 10`, `true`, `20`."""
-    if isinstance(value, list):
-        return ", ".join(map(str, value))
-    return str(value).lower() if isinstance(value, bool) else str(value)
-
-
 def _declared() -> tuple[Setting, ...]:
-    """`[settings]` of definition.toml (a timer's default shown from `[defaults]`), then every house rule."""
+    """`[settings]` of definition.toml (a house rule's table there holds only its heading), each
+    default the one `[defaults]` or `[house_rules]` gives, which `configure` reads too."""
     d = definition()
-    shown = {k: _as_written(v) for k, v in {**d["defaults"], **d["house_rules"]}.items()}
-    specs = {k: {"default": shown[k], **spec} if k in shown else spec for k, spec in d["settings"].items()}
-    return declare({**specs, **{k: {"default": shown[k]} for k in d["house_rules"]}}, page="bestia-magica.md")
+    values = {**d["defaults"], **d["house_rules"]}
+    specs = {k: {"value": values[k], **spec} if k in values else spec for k, spec in d["settings"].items()}
+    return declare({**specs, **{k: {"value": v} for k, v in d["house_rules"].items() if k not in specs}},
+                   page="bestia-magica.md")
 
 
 SETTINGS = _declared()

@@ -14,7 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from narrator.errors import Refusal, worded
-from narrator.settings import MAX_TIMER, TableSettings, check_options, declare, integer, parse_seconds_list
+from narrator.settings import (
+    MAX_TIMER, TableSettings, check_options, declare, declared_values, integer, parse_seconds_list,
+)
 
 DEFINITION_FILE = Path(__file__).with_name("definition.toml")
 
@@ -61,7 +63,7 @@ def _configure(settings: TableSettings) -> PaganConfig:
         raise Refusal("pagan_players", source=src, players=settings.players)
     if settings.names:
         raise Refusal("pagan_names", source=src)
-    defaults = definition()["defaults"]
+    defaults = declared_values(SETTINGS)
     turn_timer = integer(options.get("turn_timer", defaults["turn_timer"]), "turn_timer", src, minimum=0,
                          maximum=MAX_TIMER)
     warnings = parse_seconds_list(options.get("warnings", defaults["warnings"]), "warnings", src)

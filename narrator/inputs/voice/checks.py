@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from narrator.sound.doctor import Finding, command_name, setup_command
+from narrator.terminal import said
 
 AREA = "listening"
 
@@ -26,12 +27,12 @@ def check_engine() -> list[Finding]:
     from narrator.sound.engines import stt_engine_names
 
     if "vosk" not in stt_engine_names():
-        return [Finding(AREA, False, "vosk engine: not installed", setup_command(), optional=True)]
+        return [Finding(AREA, False, said("vosk_not_installed"), setup_command(), optional=True)]
     try:
         import vosk  # noqa: F401
     except (ImportError, OSError) as err:
-        return [Finding(AREA, False, f"vosk engine: cannot load vosk ({err})", vosk_fix(str(err)), optional=True)]
-    return [Finding(AREA, True, "vosk engine: installed")]
+        return [Finding(AREA, False, said("vosk_cannot_load", reason=err), vosk_fix(str(err)), optional=True)]
+    return [Finding(AREA, True, said("vosk_installed"))]
 
 
 def vosk_fix(error: str) -> str:
@@ -53,39 +54,39 @@ def check_models(load: bool = True) -> list[Finding]:
         try:
             folder = find_model(lang)
         except ModelError:
-            findings.append(Finding(AREA, False, f"model for {lang}: not installed ({spec.name})",
+            findings.append(Finding(AREA, False, said("model_not_installed", lang=lang, name=spec.name),
                                     f"{command_name()} models install {lang}", optional=True))
             continue
         if not load:
-            findings.append(Finding(AREA, True, f"model for {lang}: {folder}"))
+            findings.append(Finding(AREA, True, said("model_found", lang=lang, folder=folder)))
             continue
         try:
             engine = load_stt("vosk", folder)
             pack = load_pack(lang)
             missing = engine.missing_words(PhraseBook.from_pack(pack).every_phrase())
         except (EngineUnavailable, ModelError) as err:
-            findings.append(Finding(AREA, False, f"model for {lang}: {err}",
+            findings.append(Finding(AREA, False, said("model_broken", lang=lang, reason=err),
                                     f"rm -r {folder} && {command_name()} models install {lang}", optional=True))
             continue
         except Exception as err:  # a pack that does not load is reported by the pack checks
-            findings.append(Finding(AREA, False, f"model for {lang}: cannot check its words ({err})", optional=True))
+            findings.append(Finding(AREA, False, said("model_cannot_check", lang=lang, reason=err), optional=True))
             continue
         if missing:
-            findings.append(Finding(AREA, False, f"model for {lang}: lacks {', '.join(missing)}",
-                                    f"change [listening.phrases] in {pack.path / 'voice.toml'}", optional=True))
+            findings.append(Finding(AREA, False, said("model_lacks", lang=lang, words=", ".join(missing)),
+                                    said("model_lacks_fix", path=pack.path / "voice.toml"), optional=True))
         else:
-            findings.append(Finding(AREA, True, f"model for {lang}: {folder.name}, knows every listening word"))
+            findings.append(Finding(AREA, True, said("model_knows_all", lang=lang, name=folder.name)))
     return findings
 
 
 def check_microphone() -> list[Finding]:
     devices = input_devices()
     if isinstance(devices, str):
-        return [Finding(AREA, False, f"microphone: {devices}", "sudo apt-get install libportaudio2", optional=True)]
+        return [Finding(AREA, False, said("mic_error", reason=devices), "sudo apt-get install libportaudio2", optional=True)]
     if not devices:
-        return [Finding(AREA, False, "microphone: no input device",
-                        f"connect a USB microphone, then test it with `{command_name()} listen`", optional=True)]
-    return [Finding(AREA, True, f"microphone: {d}") for d in devices]
+        return [Finding(AREA, False, said("mic_none"),
+                        said("mic_none_fix", command=command_name()), optional=True)]
+    return [Finding(AREA, True, said("mic_device", device=d)) for d in devices]
 
 
 def input_devices() -> list[str] | str:

@@ -100,15 +100,14 @@ def find_model(lang: str, path: str | Path | None = None) -> Path:
     if path:
         folder = Path(path).expanduser()
         if not is_model(folder):
-            raise ModelError(f"{folder} is not a vosk model folder (no am/ and conf/); check --model")
+            raise ModelError.said("model_not_a_folder", folder=folder)
         return folder
     name = spec_for(lang).name if lang in model_index() else None
     folder = models_dir() / name if name else None
     if folder is None or not is_model(folder):
         from narrator.sound.doctor import command_name
 
-        raise ModelError(f"no speech model for '{lang}' in {models_dir()}; install one with "
-                         f"`{command_name()} models install {lang}` (or give a model folder with --model)")
+        raise ModelError.said("model_missing_error", lang=lang, folder=models_dir(), command=command_name())
     return folder
 
 

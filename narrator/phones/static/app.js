@@ -414,7 +414,9 @@ function choiceLabel(choice) {
   if (view.names && view.names.includes(choice)) return seatLabel(choice);
   const centre = /^centre(\d+)$/.exec(choice);  // one centre card, by place (a lone wolf's look)
   if (centre) return t("centre_card", { n: centre[1] });
-  return word("choice", choice) !== choice ? word("choice", choice) : word("role", choice);
+  const own = (view.private && view.private.labels) || [];  // a card, named by the game's own line
+  if (own.includes(choice)) return textOf(view.private.label_lines[own.indexOf(choice)]);
+  return word("choice", choice);
 }
 
 function ask(a) {
@@ -540,7 +542,10 @@ function cards(p, messages, r) {
   });
   box.append(toggle);
   if (!shown) return box;
-  if (p.lines && p.role) {  // a role card told in the pack's own lines: the role, then its attribute
+  if (p.lines && p.card) {  // a role card and an additional card (Additional Werewolf), in its own lines
+    box.append(el("p", { id: "role", "data-role": p.role, text: textOf(p.lines[0]) }));
+    box.append(el("p", { id: "card", "data-card": p.card, text: textOf(p.lines[1]) }));
+  } else if (p.lines && p.role) {  // a role card told in the pack's own lines: the role, then its attribute
     box.append(el("p", { id: "role", "data-role": p.role, text: textOf(p.lines[0]) }));
     if (p.lines[1]) {  // a game file's role card has no attribute: one line (a blank page threw here)
       box.append(el("p", { id: "attribute", "data-attribute": p.attribute, text: textOf(p.lines[1]) }));
@@ -548,30 +553,19 @@ function cards(p, messages, r) {
     if (r && r.phase === "night") box.append(el("p", { id: "memo-role-text", text: textOf(r.text) }));
   } else if (p.lines) {  // any other game's own lines (its pack's words), in the order it gave them
     p.lines.forEach((line, i) => box.append(el("p", { id: "own-line-" + i, text: textOf(line) })));
-  } else {
-    box.append(el("p", {}, t("your_role") + ": ", el("b", { id: "role", "data-role": p.role, text: word("role", p.role) })));
-    box.append(el("p", {}, t("your_card") + ": ", el("b", { id: "card", "data-card": p.card, text: word("card", p.card) })));
   }
   if (messages.length) {
     const list = el("ul", { id: "messages" });
     for (const m of messages) list.append(el("li", { text: textOf(m) }));
     box.append(el("h2", { text: t("messages") }), list);
   }
-  if (p.hand) box.append(el("p", { id: "hand", text: t("your_hand") + ": " + p.hand.map((r) => word("role", r)).join(", ") }));
-  if (p.memos && p.memos.length) {
+  if (p.hand_lines) box.append(el("p", { id: "hand", text: textOf(p.hand_lines[0]) }));
+  if (p.memo_lines && p.memo_lines.length) {  // the game's own lines, one per memo
     const list = el("ul", { id: "memos" });
-    for (const m of p.memos) list.append(el("li", { "data-kind": m.kind, text: memo(m) }));
+    p.memo_lines.forEach((line, i) => list.append(el("li", { "data-kind": p.memos[i].kind, text: textOf(line) })));
     box.append(el("h2", { text: t("memos") }), list);
   }
   return box;
-}
-
-function memo(m) {
-  if (m.kind === "strategist") {
-    const seen = Object.entries(m.cards).map(([n, r]) => seatLabel(n) + "=" + word("role", r)).join(", ");
-    return t("memo_strategist", { day: m.day, cards: seen });
-  }
-  return t("memo_" + m.kind, { night: m.night, target: seatLabel(m.target || ""), role: word("role", m.role || ""), partner: seatLabel(m.partner || "") });
 }
 
 // The host screen: each free seat's own code, one seat at a time; release or move a seat;
