@@ -61,9 +61,11 @@ def test_the_games_html_with_the_settings_pages_scripts_ends_on_the_settings_pag
     asyncio.run(drive())
 
 
-def test_a_page_whose_script_never_came_loads_again(tmp_path):
+@pytest.mark.parametrize("lost", ["settings.js", "strings.json"])
+def test_a_page_whose_script_or_words_never_came_is_drawn_all_the_same(tmp_path, lost):
     """Nothing answered for the page's own script (the address between the two pages): the
-    last script, stuck.js, loads the page again two seconds later, and it is drawn."""
+    last script, stuck.js, loads the page again two seconds later. Nothing answered for its
+    words (strings.json): the page asks again a second later. Either way it is drawn."""
     page = settings_page(tmp_path)
     dropped = []
 
@@ -80,7 +82,7 @@ def test_a_page_whose_script_never_came_loads_again(tmp_path):
                 browser = await p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
                 try:
                     phone = await new_phone(browser)
-                    await phone.route("**/static/settings.js", drop_once)
+                    await phone.route(f"**/static/{lost}", drop_once)
                     await phone.goto(f"http://127.0.0.1:{port}/")
                     await phone.wait_for_function(DRAWN, timeout=20000)
                     assert dropped
