@@ -100,6 +100,30 @@ def test_a_refusal_carries_its_lines_and_a_plain_error_carries_none():
 
 # --- the page and its files ------------------------------------------------------------------
 
+def test_a_page_loaded_from_the_other_page_still_gets_its_scripts_here():
+    """The game's page and the settings page take turns at one address. A phone that reloads
+    as a game starts or ends may get the HTML from one and ask the other for its scripts; a
+    script refused left it at 「…」 for good (issue 37's evening). Each page's scripts are served
+    by the other, and the last one (stuck.js) reloads a page whose own script never ran."""
+    import re
+    from narrator.phones import server as game_page
+
+    pages = {"index.html": game_page, "settings.html": settings_page}
+    for html, here in pages.items():
+        scripts = re.findall(r'src="/static/([^"]+)"', (STATIC / html).read_text())
+        assert scripts[-1] == "stuck.js", html
+        for other in (game_page.STATIC_FILES, settings_page.FILES):
+            missing = [name for name in scripts + ["style.css", "strings.json"] if name not in other]
+            assert not missing, f"{html}'s {missing} refused by a page"
+
+    async def check(page, table, phones):
+        for name in ("app.js", "scrypt.js", "stuck.js"):  # the game's page's, asked of the settings page
+            async with phones[0].get(f"/static/{name}") as r:
+                assert r.status == 200 and await r.read() == (STATIC / name).read_bytes(), name
+
+    serve(check)
+
+
 def test_the_page_and_each_of_its_files_come_with_their_type_and_headers_and_nothing_else():
     async def check(page, table, phones):
         async with phones[0].get("/") as r:
@@ -112,7 +136,7 @@ def test_the_page_and_each_of_its_files_come_with_their_type_and_headers_and_not
                 assert r.status == 200 and r.headers["Content-Type"] == f"{kind}; charset=utf-8", name
                 assert await r.read() == (STATIC / name).read_bytes()
                 assert r.headers["Cache-Control"] == "no-store"
-        for name in ("settings.html", "app.js", "..%2Fsettings_page.py", "nope"):
+        for name in ("settings.html", "index.html", "..%2Fsettings_page.py", "nope"):
             async with phones[0].get(f"/static/{name}") as r:
                 assert (r.status, await r.json()) == (404, {"error": "no such file"}), name
         assert table.applied == [] and table.said == []

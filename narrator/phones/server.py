@@ -36,8 +36,14 @@ from narrator.phones.seats import HOST, Seats
 from narrator.phones.views import build_view
 
 STATIC = Path(__file__).with_name("static")
-STATIC_FILES = {"app.js": "text/javascript", "seal.js": "text/javascript", "nacl-fast.min.js": "text/javascript",
-                "scrypt.js": "text/javascript", "style.css": "text/css", "strings.json": "application/json"}
+STATIC_FILES = {"app.js": "text/javascript", "settings.js": "text/javascript", "seal.js": "text/javascript",
+                "nacl-fast.min.js": "text/javascript", "scrypt.js": "text/javascript", "style.css": "text/css",
+                "strings.json": "application/json", "stuck.js": "text/javascript"}
+"""The files of both pages (the game's and the appliance's settings page, settings_page.py),
+served by both: the two take turns at one address, so a page whose HTML came from one may ask
+the other for its scripts (a reload as a game starts or ends). A script refused there left the
+page at 「…」 for good (issue 37's evening: a phone stuck after a game's end); served, it finds
+its page gone and reloads to the one now here."""
 MAX_STREAMS_PER_SEAT = 4
 """Open pages one seat may keep (a phone and a reload or two); more is someone hogging the Pi."""
 HANDLER_CANCELLATION = True

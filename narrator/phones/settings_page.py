@@ -32,11 +32,11 @@ from narrator.errors import NarratorError, Refusal
 from narrator.phones import (app_cache, carry, crypto, gate, guard, host_channel, host_keep, host_release, naming,
                              settings_view, wire)
 from narrator.phones.seats import new_table_code, normal_code
-from narrator.phones.server import _own_names
+from narrator.phones.server import STATIC_FILES, _own_names
 
 STATIC = Path(__file__).with_name("static")
-FILES = {"settings.js": "text/javascript", "seal.js": "text/javascript", "nacl-fast.min.js": "text/javascript",
-         "style.css": "text/css", "strings.json": "application/json"}
+FILES = STATIC_FILES
+"""The same files as the game's page (server.py says why)."""
 HOST_COOKIE, SEAT_COOKIE = carry.COOKIE, "narrator_settings_seat"
 WRONG_CODE_DELAY = gate.WRONG_CODE_DELAY
 """Read when a page is made (its `gate`); a test may set it first."""

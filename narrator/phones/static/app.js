@@ -54,10 +54,22 @@ function seatLabel(name) {
   return i < 0 ? choiceLabel(name) : (i + 1) + ". " + name;
 }
 
+// The page's words, asked again until they come: the address may be between the game's page
+// and the settings page for a moment (a failed fetch here left the page at 「…」).
+async function strings() {
+  for (;;) {
+    try {
+      const response = await fetch("/static/strings.json");
+      if (response.ok) return await response.json();
+    } catch (e) { /* nothing answered: once more, in a second */ }
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
 let booted = false;
 async function boot() {
   if (!booted) {
-    S = await (await fetch("/static/strings.json")).json();
+    S = await strings();
     $("lang").addEventListener("click", () => {
       lang = lang === "ja" ? "en" : "ja";
       localStorage.setItem("narrator-lang", lang);
