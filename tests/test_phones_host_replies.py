@@ -157,6 +157,7 @@ def test_the_host_view_numbers_the_seats_from_one_and_shows_the_public_question(
             "ask": {"serial": serial, "line": "setup.ready", "text": table.server._ask_text(ask),
                     "choices": list(ask.choices), "multiple": False, "private": False},
             "timer_serial": None, "end_lines": [],  # no timer runs, the game is not over
+            "no_speaker": False,  # the speaker answers (appliance/speaker.py)
         }
         assert view["host"]["ask"]["text"]["en"] and view["host"]["ask"]["text"]["ja"]
 

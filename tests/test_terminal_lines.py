@@ -174,12 +174,13 @@ def interrupted_game(args: list[str], home: Path, lang_env: str, transcript: Pat
     import signal
 
     from tests.clock_helpers import records, wait_until
+    from tests.processes import started
 
     master, slave = pty.openpty()
     env = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES")}
     env.update({"LANG": lang_env, "NARRATOR_HOME": str(home), "PYTHONPATH": str(REPO)})
-    game = subprocess.Popen([VENV_PYTHON, "-m", "narrator", *args], stdin=slave, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=env, start_new_session=True)
+    game = started([VENV_PYTHON, "-m", "narrator", *args], stdin=slave, stdout=subprocess.PIPE,
+                   stderr=subprocess.PIPE, env=env, start_new_session=True)
     try:
         try:
             wait_until(lambda: len([r for r in records(transcript) if r["kind"] == "say"]) > skip or None,
