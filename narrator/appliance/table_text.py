@@ -73,7 +73,7 @@ def played_counts(document: Document, section: str) -> dict[str, int]:
         if not any(s.key == section and s.names_at == "keys" for s in game.settings):
             return {}
         value = game.configure(settings).to_dict().get(section)
-    except Exception:  # noqa: BLE001 - a table that does not play yet: the caller's check names why
+    except Exception:
         return {}
     return {str(k): v for k, v in value.items()} if isinstance(value, Mapping) else {}
 
@@ -154,11 +154,11 @@ def _entry_for(document: Document, section: str, key: str, holder: Any, changes:
     game = changes.get("game") or document.get("game") or DEFAULT_GAME
     try:
         rules = get_game(str(game))
-    except Exception:  # noqa: BLE001 - an unknown or broken game: the check names it
+    except Exception:
         return key
     setting = next((s for s in rules.settings if s.key == section and s.names_at == "keys"), None)
     names = rules.card_names
     ident = names.lookup(setting.names, key) if setting is not None and names is not None else None
-    if ident is None:
+    if ident is None or setting is None or names is None:  # (ident is None when either is)
         return key
     return next((k for k in holder if names.lookup(setting.names, k) == ident), key)

@@ -25,10 +25,10 @@ from narrator.errors import NarratorError
 from narrator.inputs.hub import ListenerHub
 
 SOURCE = "button"
-MAIN_BUTTON = {"short": ("done", "yes"), "long": ("repeat",), "double": ("pause",), "triple": ("no",),
+MAIN_BUTTON: dict[str, tuple[str, ...]] = {"short": ("done", "yes"), "long": ("repeat",), "double": ("pause",), "triple": ("no",),
                "hold": ("release_host",)}
 """Words each kind of press offers, tried in order until one fits what is being asked."""
-SECOND_BUTTON = {"short": ("no",), "long": ("repeat",), "double": ("pause",), "triple": ("no",)}
+SECOND_BUTTON: dict[str, tuple[str, ...]] = {"short": ("no",), "long": ("repeat",), "double": ("pause",), "triple": ("no",)}
 RELEASE_HOLD = 5.0
 """Seconds the main button is held for `hold` (the long press's repeat comes at one second first:
 harmless, and no other gesture lasts this long, in a game or in the appliance's menus)."""

@@ -16,7 +16,7 @@ from narrator.cues import Ask
 from narrator.errors import AnswerError, NoMoreAnswers
 from narrator.inputs.heard import Heard
 from narrator.inputs.hints import Hints
-from narrator.inputs.private_answers import OpenCollect, PrivateAnswers  # noqa: F401  (OpenCollect re-exported)
+from narrator.inputs.private_answers import OpenCollect, PrivateAnswers
 from narrator.inputs.words import (  # noqa: F401  (re-exported: the hub's words)
     ASCII_VOCABULARY, COMMANDS, Vocabulary, _parse_names, parse_answer, parse_private,
 )
@@ -210,8 +210,8 @@ class ListenerHub(PrivateAnswers):
         The phone server checks who may answer and what fits; this only makes sure one
         answer per question wins, so a replayed or late submission changes nothing.
         """
-        if self.open_ask is None or self._ask_serial != serial:
-            return False
+        if self.open_ask is None or self._answer is None or self._ask_serial != serial:
+            return False  # (open_ask is None whenever _answer is: the second test is for mypy)
         self._answer.set_result(Heard("answer", value, source))
         self._notify()
         return True

@@ -39,11 +39,11 @@ def review_readings(names: Sequence[str], given: Mapping[str, Any] | None, pack:
         if not typed:
             return kept
         who, _, reading = typed.partition(":")
-        name = _player(names, who.strip())
-        if name is None or not reading.strip():
+        player = _player(names, who.strip())
+        if player is None or not reading.strip():
             show(hints.text("names_bad", text=typed))
             continue
-        kept[name] = reading.strip()
+        kept[player] = reading.strip()
 
 
 def _player(names: Sequence[str], who: str) -> str | None:

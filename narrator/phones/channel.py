@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any
+from typing import Any, cast
 
 from aiohttp import web
 
@@ -44,7 +44,7 @@ async def seat(server: Any, request: web.Request) -> web.Response:
             return wire.error(401, NOT_SEALED)
         inner = message.get("body")
         response = await dispatch(server, request, message.get("to"), inner if isinstance(inner, dict) else {})
-    status, obj = response.status, json.loads(response.body)
+    status, obj = response.status, json.loads(cast(bytes, response.body))  # dispatch answers with json_response: bytes
     reply = wire.reply(server.keys.seal_for(token, {"status": status, "body": obj, "n": message["n"]}))
     wait = getattr(server, "reply_after", REPLY_AFTER) - (asyncio.get_running_loop().time() - started)
     if wait > 0:

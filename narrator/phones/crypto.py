@@ -161,7 +161,7 @@ class SeatKeys:
         found = None
         for code in codes:
             known = self._derived.get(normal_code(code))  # derived before: no trip to a thread
-            key, own_id = known or await loop.run_in_executor(None, self.for_code, code)
+            key, own_id = known if known is not None else await loop.run_in_executor(None, self.for_code, code)
             if secrets.compare_digest(own_id, seat_id):
                 found = (code, key)
         return found
@@ -224,7 +224,7 @@ class SeatKeys:
         """A seated phone's request: sealed with its key, from a phone, with a counter past the
         last one it used (so a captured request cannot be sent again); None otherwise."""
         key = self.key(token)
-        if key is None:
+        if key is None or token is None:  # no token has no key
             return None
         message = unseal(key, box)
         if message is None or message.get("from") != FROM_PHONE:
@@ -236,7 +236,7 @@ class SeatKeys:
         so an excess decoy is refused before any write (decoys.py)."""
         key = self.key(token)
         message = unseal(key, box) if key is not None else None
-        if message is None or message.get("from") != FROM_PHONE:
+        if message is None or token is None or message.get("from") != FROM_PHONE:
             return None
         entry = self._phones[_digest(token)]
         return message if fresh(message.get("n"), entry.get("n", 0), entry.get("seen", [])) else None
@@ -271,7 +271,7 @@ class SeatKeys:
             return None
         if not isinstance(message, dict) or message.get("from") != FROM_HOST:
             return None
-        return message if self._take(self._phones[_digest(token)], message.get("n")) else None
+        return message if token is not None and self._take(self._phones[_digest(token)], message.get("n")) else None
 
     def seal_for(self, token: str | None, obj: dict[str, Any]) -> dict[str, Any] | None:
         """`obj` sealed for the phone holding `token` ({"box": …}), or None if it has no key."""

@@ -12,7 +12,7 @@ inside. A host screen that gave a key at join (every page does) is refused a pla
 from __future__ import annotations
 
 import json
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, cast
 
 from aiohttp import web
 
@@ -50,7 +50,7 @@ async def door(server: Any, request: web.Request, actions: dict[str, Action]) ->
     inner, action = message.get("body"), actions.get(message.get("to"))
     request[OPENED] = inner if isinstance(inner, dict) else {}
     response = await action(server, request) if action else wire.error(400, f"a host action is one of: {', '.join(actions)}")
-    reply = {"status": response.status, "body": json.loads(response.body), "n": message["n"], "from": "narrator"}
+    reply = {"status": response.status, "body": json.loads(cast(bytes, response.body)), "n": message["n"], "from": "narrator"}
     return wire.reply(server.keys.seal_for_host(token, reply))
 
 

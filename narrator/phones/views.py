@@ -28,7 +28,7 @@ def phone_play(game: Game) -> PhonePlay:
 
 def valid_choices(game: Game, config: Any, state: Any, name: str | None, ask: Ask) -> tuple[str, ...]:
     """The answers `name` may give to `ask` (a private question's choices are the player's own)."""
-    if ask.player is None:
+    if ask.player is None or name is None:  # (a private question is only shown to its seat)
         return ask.choices
     return phone_play(game).private_choices(config, state, name, ask.choices)
 

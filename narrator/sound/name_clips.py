@@ -84,7 +84,7 @@ def _split(voice: Any, line: str, variant: int, params: Mapping[str, Any]) -> li
     honorific = name_form.replace("{name}", "") if name_form.startswith("{name}") else ""
     parts: list[tuple[str, bool]] = []
     literal = ""
-    for before, field, spec, conversion in string.Formatter().parse(template):
+    for before, field, spec, _conversion in string.Formatter().parse(template):
         literal += before
         if field is None:
             continue

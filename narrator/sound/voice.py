@@ -16,7 +16,7 @@ import json
 import wave
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import AbstractSet as Set, Any, Iterable, Mapping
 
 from narrator import home
 from narrator.sound import name_clips, parallel
@@ -171,7 +171,7 @@ class EngineVoice:
         return list(out.values())
 
     def render_missing(self, requests: list[tuple[str, Mapping[str, Any]]], progress: Any = None,
-                       jobs: int | None = None, reported: set[int] = frozenset()) -> int:
+                       jobs: int | None = None, reported: Set[int] = frozenset()) -> int:
         """Render the clips the requests lack with the pool; `progress(1)` per request made ready
         (except those in `reported`, which the caller reports)."""
         todo = self.missing_jobs(requests)

@@ -52,7 +52,7 @@ def forgotten(root: Path, warn: Callable[[str], None] | None = None) -> dict[str
         damage, moved = home.DamagedFile(path, "not a note of forgotten players"), home.set_aside(path)
     if damage is not None:
         (warn or _warn)(str(Refusal("history_note_set_aside", path=path, reason=damage.reason,
-                                    moved=moved.name if moved != path else path.name)))
+                                    moved=moved.name if moved is not None and moved != path else path.name)))
         return {}
     return {game: set(digests) for game, digests in (data or {}).items()}
 
@@ -79,7 +79,8 @@ def forget(root: Path, name: str, warn: Callable[[str], None] | None = None) -> 
     key = player_key(name)
     if not key:
         raise SetupError("give the player's name: narrator stats forget NAME")
-    finished, noted = [], []
+    finished: list[Any] = []
+    noted: list[Any] = []
     for store in saved_games(root):
         try:
             (noted if unfinished(store) else finished).append(store)

@@ -79,7 +79,7 @@ def resume_position(game: Game, config: Any, store: GameStore, recover: bool = F
             cues = [cue_from_dict(c) for c in snapshot.cues]
             if json.loads(json.dumps(state.to_dict())) != snapshot.state:
                 raise ValueError("its state does not read back the same")
-        except Exception as err:  # noqa: BLE001 - a snapshot edited or from another version
+        except Exception as err:
             snapshot, problem = None, f"{store.folder / SNAPSHOT_FILE} does not fit the game ({_reason(err)})"
         else:
             for index in range(snapshot.event_count, len(events)):
@@ -144,15 +144,17 @@ def rebuild(game: Game, config: Any, events: list[dict[str, Any]],
     narrator says why nothing was taken back and asks the open question again.
     `where(i)` names the store and file line of event i, for the error when it does not replay.
     """
-    state, cues = game.new_state(), []
+    state, cues = game.new_state(), list[Cue]()
     kept: list[int] = []
     before: list[tuple[Any, list[Cue]]] = []  # the state and cues each kept event was played from
     held: Cue | None = None
     for index, event in enumerate(events):
         if event["type"] == "undo":
-            barrier = {}
+            barrier: dict[str, Cue | None] = {}
 
-            def kept_step(k: int) -> bool:
+            # called by _undo_to before this iteration ends: the defaults bind this turn's lists
+            def kept_step(k: int, barrier: dict[str, Cue | None] = barrier,
+                          before: list[tuple[Any, list[Cue]]] = before) -> bool:
                 barrier["cue"] = game.undo_barrier(config, before[k][0])
                 return barrier["cue"] is not None
 
@@ -176,7 +178,7 @@ def _replay(game: Game, config: Any, state: Any, event: dict[str, Any], store: G
     """One logged event played again; one that the rules cannot take is a damaged log line."""
     try:
         return game.advance(config, state, event_from_dict(event))
-    except Exception as err:  # noqa: BLE001 - the rules were never meant to see this event
+    except Exception as err:
         if store is None:
             raise
         damaged = DamagedGame(f"saved game {store.id}: {store.folder / LOG_FILE} line {line} does not replay into "

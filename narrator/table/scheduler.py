@@ -120,7 +120,7 @@ class Scheduler:
                     # phones: the round opens with its timer, which ends once everyone has answered
                     early = asyncio.ensure_future(self.hub.collect(following))
                 await self.deadlines.timer(cue, until=early)
-                if (early is not None and not early.done() and following.closes_with_timer
+                if (early is not None and not early.done() and isinstance(following, Collect) and following.closes_with_timer
                         and not self.timeline.instant):  # instant: no time to answer in
                     self.hub.close_collect()
             elif isinstance(cue, Ask):
@@ -216,7 +216,7 @@ class Scheduler:
                 if instruction is not None:
                     await say(instruction, "say", repeat=True)
                 await say(question, "ask", repeat=True,
-                          **({} if cue.player is not None else {"choices": list(cue.choices)}))
+                          **_public_choices(cue))
             elif command.value == "help":
                 for line in cue.help:
                     await say(self.voice.clip(line), "say", help=True)
@@ -235,3 +235,8 @@ class Scheduler:
             if pcm is not None or not wanted:
                 self.output.ambience(pcm, self.timeline.slot(), self.night.ambience_volume)
                 self._ambience_on = wanted
+
+
+def _public_choices(ask: Ask) -> dict[str, Any]:
+    """The choices a repeated question's record lists (none for a private one: they would tell)."""
+    return {} if ask.player is not None else {"choices": list(ask.choices)}

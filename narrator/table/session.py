@@ -149,9 +149,10 @@ def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
     night = NightOptions(night_done=run.night_done, ambience=run.ambience)
     scheduler = Scheduler(voice, output, clock, hub, transcript, display, night)
     sitting = Sitting(scheduler, hub, output, transcript, ahead=getattr(voice, "ahead", None))
-    private_script = bool(run.answers) and is_json_lines(Path(run.answers))
-    if private_script:
-        script = PrivateScriptListener(Path(run.answers))
+    answers = run.answers
+    private_script = answers is not None and is_json_lines(Path(answers))
+    if private_script and answers is not None:
+        script = PrivateScriptListener(Path(answers))
         sitting.starters.append(lambda loop: script.start(hub, loop))
     elif run.answers:
         scripted = ScriptedListener(Path(run.answers), skip=answers_used)

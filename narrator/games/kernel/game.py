@@ -168,9 +168,9 @@ def _undecided(spec: GameFile, roles: dict[str, int], names: tuple[str, ...], sr
     dealt = [r for r in roles for _ in range(roles[r])]
     if victim:  # one card of the victim's team is in no player's hand
         dealt.remove(next(r for r in dealt if spec.roles[r].team == victim))
-    dealt = tuple(dealt)
+    hands = tuple(dealt)
     config = KConfig(game=spec.name, names=seats, players=players, seed=0, roles=roles, digital_cards=True)
-    winner = judge.multi_night(spec, config, KState(cards=dealt, first=dealt), day_over=False)
+    winner = judge.multi_night(spec, config, KState(cards=hands, first=hands), day_over=False)
     if winner:
         raise Refusal("kernel_decided", source=src, roles=named, winner=winner, players=players)
 

@@ -85,7 +85,10 @@ def parse_game(data: Mapping[str, Any], path: str) -> GameFile:
     options = variants.options(path, data.get("options"), _refuse)
     cards = tuple(_one_of(path, "[game] cards", c, CARDS, "way to hold the cards") for c in _list(path, "[game] cards", game.get("cards", ["physical"])))
     centre = _whole(path, "[game] centre", game.get("centre", 0), 0, 5)
-    known = (lambda p, e, name: _known_role(p, e, name, roles))
+
+    def known(p: str, e: str, name: Any) -> str:
+        return _known_role(p, e, name, roles)
+
     extra = variants.game_keys(path, game, tuple(dict.fromkeys(r.team for r in roles.values())), roles, known, _refuse)
     deal = _deal(path, data.get("deal"), roles, players, centre, 1 if extra["first_victim"] else 0)
     steps = _steps(path, data.get("steps", []), roles, game.get("absent", "call"), options)

@@ -103,8 +103,8 @@ def find_model(lang: str, path: str | Path | None = None) -> Path:
             raise ModelError(f"{folder} is not a vosk model folder (no am/ and conf/); check --model")
         return folder
     name = spec_for(lang).name if lang in model_index() else None
-    folder = models_dir() / name if name else None
-    if folder is None or not is_model(folder):
+    found = models_dir() / name if name else None
+    if found is None or not is_model(found):
         from narrator.sound.doctor import command_name
 
         raise ModelError(f"no speech model for '{lang}' in {models_dir()}; install one with "
