@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Awaitable, Callable, Protocol
 
-from narrator.cues import Ask
+from narrator.cues import Ask, Cue
 from narrator.errors import AnswerError, NoMoreAnswers
 from narrator.inputs.heard import Heard
 from narrator.inputs.hints import Hints
@@ -26,7 +26,7 @@ class Listener(Protocol):
     """An input source. `start` registers it with the hub and begins feeding it words
     (`hub.offer_text`); when it can give no more it calls `hub.retire`."""
 
-    def start(self, hub: ListenerHub, loop: asyncio.AbstractEventLoop) -> Any:
+    def start(self, hub: ListenerHub, loop: asyncio.AbstractEventLoop) -> object:
         ...
 
 
@@ -222,7 +222,7 @@ class ListenerHub(PrivateAnswers):
         for watcher in self._ask_watchers:
             watcher(self._ask)
 
-    def add_table_command(self, word: str, handler: Any) -> None:
+    def add_table_command(self, word: str, handler: Callable[[str], str]) -> None:
         """A word typed at the table's own terminal (`release Aki`): `handler(rest)` returns what to print."""
         self._table_commands[word.casefold()] = handler
 
@@ -230,7 +230,7 @@ class ListenerHub(PrivateAnswers):
         """Call `callback()` whenever a question opens or closes (the phone server pushes views)."""
         self._watchers.append(callback)
 
-    def forget(self, owner: Any) -> None:
+    def forget(self, owner: object) -> None:
         """Drop every watcher, cue watcher, private subscriber and table command whose bound
         method belongs to `owner` (a game's phone server at its end: a long-running service
         must not keep each game's server alive, nor hand it the next game's private lines)."""
@@ -243,7 +243,7 @@ class ListenerHub(PrivateAnswers):
                                 if getattr(h, "__self__", None) is not owner}
         self.table_actions = {w: h for w, h in self.table_actions.items() if getattr(h, "__self__", None) is not owner}
 
-    def cue_started(self, cue: Any) -> None:  # the scheduler starts `cue`: tell `cue_watchers` (phones)
+    def cue_started(self, cue: Cue) -> None:  # the scheduler starts `cue`: tell `cue_watchers` (phones)
         for callback in self.cue_watchers:
             callback(cue)
 

@@ -111,8 +111,8 @@ def private_body(server: Any, request: web.Request, body: dict[str, Any], serial
     if open_collect is None or open_collect[0] != serial:
         return wire.error(409, "this round is closed: reload to see the current one")
     round_ = open_collect[1]
-    asked = round_.requests.get(name)
-    if asked is None:
+    asked = round_.requests.get(name) if name is not None else None
+    if name is None or asked is None:
         return wire.error(403, "you are not asked in this round")
     if name in round_.answers:
         return wire.error(409, "you have already answered this round")

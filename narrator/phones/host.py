@@ -227,7 +227,7 @@ def _seat_number(server: Any, request: web.Request) -> str | web.Response:
     return name
 
 
-def _join_link(request: web.Request, seat_code: str) -> str:
+def _join_link(request: web.Request, seat_code: str | None) -> str:
     return f"http://{request.host}/#code={seat_code}"
 
 

@@ -47,7 +47,8 @@ async def door(server: Any, request: web.Request, actions: dict[str, Action]) ->
     message = server.keys.open_host_request(token, body.get("box"))
     if message is None:
         return wire.error(401, NOT_SEALED)
-    inner, action = message.get("body"), actions.get(message.get("to"))
+    inner, to = message.get("body"), message.get("to")
+    action = actions.get(to) if isinstance(to, str) else None
     request[OPENED] = inner if isinstance(inner, dict) else {}
     response = await action(server, request) if action else wire.error(400, f"a host action is one of: {', '.join(actions)}")
     reply = {"status": response.status, "body": json.loads(cast(bytes, response.body)), "n": message["n"], "from": "narrator"}

@@ -14,9 +14,9 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from narrator.cues import Ask
-from narrator.games.contract import Game, PhonePlay
+from narrator.games.contract import Game, GameConfig, GameState, PhonePlay
 
-NO_PHONE_PLAY = PhonePlay()
+NO_PHONE_PLAY: PhonePlay[GameConfig, GameState] = PhonePlay()
 """For a game without a phone page (never served; `phones.table.check_game` refuses it):
 no private view, every choice."""
 

@@ -27,7 +27,7 @@ from narrator.cues import Countdown, Timer
 from narrator.inputs.hub import ListenerHub
 from narrator.sound.clips import RATE, WIDTH
 from narrator.sound.outputs import AudioOutput
-from narrator.sound.voice import Clip
+from narrator.sound.voice import Clip, Voice
 from narrator.table.commands import TableCommands
 from narrator.table.display import ConsoleDisplay
 from narrator.table.narration import Narration
@@ -42,7 +42,7 @@ def _unheard(pending: dict[int, int | None], k: int, count: int) -> list[int | N
 class Deadlines:
     """Countdowns and timers; keeps when the running timer ends (for the time shown left)."""
 
-    def __init__(self, voice: Any, output: AudioOutput, hub: ListenerHub, narration: Narration,
+    def __init__(self, voice: Voice, output: AudioOutput, hub: ListenerHub, narration: Narration,
                  timeline: Timeline, commands: TableCommands, night_done: bool):
         self.voice, self.output, self.hub = voice, output, hub
         self.narration, self.timeline, self.commands = narration, timeline, commands

@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 from narrator.cues import Ask, Collect, Countdown, Cue, Private, Request
 from narrator.inputs.hub import Heard, ListenerHub
+from narrator.sound.voice import Voice
 from narrator.table.commands import TableCommands
 from narrator.table.deadlines import Deadlines
 from narrator.table.display import ConsoleDisplay
@@ -27,7 +28,7 @@ from narrator.table.transcript import Transcript
 class PrivateRounds:
     """Private lines and collected answers; no state of their own between cues."""
 
-    def __init__(self, voice: Any, hub: ListenerHub, transcript: Transcript, narration: Narration,
+    def __init__(self, voice: Voice, hub: ListenerHub, transcript: Transcript, narration: Narration,
                  timeline: Timeline, deadlines: Deadlines, commands: TableCommands):
         self.voice, self.hub, self.transcript = voice, hub, transcript
         self.narration, self.timeline = narration, timeline

@@ -27,7 +27,7 @@ from typing import Any
 from narrator.cues import Ask, Collect, CountIn, Countdown, Cue, End, Event, Say, Timer, TurnClock
 from narrator.inputs.hub import Heard, ListenerHub
 from narrator.sound.outputs import AudioOutput
-from narrator.sound.voice import Clip
+from narrator.sound.voice import Clip, Voice
 from narrator.table.clock import Clock
 from narrator.table.commands import TableCommands
 from narrator.table.deadlines import Deadlines
@@ -60,7 +60,7 @@ def _kept_by(part: str, name: str, doc: str) -> property:
 class Scheduler:
     """Plays a step's cues on the timeline, through its parts (see the module's docstring)."""
 
-    def __init__(self, voice: Any, output: AudioOutput, clock: Clock, hub: ListenerHub,
+    def __init__(self, voice: Voice, output: AudioOutput, clock: Clock, hub: ListenerHub,
                  transcript: Transcript, display: ConsoleDisplay, night: NightOptions | None = None):
         self.voice, self.output, self.hub, self.transcript = voice, output, hub, transcript
         self.night = night or NightOptions()

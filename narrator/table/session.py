@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from narrator.games.contract import C, S, Game
 from narrator.sound.outputs import AudioOutput, AudioUnavailable, NullOutput, open_output
 from narrator.table.clock import Clock, make_clock
 from narrator.table.display import ConsoleDisplay
@@ -108,7 +109,7 @@ class Sitting:
 
 def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
                  warn: Callable[[str], None] | None = None, names: Sequence[str] = (),
-                 game: Any = None, config: Any = None, clock: Clock | None = None,
+                 game: Game[C, S] | None = None, config: C | None = None, clock: Clock | None = None,
                  fill_in: bool = False, new_game: bool = False) -> Sitting:
     """Build the scheduler and listeners for `run`; `answers_used` skips scripted answers.
 
@@ -232,7 +233,7 @@ def _notice_player(run: RunOptions) -> tuple[Callable[[Any], None], Callable[[],
     return play, close
 
 
-def prepare_voice(voice: Any, game: Any, config: Any, notice: Callable[[Any], None] | None = None,
+def prepare_voice(voice: Any, game: Game[C, S], config: C, notice: Callable[[Any], None] | None = None,
                   clock: Callable[[], float] | None = None, background: bool = False) -> int:
     """Render ahead every line `game` can say with `config`; a progress bar if it takes a while.
 
@@ -308,7 +309,7 @@ def _renders_behind(voice: Any) -> bool:
     return isinstance(voice, EngineVoice) and not getattr(voice.engine, "names_apart", False)
 
 
-def _opening_first(game: Any, config: Any, requests: list[Any], todo: list[Any]) -> tuple[list[Any], list[Any]]:
+def _opening_first(game: Game[C, S], config: C, requests: list[Any], todo: list[Any]) -> tuple[list[Any], list[Any]]:
     """`todo` split in two: what the game's opening says (rendered before it starts) and the
     rest, in the game's order (rendered while it plays)."""
     from narrator.sound.render_ahead import opening_requests

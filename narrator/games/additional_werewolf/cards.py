@@ -15,11 +15,15 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from narrator.cues import Ask, Countdown, Cue, Say
 from narrator.errors import AnswerError
 from narrator.games.additional_werewolf import record
+
+if TYPE_CHECKING:
+    from narrator.games.additional_werewolf.setup import AWConfig
+    from narrator.games.additional_werewolf.state import AWState
 
 
 # --- dealing -------------------------------------------------------------------------------
@@ -28,7 +32,7 @@ def _pile(counts: Any) -> list[str]:
     return [card for card, n in sorted(counts.items()) for _ in range(n)]
 
 
-def deal(config: Any, state: Any) -> Any:
+def deal(config: AWConfig, state: AWState) -> AWState:
     """Shuffle and deal one role card and one additional card to each seat."""
     rng = random.Random(f"{config.seed}:deal")
     roles, extras = _pile(config.roles), _pile(config.cards)
@@ -37,7 +41,7 @@ def deal(config: Any, state: Any) -> Any:
     return replace(state, roles_of=tuple(roles), extras_of=tuple(extras))
 
 
-def redeal(config: Any, state: Any) -> Any:
+def redeal(config: AWConfig, state: AWState) -> AWState:
     """Collect the additional cards, shuffle them and deal them again (after a nomination)."""
     rng = random.Random(f"{config.seed}:redeal:{state.day}")
     extras = list(state.extras_of)
@@ -45,20 +49,20 @@ def redeal(config: Any, state: Any) -> Any:
     return replace(state, extras_of=tuple(extras))
 
 
-def role(config: Any, state: Any, name: str) -> str:
+def role(config: AWConfig, state: AWState, name: str) -> str:
     return state.roles_of[config.names.index(name)]
 
 
-def holders(config: Any, state: Any, card: str) -> list[str]:
+def holders(config: AWConfig, state: AWState, card: str) -> list[str]:
     """The players holding additional card `card`, in seat order."""
     return [n for n, c in zip(config.names, state.extras_of) if c == card]
 
 
-def _memo(state: Any, player: str, kind: str, **facts: Any) -> Any:
+def _memo(state: AWState, player: str, kind: str, **facts: Any) -> AWState:
     return replace(state, memos=state.memos + ({"player": player, "kind": kind, **facts},))
 
 
-def _swap(config: Any, state: Any, a: str, b: str) -> Any:
+def _swap(config: AWConfig, state: AWState, a: str, b: str) -> AWState:
     roles = list(state.roles_of)
     i, j = config.names.index(a), config.names.index(b)
     roles[i], roles[j] = roles[j], roles[i]
@@ -67,7 +71,7 @@ def _swap(config: Any, state: Any, a: str, b: str) -> Any:
 
 # --- night ---------------------------------------------------------------------------------
 
-def night_call(config: Any, state: Any, card: str, number: int) -> tuple[Any, list[Cue], str | None]:
+def night_call(config: AWConfig, state: AWState, card: str, number: int) -> tuple[AWState, list[Cue], str | None]:
     """The phone part of one night call: (state, cues, the private step waiting, if any)."""
     holder = holders(config, state, card)
     if card == "lovers":
@@ -85,12 +89,12 @@ def night_call(config: Any, state: Any, card: str, number: int) -> tuple[Any, li
     return replace(state, picks=()), [Ask(f"{card}.act_phone", choices, player=player)], step
 
 
-def _medium_choices(state: Any) -> tuple[str, ...]:
+def _medium_choices(state: AWState) -> tuple[str, ...]:
     day = state.night - 1
     return state.nominations[day - 1] if 1 <= day <= len(state.nominations) else ()
 
 
-def night_answer(config: Any, state: Any, player: str, value: Any) -> tuple[Any, list[Cue], bool]:
+def night_answer(config: AWConfig, state: AWState, player: str, value: Any) -> tuple[AWState, list[Cue], bool]:
     """Apply a night card holder's private choice: (state, cues, the call is finished)."""
     target = _one_name(config, value)
     step = state.step
@@ -114,22 +118,22 @@ def night_answer(config: Any, state: Any, player: str, value: Any) -> tuple[Any,
 
 # --- day -----------------------------------------------------------------------------------
 
-def werewolves_among(config: Any, state: Any, names: tuple[str, ...]) -> list[str]:
+def werewolves_among(config: AWConfig, state: AWState, names: tuple[str, ...]) -> list[str]:
     return [n for n in names if role(config, state, n) == "werewolf"]
 
 
-def losing_lovers(state: Any, found: list[str]) -> tuple[str, ...]:
+def losing_lovers(state: AWState, found: list[str]) -> tuple[str, ...]:
     """P-AW-4: the lovers who lose with a found werewolf: only the pair (「恋人は2枚で1セット」)
     holding it among last night's lovers; another pair plays on with its team."""
     return tuple(n for pair in state.lovers if any(f in pair for f in found) for n in pair)
 
 
-def strategists_among(config: Any, state: Any, names: tuple[str, ...]) -> tuple[str, ...]:
+def strategists_among(config: AWConfig, state: AWState, names: tuple[str, ...]) -> tuple[str, ...]:
     """Nominated strategists, in seat order (P-AW-3)."""
     return tuple(n for n in config.names if n in names and n in holders(config, state, "strategist"))
 
 
-def strategist_begin(config: Any, state: Any) -> tuple[Any, list[Cue]]:
+def strategist_begin(config: AWConfig, state: AWState) -> tuple[AWState, list[Cue]]:
     """The first waiting strategist reveals the card and picks two players on the phone."""
     name = state.strategist_queue[0]
     others = tuple(n for n in config.names if n != name)
@@ -138,7 +142,7 @@ def strategist_begin(config: Any, state: Any) -> tuple[Any, list[Cue]]:
     return replace(state, step="ask_strat_pick_1", picks=()), cues
 
 
-def strategist_answer(config: Any, state: Any, value: Any) -> tuple[Any, list[Cue], bool]:
+def strategist_answer(config: AWConfig, state: AWState, value: Any) -> tuple[AWState, list[Cue], bool]:
     """Apply one of the strategist's four private choices: (state, cues, exchange finished)."""
     name = state.strategist_queue[0]
     others = tuple(n for n in config.names if n != name)
@@ -173,7 +177,7 @@ def strategist_answer(config: Any, state: Any, value: Any) -> tuple[Any, list[Cu
     return state, [Say("strategist.check_phone"), Countdown(config.check_role), Say(done)], True
 
 
-def strategist_pile(config: Any, state: Any) -> list[str]:
+def strategist_pile(config: AWConfig, state: AWState) -> list[str]:
     """The role cards in the strategist's hand not yet handed back."""
     name = state.strategist_queue[0]
     pile = [role(config, state, n) for n in (name, *state.picks[:2])]
@@ -182,7 +186,7 @@ def strategist_pile(config: Any, state: Any) -> list[str]:
     return pile
 
 
-def _one_name(config: Any, value: Any) -> str:
+def _one_name(config: AWConfig, value: Any) -> str:
     name = value[0] if isinstance(value, (list, tuple)) and len(value) == 1 else value
     if name not in config.names:
         raise AnswerError(f"unknown player '{name}'; players: {', '.join(config.names)}")
@@ -191,7 +195,7 @@ def _one_name(config: Any, value: Any) -> str:
 
 # --- what one phone may show -----------------------------------------------------------------
 
-def private_view(config: Any, state: Any, name: str) -> dict[str, Any]:
+def private_view(config: AWConfig, state: AWState, name: str) -> dict[str, Any]:
     """What player `name` alone may see: their cards now and what they have learned."""
     if name not in config.names or not state.roles_of:
         return {}
@@ -208,7 +212,7 @@ def private_view(config: Any, state: Any, name: str) -> dict[str, Any]:
     return view
 
 
-def private_choices(config: Any, state: Any, name: str, choices: tuple[str, ...]) -> tuple[str, ...]:
+def private_choices(config: AWConfig, state: AWState, name: str, choices: tuple[str, ...]) -> tuple[str, ...]:
     """Of an open private question's public choices, those `name` may really pick now."""
     if state.step in ("ask_strat_give_1", "ask_strat_give_2"):
         pile = strategist_pile(config, state)

@@ -205,7 +205,7 @@ def private_view(config: KConfig, state: KState, seat: str) -> dict[str, Any]:
     return {"role": role, "lines": [("wolf.you_are", {"cards": engine.card_line(role)})]}
 
 
-def alive(config: KConfig, state: Any) -> list[str]:
+def alive(config: KConfig, state: KState | None) -> list[str]:
     dead = getattr(state, "dead", ())
     return [n for n in seating.seats_of(config) if n not in dead]
 
@@ -245,7 +245,7 @@ def _now(spec: GameFile, role: str) -> str:
     return role if role in spec.roles else spec.role_id(role) or role
 
 
-def build(spec: GameFile) -> Game:
+def build(spec: GameFile) -> Game[KConfig, KState]:
     """The contract of one game file."""
     return Game(
         name=spec.name,

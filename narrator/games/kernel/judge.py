@@ -132,5 +132,5 @@ def end_reveal(config: KConfig, state: KState) -> list[Cue]:
                                        for n in config.names]]
 
 
-def outcome(config: Any, state: KState) -> dict[str, Any]:
+def outcome(config: KConfig, state: KState) -> dict[str, Any]:
     return {"winner": state.winner, "rule": state.rule, "dead": list(state.dead), "executed": list(state.executed)}

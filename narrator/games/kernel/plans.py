@@ -21,7 +21,7 @@ DESCRIPTIONS = ("plan", "graph", "check", "unreviewed")
 """What `describe` can tell; anything else is a caller's mistake, never a quiet night plan."""
 
 
-def describe(spec: GameFile, config: Any, what: str) -> list[str]:
+def describe(spec: GameFile, config: KConfig | None, what: str) -> list[str]:
     """`plan`, `graph`, `check` or `unreviewed` (line ids) as text lines (config None: the file's smallest table)."""
     if what == "graph":
         return graph(spec)
