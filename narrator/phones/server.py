@@ -77,10 +77,10 @@ class PhoneServer:
     """Seats, views and answers for one game; `set_state` is the runner's `on_state`."""
 
     history: TableHistory
-    final_standings: dict[str, Any] | None
-    """The finished game's standings, read once (`standings.after_the_game`)."""
     """The table's history for the host screen's standings: set by `make_server` (phones/table.py);
     a server made without it has none (`standings` reads it with getattr)."""
+    final_standings: dict[str, Any] | None
+    """The finished game's standings, read once (`standings.after_the_game`)."""
 
     def __init__(self, game: Game, config: Any, hub: ListenerHub, seats: Seats, cookie: str,
                  lang: str, packs: dict[str, Any], private_lines: PrivateLines | None = None):

@@ -175,7 +175,7 @@ class Deadlines:
         held meanwhile; returns the seconds it took."""
         began = self.timeline.now()
         self.timeline.resync()
-        if self.narration.instruction is not None:  # a count with no call of its own says nothing
+        if self.narration.instruction is not None:  # (always: `repeat` is heard here only then)
             await self.narration.say(self.narration.instruction, "say", repeat=True)
         return self.timeline.now() - began
 
