@@ -409,7 +409,7 @@ def _text(value: object, key: str, source: str) -> str:
     return str(value)
 
 
-def read_value(setting: Setting, value: Any, source: str) -> Any:
+def read_value(setting: Setting, value: object, source: str) -> Any:
     """One shared key's value, read by its declared parser and bounds; a bad one is one line."""
     key, kind, low, high, choices = setting.key, setting.parse, setting.low, setting.high, setting.choices
     if kind in ("whole", "range"):

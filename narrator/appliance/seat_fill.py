@@ -21,7 +21,7 @@ from narrator.games import get_game
 from narrator.settings import DEFAULT_GAME, MAX_PLAYERS, build_settings
 
 
-def entries(value: Any) -> list[str]:
+def entries(value: object) -> list[str]:
     """The names key's entries as written (`名前:よみ` kept), empty ones dropped."""
     if isinstance(value, str):
         items = value.split(",")

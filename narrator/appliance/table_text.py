@@ -35,7 +35,7 @@ def parse(text: str, path: Path) -> Document:
         raise Refusal("table_text_not_toml", path=path, problem=err) from None
 
 
-def apply(document: Document, dotted: str, value: Any, changes: Mapping[str, Any]) -> None:
+def apply(document: Document, dotted: str, value: object, changes: Mapping[str, Any]) -> None:
     """Set `dotted` to `value` (None: remove it) in the document, in place."""
     section, key = split(dotted)
     if section is None:
@@ -95,7 +95,7 @@ def inline(value: Mapping[str, Any]) -> InlineTable:
     return table
 
 
-def format_value(value: Any) -> str:
+def format_value(value: object) -> str:
     """A value as TOML writes it (strings quoted, lists and tables inline), for a confirmation."""
     try:
         return (inline(value) if isinstance(value, dict) else tomlkit.item(value)).as_string()
@@ -103,7 +103,7 @@ def format_value(value: Any) -> str:
         raise Refusal("table_bad_value", kind=type(value).__name__) from None
 
 
-def _put(document: Document, key: str, value: Any) -> None:
+def _put(document: Document, key: str, value: object) -> None:
     """A top-level key: replaced where it is, unless it changes between a table and a value
     (then removed and added again, where tomlkit keeps the file valid TOML)."""
     old = document.get(key)

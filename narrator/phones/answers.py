@@ -126,7 +126,7 @@ def private_body(server: Any, request: web.Request, body: dict[str, Any], serial
     return wire.reply({"ok": True})
 
 
-def check_value(value: Any, choices: tuple[str, ...], multiple: bool, most: int = 0) -> str | None:
+def check_value(value: object, choices: tuple[str, ...], multiple: bool, most: int = 0) -> str | None:
     """Why `value` does not answer a question with `choices` (at most `most` of them), or None when it does."""
     if multiple:
         if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):

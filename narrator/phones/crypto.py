@@ -67,7 +67,7 @@ def _b64(raw: bytes) -> str:
     return base64.b64encode(raw).decode()
 
 
-def _unb64(text: Any) -> bytes | None:
+def _unb64(text: object) -> bytes | None:
     if not isinstance(text, str) or len(text) > 65536:
         return None
     try:
@@ -88,7 +88,7 @@ def seal(key: bytes, obj: dict[str, Any], bucket: int | None = None) -> str:
     return _b64(bytes(nacl.secret.SecretBox(key).encrypt(padded_json(obj, bucket or PLAIN_REPLY))))
 
 
-def unseal(key: bytes, text: Any) -> dict[str, Any] | None:
+def unseal(key: bytes, text: object) -> dict[str, Any] | None:
     """The object sealed in `text` with `key`, or None (forged, damaged, not an object)."""
     raw = _unb64(text)
     if raw is None or len(raw) < nacl.secret.SecretBox.NONCE_SIZE + nacl.secret.SecretBox.MACBYTES:
@@ -100,7 +100,7 @@ def unseal(key: bytes, text: Any) -> dict[str, Any] | None:
     return obj if isinstance(obj, dict) else None
 
 
-def _kept_entry(entry: Any) -> bool:
+def _kept_entry(entry: object) -> bool:
     """A saved phone's entry: a seat's key, its newest counter and those taken; or a host
     screen's public key."""
     if not isinstance(entry, dict):

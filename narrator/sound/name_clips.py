@@ -57,7 +57,7 @@ class Piece:
     name: bool = False
 
 
-def _names(value: Any) -> list[str] | None:
+def _names(value: object) -> list[str] | None:
     if isinstance(value, str):
         return [value]
     if isinstance(value, (list, tuple)) and value and all(isinstance(v, str) for v in value):

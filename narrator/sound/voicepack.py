@@ -205,7 +205,7 @@ class VoicePack:
         frozen = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in params.items()))
         return Spoken(line_id, text, reading, frozen, variant, said)
 
-    def format_value(self, value: Any, spec: str = "", reading: bool = False) -> str:
+    def format_value(self, value: object, spec: str = "", reading: bool = False) -> str:
         """One parameter as the pack writes it (names joined, `:duration` …), for a line said in pieces."""
         return PackFormatter(self, reading=reading).format_field(value, spec)
 

@@ -57,7 +57,7 @@ def forgotten(root: Path, warn: Callable[[str], None] | None = None) -> dict[str
     return {game: set(digests) for game, digests in (data or {}).items()}
 
 
-def _note_shape(data: Any) -> bool:
+def _note_shape(data: object) -> bool:
     return isinstance(data, dict) and all(
         isinstance(game, str) and isinstance(digests, list) and all(isinstance(d, str) for d in digests)
         for game, digests in data.items())
@@ -145,7 +145,7 @@ def _scrub(store: GameStore, key: str) -> bool:
     return changed
 
 
-def _blank(value: Any, key: str) -> tuple[Any, bool]:
+def _blank(value: object, key: str) -> tuple[Any, bool]:
     """`value` with every string (and mapping key) that names the player made empty."""
     if isinstance(value, str):
         return ("", True) if player_key(value) == key else (value, False)

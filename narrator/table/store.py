@@ -396,7 +396,7 @@ def next_seq(games: Path) -> int:
     return 1 + max((GameStore(p).seq for p in folders), default=0)
 
 
-def _is_seq(value: Any) -> bool:
+def _is_seq(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 < value < 2**53
 
 
@@ -409,7 +409,7 @@ def _meta_problem(meta: Any) -> bool:
         or not isinstance(meta.get("config"), dict) or not isinstance(meta.get("run"), dict)
 
 
-def _snapshot_problem(data: Any, game_id: str) -> str | None:
+def _snapshot_problem(data: object, game_id: str) -> str | None:
     if not isinstance(data, dict):
         return "is not a snapshot"
     if data.get("game_id", game_id) != game_id:

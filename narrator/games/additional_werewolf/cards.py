@@ -94,7 +94,7 @@ def _medium_choices(state: AWState) -> tuple[str, ...]:
     return state.nominations[day - 1] if 1 <= day <= len(state.nominations) else ()
 
 
-def night_answer(config: AWConfig, state: AWState, player: str, value: Any) -> tuple[AWState, list[Cue], bool]:
+def night_answer(config: AWConfig, state: AWState, player: str, value: object) -> tuple[AWState, list[Cue], bool]:
     """Apply a night card holder's private choice: (state, cues, the call is finished)."""
     target = _one_name(config, value)
     step = state.step
@@ -142,7 +142,7 @@ def strategist_begin(config: AWConfig, state: AWState) -> tuple[AWState, list[Cu
     return replace(state, step="ask_strat_pick_1", picks=()), cues
 
 
-def strategist_answer(config: AWConfig, state: AWState, value: Any) -> tuple[AWState, list[Cue], bool]:
+def strategist_answer(config: AWConfig, state: AWState, value: object) -> tuple[AWState, list[Cue], bool]:
     """Apply one of the strategist's four private choices: (state, cues, exchange finished)."""
     name = state.strategist_queue[0]
     others = tuple(n for n in config.names if n != name)
@@ -186,7 +186,7 @@ def strategist_pile(config: AWConfig, state: AWState) -> list[str]:
     return pile
 
 
-def _one_name(config: AWConfig, value: Any) -> str:
+def _one_name(config: AWConfig, value: object) -> str:
     name = value[0] if isinstance(value, (list, tuple)) and len(value) == 1 else value
     if name not in config.names:
         raise AnswerError(f"unknown player '{name}'; players: {', '.join(config.names)}")

@@ -327,7 +327,7 @@ def _yes(event: GameEvent) -> bool:
     return value == "yes"
 
 
-def _names_answer(config: AWConfig, value: Any) -> tuple[str, ...]:
+def _names_answer(config: AWConfig, value: object) -> tuple[str, ...]:
     names = tuple(value) if isinstance(value, (list, tuple)) else (value,)
     unknown = [n for n in names if n not in config.names]
     if unknown or not names:

@@ -278,7 +278,7 @@ def _yes(event: GameEvent) -> bool:
     return event.value == "yes"
 
 
-def _names(config: KConfig, value: Any, allowed: tuple[str, ...]) -> tuple[str, ...]:
+def _names(config: KConfig, value: object, allowed: tuple[str, ...]) -> tuple[str, ...]:
     names = tuple(value) if isinstance(value, (list, tuple)) else (value,)
     if not names or any(n not in allowed for n in names):
         raise AnswerError(f"name players among {', '.join(allowed)}, not '{', '.join(map(str, names))}'")

@@ -129,7 +129,7 @@ def without_victims_card(spec: GameFile, roles: dict[str, int]) -> dict[str, int
     return {**roles, most: roles[most] - 1}
 
 
-def _pairs(value: Any, src: str) -> dict[str, Any]:
+def _pairs(value: object, src: str) -> dict[str, Any]:
     """`options` as "a=true,b=false" or a TOML table."""
     if isinstance(value, dict):
         return dict(value)
