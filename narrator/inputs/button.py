@@ -120,7 +120,7 @@ class ButtonListener:
     """The table's buttons: `pins[0]` is the main button, `pins[1]` (optional) answers no."""
 
     def __init__(self, pins: Sequence[int | str], hold_time: float = 1.0, window: float = 0.4,
-                 pull_up: bool = True, bounce_time: float | None = 0.02, pin_factory: Any = None,
+                 pull_up: bool = True, bounce_time: float | None = 0.02, pin_factory: object = None,
                  log: Callable[[str], None] | None = None, clock: Callable[[], float] = time.monotonic,
                  release_hold: float | None = RELEASE_HOLD):
         if not pins:

@@ -15,7 +15,7 @@ from narrator.inputs.hints import Hints
 from narrator.sound.names import openjtalk_analysis, spoken_readings
 
 
-def review_readings(names: Sequence[str], given: Mapping[str, Any] | None, pack: Any,
+def review_readings(names: Sequence[str], given: Mapping[str, Any] | None, pack: object,
                     ask: Callable[[str], str] | None, show: Callable[[str], None],
                     analyse: Callable[[str], str] | None = None) -> dict[str, Any]:
     """Show each name's reading; with `ask` (a keyboard), take `name:reading` lines until an

@@ -123,7 +123,7 @@ class PrivateAnswers:
             given = {name: open_.answers[name] for name in open_.requests if name in open_.answers}
             open_.future.set_result(Heard("answer", given, "timer"))
 
-    def offer_private(self, player: str, answer: Any, source: str) -> str | None:
+    def offer_private(self, player: str, answer: object, source: str) -> str | None:
         """Give the open round `player`'s answer; returns why it was refused, or None."""
         open_ = self._collect
         if open_ is None or open_.future.done():

@@ -111,7 +111,7 @@ def _kept_entry(entry: object) -> bool:
             and isinstance(entry.get("seen"), list))
 
 
-def fresh(counter: Any, newest: int, seen: list[int]) -> bool:
+def fresh(counter: object, newest: int, seen: list[int]) -> bool:
     """Whether a request's counter was never taken and is not older than the window allows."""
     return (isinstance(counter, int) and not isinstance(counter, bool)
             and counter > newest - WINDOW and counter not in seen)
@@ -152,7 +152,7 @@ class SeatKeys:
             self._derived[code] = derive(code, self.salt)
         return self._derived[code]
 
-    async def code_for_id(self, codes: list[str], seat_id: Any) -> tuple[str, bytes] | None:
+    async def code_for_id(self, codes: list[str], seat_id: object) -> tuple[str, bytes] | None:
         """(the code, its key) among the free seats' `codes` whose seat id this is, or None;
         the derivations run beside the event loop, not in it."""
         if not isinstance(seat_id, str):
@@ -195,11 +195,11 @@ class SeatKeys:
         entry = self._phones.get(digest)
         return entry.get("key") if entry and "host" not in entry else None
 
-    def bind_host(self, token: str, public_key: Any) -> bool:
+    def bind_host(self, token: str, public_key: object) -> bool:
         """The host screen holding `token` reads what is sealed to `public_key`; False if not a key."""
         return self.bind_host_digest(_digest(token), public_key)
 
-    def bind_host_digest(self, digest: str, public_key: Any) -> bool:
+    def bind_host_digest(self, digest: str, public_key: object) -> bool:
         """As `bind_host`, by the token's digest (all a carried host screen leaves here). A key
         bound anew keeps the counters taken (issue 38: a rebind reset them, so a captured action
         refused once was taken the second time)."""
@@ -220,7 +220,7 @@ class SeatKeys:
         entry = self._phones.get(_digest(token)) if token else None
         return _unb64(entry["key"]) if entry and "key" in entry else None
 
-    def open_request(self, token: str | None, box: Any) -> dict[str, Any] | None:
+    def open_request(self, token: str | None, box: object) -> dict[str, Any] | None:
         """A seated phone's request: sealed with its key, from a phone, with a counter past the
         last one it used (so a captured request cannot be sent again); None otherwise."""
         key = self.key(token)
@@ -231,7 +231,7 @@ class SeatKeys:
             return None
         return message if self._take(self._phones[_digest(token)], message.get("n")) else None
 
-    def peek_request(self, token: str | None, box: Any) -> dict[str, Any] | None:
+    def peek_request(self, token: str | None, box: object) -> dict[str, Any] | None:
         """The request `open_request` would take, its counter left untaken and nothing saved:
         so an excess decoy is refused before any write (decoys.py)."""
         key = self.key(token)
@@ -241,7 +241,7 @@ class SeatKeys:
         entry = self._phones[_digest(token)]
         return message if fresh(message.get("n"), entry.get("n", 0), entry.get("seen", [])) else None
 
-    def _take(self, entry: dict[str, Any], counter: Any) -> bool:
+    def _take(self, entry: dict[str, Any], counter: object) -> bool:
         """Take a request's counter for this phone: False when it was taken or is too old."""
         if not fresh(counter, entry.get("n", 0), entry.get("seen", [])):
             return False
@@ -259,7 +259,7 @@ class SeatKeys:
         """Whether the host screen holding `token` gave a key at join (every page does)."""
         return self._host_box(token) is not None
 
-    def open_host_request(self, token: str | None, box: Any) -> dict[str, Any] | None:
+    def open_host_request(self, token: str | None, box: object) -> dict[str, Any] | None:
         """The host screen's request: sealed between its key pair and the narrator's, from the
         host screen, with a counter never taken; None otherwise."""
         sealed, raw = self._host_box(token), _unb64(box)

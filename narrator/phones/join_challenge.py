@@ -50,7 +50,7 @@ class Challenges:
         held.append(challenge)
         return challenge
 
-    def take(self, address: str, challenge: Any) -> bool:
+    def take(self, address: str, challenge: object) -> bool:
         """Whether `challenge` was given to `address`, is still fresh and unused; it is used now."""
         if not isinstance(challenge, str):
             return False

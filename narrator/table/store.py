@@ -404,7 +404,7 @@ def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _meta_problem(meta: Any) -> bool:
+def _meta_problem(meta: object) -> bool:
     return not isinstance(meta, dict) or not isinstance(meta.get("game"), str) \
         or not isinstance(meta.get("config"), dict) or not isinstance(meta.get("run"), dict)
 
