@@ -265,6 +265,7 @@ def games(ctx: click.Context) -> None:
         click.echo(f"{name}  broken: {reason}")
     for store in saved_games(home.app_home()):
         problem = store.problem()
+        over = False
         try:
             over = problem is None and not unfinished(store)
         except NarratorError as err:

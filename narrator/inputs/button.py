@@ -73,7 +73,7 @@ class PressDecoder:
         self.emit("long")
 
     def released(self) -> None:
-        long_press = False
+        long_press, pending = False, 0
         with self._lock:
             down_at, self._down_at = self._down_at, None
             lasted = self.clock() - down_at if down_at is not None else 0.0

@@ -109,7 +109,7 @@ def find_model(lang: str, path: str | Path | None = None) -> Path:
 
         raise ModelError(f"no speech model for '{lang}' in {models_dir()}; install one with "
                          f"`{command_name()} models install {lang}` (or give a model folder with --model)")
-    return folder
+    return found
 
 
 Progress = Callable[[int, int | None], None]
