@@ -18,15 +18,15 @@ import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from narrator import home  # noqa: E402
-from narrator.games import get_game  # noqa: E402
-from narrator.phones import seats as seats_module  # noqa: E402
-from narrator.phones.table import make_server  # noqa: E402
-from narrator.settings import build_settings  # noqa: E402
-from narrator.table.runner import play as play_loop  # noqa: E402
-from narrator.table.runner import start_position  # noqa: E402
-from narrator.table.session import RunOptions, open_sitting  # noqa: E402
-from narrator.table.store import GameStore  # noqa: E402
+from narrator import home
+from narrator.games import get_game
+from narrator.phones import seats as seats_module
+from narrator.phones.table import make_server
+from narrator.settings import build_settings
+from narrator.table.runner import play as play_loop
+from narrator.table.runner import start_position
+from narrator.table.session import RunOptions, open_sitting
+from narrator.table.store import GameStore
 
 NEW_API = hasattr(seats_module, "HOST")
 NAMES5 = "Aki,Ben,Chika,Dai,Emi"

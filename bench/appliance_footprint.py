@@ -108,7 +108,7 @@ def main() -> None:
         engine_failures: list[str] = []
         for run in range(args.runs):
             text.append(game(fresh_home(base, f"text{run}"), "--voice", "text", "--time-scale", "0"))
-            for attempt in range(3):  # see `engine_failures` below
+            for _attempt in range(3):  # see `engine_failures` below
                 env = fresh_home(base, f"voice{run}", with_pack=True)
                 try:
                     cold.append(game(env, "--voice", "en", "--time-scale", "0"))

@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.bm_driver import RULES, configure, play  # noqa: E402
+from tests.bm_driver import RULES, configure, play
 
 GAMES = 15
 

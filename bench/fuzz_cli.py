@@ -17,7 +17,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from tests import fuzz_harness as fh  # noqa: E402
+from tests import fuzz_harness as fh
 
 
 def main() -> None:

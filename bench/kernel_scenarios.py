@@ -948,7 +948,7 @@ def main() -> int:
             return True, ""
         except Fail as fail:
             return False, str(fail)
-        except Exception as err:  # noqa: BLE001 - a scenario that cannot run is a failure with its reason
+        except Exception as err:
             return False, f"{type(err).__name__}: {err}"
 
     started = time.monotonic()

@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from narrator.sound.names import romaji_katakana  # noqa: E402
+from narrator.sound.names import romaji_katakana
 
 JAPANESE = {  # romaji → the readings a Japanese host accepts
     "Daisuke": "ダイスケ", "Kousuke": "コウスケ", "Kosuke": "コウスケ", "Shunsuke": "シュンスケ",

@@ -26,14 +26,14 @@ from types import SimpleNamespace
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import aiohttp  # noqa: E402
+import aiohttp
 
-from narrator.appliance import setup_menu  # noqa: E402
-from narrator.appliance.table import DEFAULT_TABLE, load_table  # noqa: E402
-from narrator.phones import carry, guard, settings_page, wire  # noqa: E402
-from narrator.phones.settings_page import SettingsPage  # noqa: E402
-from narrator.phones.table import page_packs  # noqa: E402
-from tests.page_flood import idle_flood, settings_page_child, unguarded_listen  # noqa: E402
+from narrator.appliance import setup_menu
+from narrator.appliance.table import DEFAULT_TABLE, load_table
+from narrator.phones import carry, guard, settings_page, wire
+from narrator.phones.settings_page import SettingsPage
+from narrator.phones.table import page_packs
+from tests.page_flood import idle_flood, settings_page_child, unguarded_listen
 
 JAM_CUT = 40.0
 FLOODS = "1100,2200"

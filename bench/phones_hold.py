@@ -33,9 +33,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("NARRATOR_HOME", tempfile.mkdtemp(prefix="narrator-bench-"))
 
-import _phones_table as bench  # noqa: E402
+import _phones_table as bench
 
-from narrator.phones import crypto, decoys, host, join_challenge, naming, streams, wire  # noqa: E402
+from narrator.phones import crypto, decoys, host, join_challenge, naming, streams, wire
 
 PAGE_RETRIES = [0.5, 1, 2, 4, 8]
 JAM_CUT = 40.0

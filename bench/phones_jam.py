@@ -27,7 +27,7 @@ import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import _phones_table as bench  # noqa: E402
+import _phones_table as bench
 
 JOIN_CUT = 40.0
 """Seconds the real join is waited for (the old code queued 5,000 tries for 83 minutes)."""

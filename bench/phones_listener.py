@@ -34,13 +34,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from narrator.phones import channel, crypto  # noqa: E402
-from narrator.phones.crypto import SeatKeys  # noqa: E402
-from tests.phones_harness import NAMES5, open_table  # noqa: E402
-from tests.phones_listener import RecordingProxy, posts_by_cookie, read_capture  # noqa: E402
-from tests.test_phones_bestia import DEAL, NAMES, memo_for, vote_for  # noqa: E402
-from tests.test_phones_browser import CHROMIUM, LAUNCH_ARGS, new_phone, play_rounds, seat_everyone  # noqa: E402
-from tests.test_phones_timing_browser import INSTANT_TAPS, host_plays  # noqa: E402
+from narrator.phones import channel, crypto
+from narrator.phones.crypto import SeatKeys
+from tests.phones_harness import NAMES5, open_table
+from tests.phones_listener import RecordingProxy, posts_by_cookie, read_capture
+from tests.test_phones_bestia import DEAL, NAMES, memo_for, vote_for
+from tests.test_phones_browser import CHROMIUM, LAUNCH_ARGS, new_phone, play_rounds, seat_everyone
+from tests.test_phones_timing_browser import INSTANT_TAPS, host_plays
 
 OFF_PAGE = ("Seal.sizes.plain = 1; Seal.sizes.request = 1; COVER.on = false; decoy = () => {};"
             "Seal.seal = (key, obj) => JSON.stringify(obj); Seal.open = (key, text) => JSON.parse(text); true")

@@ -24,13 +24,13 @@ import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from narrator.games import get_game  # noqa: E402
-from narrator.inputs.hub import ListenerHub  # noqa: E402
-from narrator.phones import channel, crypto  # noqa: E402
-from narrator.phones.seats import Seats  # noqa: E402
-from narrator.phones.server import PhoneServer  # noqa: E402
-from narrator.settings import build_settings  # noqa: E402
-from narrator.sound.voicepack import load_pack  # noqa: E402
+from narrator.games import get_game
+from narrator.inputs.hub import ListenerHub
+from narrator.phones import channel, crypto
+from narrator.phones.seats import Seats
+from narrator.phones.server import PhoneServer
+from narrator.settings import build_settings
+from narrator.sound.voicepack import load_pack
 
 NAMES = [f"P{n:02d}" for n in range(1, 21)]
 POLL_EVERY = 0.5

@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import _phones_table as bench  # noqa: E402
+import _phones_table as bench
 
 
 async def try_seat(table, name: str) -> tuple[bool, str | None]:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import _phones_table as bench  # noqa: E402
+import _phones_table as bench
 
 NAMES6 = "Aki,Ben,Chika,Dai,Emi,Fumi"
 DEAL = "Aki=beast:S,Ben=prophet:M,Chika=guard:S,Dai=townsperson:M,Emi=undertaker:S,Fumi=townsperson:N"

@@ -20,11 +20,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from narrator.games import get_game  # noqa: E402
-from narrator.games.kernel import engine, files  # noqa: E402
-from narrator.games.kernel.parse import read_game_file  # noqa: E402
-from narrator.settings import build_settings  # noqa: E402
-from tests import public_transcript as pt  # noqa: E402
+from narrator.games import get_game
+from narrator.games.kernel import engine, files
+from narrator.games.kernel.parse import read_game_file
+from narrator.settings import build_settings
+from tests import public_transcript as pt
 
 
 def differing(pairs: int) -> None:

@@ -21,13 +21,13 @@ from types import SimpleNamespace
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import aiohttp  # noqa: E402
-from aiohttp.test_utils import TestServer  # noqa: E402
+import aiohttp
+from aiohttp.test_utils import TestServer
 
-from narrator.appliance import presets, setup_menu  # noqa: E402
-from narrator.appliance.table import DEFAULT_TABLE, load_table, update_table  # noqa: E402
-from narrator.phones.settings_page import SettingsPage  # noqa: E402
-from narrator.phones.table import page_packs  # noqa: E402
+from narrator.appliance import presets, setup_menu
+from narrator.appliance.table import DEFAULT_TABLE, load_table, update_table
+from narrator.phones.settings_page import SettingsPage
+from narrator.phones.table import page_packs
 
 
 async def measure(folder: Path, saved: int, runs: int) -> tuple[float, float]:

@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from narrator.games import game_names  # noqa: E402
-from narrator.phones import settings_view  # noqa: E402
-from narrator.phones.table import page_packs  # noqa: E402
+from narrator.games import game_names
+from narrator.phones import settings_view
+from narrator.phones.table import page_packs
 
 
 def median_ms(game: str, packs: dict, runs: int) -> float:

@@ -337,6 +337,14 @@ EVENT_TYPES = ("start", "answer", "continue", "undo")
 """The log's event types, in the order the log reader names them."""
 
 
+def answered(event: GameEvent) -> Any:
+    """The value of the answer a step that asked is handed. `run_step` gives an `ask_` step
+    nothing but an `Answer`, so any other event here is a bug in the game's step table."""
+    if not isinstance(event, Answer):
+        raise TypeError(f"a '{event.type}' event where an answer was awaited")
+    return event.value
+
+
 def event_from_dict(data: Mapping[str, Any]) -> GameEvent:
     """One log record as its event; a record of another type is a ValueError naming it."""
     kind = data.get("type")

@@ -102,6 +102,8 @@ class Refusal(SetupError):
         self.key, self.params = key, params
         self.lang: str | None = None
         self.names: object = None
+        self.written_lines: dict[str, str] = {}
+        """Lines its raiser wrote out per language (`written`); a param-worded refusal has none."""
         super().__init__(key)
 
     @classmethod
@@ -121,7 +123,7 @@ class Refusal(SetupError):
 
     def line(self, lang: str) -> str:
         """The line in `lang` (English where that language has none)."""
-        if lang in getattr(self, "written_lines", {}):
+        if lang in self.written_lines:
             return self.written_lines[lang]
         table = wordings()
         words = table.get(lang, {})
@@ -203,7 +205,6 @@ class worded:
     def __enter__(self) -> worded:
         return self
 
-    def __exit__(self, kind: object, err: object, tb: object) -> bool:
-        if isinstance(err, Refusal):
+    def __exit__(self, kind: object, err: object, tb: object) -> None:
+        if isinstance(err, Refusal):  # worded, then raised on: the door never swallows it
             err.worded(self.lang, self.names)
-        return False

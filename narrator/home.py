@@ -150,7 +150,7 @@ def clean_stale_temps(folder: Path) -> list[Path]:
     gone (a live writer's temp, in this process or another narrator's, is left alone).
     Returns the ones removed; a folder that cannot be listed or a file that cannot be removed is
     left as it is (a read-only home still plays)."""
-    removed = []
+    removed: list[Path] = []
     try:
         entries = list(os.scandir(folder))
     except OSError:

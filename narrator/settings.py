@@ -284,12 +284,12 @@ def split_items(text: str) -> list[str]:
     return [item.strip() for item in text.split(",") if item.strip()]
 
 
-def parse_names(value: Any, source: str) -> tuple[str, ...]:
+def parse_names(value: object, source: str) -> tuple[str, ...]:
     """Names from a TOML list or a comma-separated string (readings dropped; see `parse_name_entries`)."""
     return parse_name_entries(value, source)[0]
 
 
-def parse_name_entries(value: Any, source: str) -> tuple[tuple[str, ...], dict[str, str]]:
+def parse_name_entries(value: object, source: str) -> tuple[tuple[str, ...], dict[str, str]]:
     """Names and readings from a TOML list or "Aki,心愛:ここあ,…": `name:reading` gives the
     reading the narrator says and listens for. Refused, with the fix: duplicates, a name over
     `NAME_MAX` characters, a number (typed, it picks a seat), and a name that is an answer or
@@ -344,7 +344,7 @@ def _command_words() -> frozenset[str]:
     return frozenset(_fold(w) for w in words)
 
 
-def parse_counts(value: Any, key: str, source: str, maximum: int = MAX_PLAYERS) -> dict[str, int]:
+def parse_counts(value: object, key: str, source: str, maximum: int = MAX_PLAYERS) -> dict[str, int]:
     """Card counts from a TOML table or a string like "citizen=3,traitor=1" (each 0 … `maximum`)."""
     if isinstance(value, str):
         pairs: dict[str, Any] = {}
@@ -360,7 +360,7 @@ def parse_counts(value: Any, key: str, source: str, maximum: int = MAX_PLAYERS) 
             for name, count in value.items()}
 
 
-def parse_list(value: Any, key: str, source: str) -> tuple[str, ...]:
+def parse_list(value: object, key: str, source: str) -> tuple[str, ...]:
     """A list of words from a TOML list or a comma-separated string."""
     if isinstance(value, str):
         return tuple(split_items(value))
@@ -369,7 +369,7 @@ def parse_list(value: Any, key: str, source: str) -> tuple[str, ...]:
     raise Refusal("list_form", source=source, key=key)
 
 
-def parse_seconds_list(value: Any, key: str, source: str, maximum: int = MAX_TIMER) -> tuple[int, ...]:
+def parse_seconds_list(value: object, key: str, source: str, maximum: int = MAX_TIMER) -> tuple[int, ...]:
     """Seconds from a TOML list or "60,10", largest first (each 1 … `maximum`)."""
     if isinstance(value, (list, tuple)):
         words: Any = value
@@ -382,7 +382,7 @@ def parse_seconds_list(value: Any, key: str, source: str, maximum: int = MAX_TIM
     return tuple(sorted({integer(w, key, source, minimum=1, maximum=maximum) for w in words}, reverse=True))
 
 
-def integer(value: Any, key: str, source: str, minimum: int | None = None, maximum: int | None = None) -> int:
+def integer(value: object, key: str, source: str, minimum: int | None = None, maximum: int | None = None) -> int:
     """A whole number: `true` is not 1, 2.5 and inf are not whole, "1e9" is not a number here."""
     try:
         if isinstance(value, bool) or not isinstance(value, (int, float, str)):
@@ -399,13 +399,13 @@ def integer(value: Any, key: str, source: str, minimum: int | None = None, maxim
     return number
 
 
-def _shown(value: Any) -> str:
+def _shown(value: object) -> str:
     """A value short enough for a one-line error (a fuzzer's 5000-digit number is not)."""
     text = str(value) if not isinstance(value, int) or abs(value) < 10**30 else f"a {len(str(value))}-digit number"
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def number(value: Any, key: str, source: str, low: float, high: float) -> float:
+def number(value: object, key: str, source: str, low: float, high: float) -> float:
     """A finite number between `low` and `high` (inf, nan and `true` refused)."""
     try:
         if isinstance(value, bool) or not isinstance(value, (int, float, str)):
@@ -421,7 +421,7 @@ def number(value: Any, key: str, source: str, low: float, high: float) -> float:
     return result
 
 
-def boolean(value: Any, key: str, source: str) -> bool:
+def boolean(value: object, key: str, source: str) -> bool:
     """A yes/no option: TOML true/false, or a flag's word ("true", "1", "no" …); a TOML number is not one."""
     if isinstance(value, bool):
         return value
@@ -433,13 +433,13 @@ def boolean(value: Any, key: str, source: str) -> bool:
     raise Refusal("not_boolean", source=source, key=key, value=_shown(value))
 
 
-def _text(value: Any, key: str, source: str) -> str:
+def _text(value: object, key: str, source: str) -> str:
     if not isinstance(value, (str, int, float)) or isinstance(value, bool):
         raise Refusal("not_text", source=source, key=key)
     return str(value)
 
 
-def read_value(setting: Setting, value: Any, source: str) -> Any:
+def read_value(setting: Setting, value: object, source: str) -> Any:
     """One shared key's value, read by its declared parser and bounds; a bad one is one line."""
     key, kind, low, high, choices = setting.key, setting.parse, setting.low, setting.high, setting.choices
     if kind in ("whole", "range"):

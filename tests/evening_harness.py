@@ -259,7 +259,7 @@ async def safe(page, script: str, arg: Any = None) -> Any:
     """Evaluate on a page that may be navigating (the settings page and the game's swap)."""
     try:
         return await page.evaluate(script, arg)
-    except Exception:  # noqa: BLE001 - a navigation in progress: asked again by the poll
+    except Exception:
         return None
 
 
@@ -289,7 +289,7 @@ class Evening:
             if page is not None:
                 try:
                     await page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
-                except Exception:  # noqa: BLE001 - a closed page must not hide the failure
+                except Exception:
                     pass
         text = await safe(self.host, VISIBLE_TEXT) if self.host is not None else None
         script = await safe(self.host, PAGE_STATE) if self.host is not None else None
@@ -382,7 +382,7 @@ class Evening:
         try:
             await self.host.wait_for_function("t => (document.getElementById('msg') || {}).textContent === t",
                                               arg=text, timeout=WAIT * 1000)
-        except Exception as err:  # noqa: BLE001 - the refusal the page showed instead, in the failure
+        except Exception as err:
             shown = await safe(self.host, "(document.getElementById('msg') || {}).textContent")
             raise AssertionError(f"the host screen said {shown!r}, not {text!r}") from err
 
@@ -479,7 +479,7 @@ class Evening:
                     await phone.click('#request button[data-ability="false"]', timeout=5000)
                 await phone.click("#send", timeout=5000)
                 answered.add((i, req["serial"]))
-        except Exception:  # noqa: BLE001 - the round closed under the tap: the next poll sees the new one
+        except Exception:
             pass
 
     # phase 6: 「もう一回」, seats kept

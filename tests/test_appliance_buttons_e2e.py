@@ -73,7 +73,7 @@ class Table(threading.Thread):
         is stopped at its next question, so the test fails saying why instead of hanging."""
         try:
             self._play()
-        except Exception as err:  # noqa: BLE001 - reported by the test, after serve returns
+        except Exception as err:
             self.error = err
             while not self.stop.is_set():
                 if self.spy.loop is not None:

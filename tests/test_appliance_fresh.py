@@ -36,7 +36,7 @@ def serve_with(table, overrides, messages=None):
         try:
             serve(ServeOptions(keyboard=False, buttons=False, overrides=overrides, listeners=[table]),
                   log=messages.append)
-        except BaseException as err:  # noqa: BLE001
+        except BaseException as err:
             outcome["error"] = err
     thread = threading.Thread(target=run, daemon=True)
     thread.start()

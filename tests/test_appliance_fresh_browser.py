@@ -88,7 +88,7 @@ def run_serve(overrides, table, messages):
         try:
             serve(ServeOptions(keyboard=False, buttons=False, overrides=overrides, listeners=[table]),
                   log=messages.append)
-        except BaseException as err:  # noqa: BLE001 - handed to the test's thread
+        except BaseException as err:
             outcome["error"] = err
 
     thread = threading.Thread(target=run, daemon=True)
@@ -178,7 +178,7 @@ class FakeSoundDevice:
             raise self.PortAudioError("Error querying device -1")
         return {"name": "USBスピーカー", "max_output_channels": 2}
 
-    def RawOutputStream(self, **kwargs):  # noqa: N802 - sounddevice's name
+    def RawOutputStream(self, **kwargs):
         fake = self
 
         class Stream:

@@ -70,7 +70,7 @@ def test_mutated_files_are_refused_in_one_line_never_a_traceback(name):
     for i in range(400):
         mutated = _mutate(data, rng)
         try:
-            seen[_judged(lambda: parse_game(mutated, "fuzz.toml"))] += 1
+            seen[_judged(lambda mutated=mutated: parse_game(mutated, "fuzz.toml"))] += 1
         except AssertionError:
             raise
         except Exception as err:  # a traceback: the loader let bad input through
@@ -99,7 +99,7 @@ def test_garbled_bytes_are_refused_in_one_line(tmp_path, seed):
             garbled[rng.randrange(len(garbled))] = rng.randrange(256)
         path.write_bytes(bytes(garbled))
         try:
-            _judged(lambda: read_game_file(path))
+            _judged(lambda path=path: read_game_file(path))
         except AssertionError:
             raise
         except Exception as err:

@@ -87,7 +87,7 @@ def test_the_settings_host_screen_is_the_games_and_comes_back_to_the_settings(na
         try:
             serve(ServeOptions(keyboard=False, buttons=False, overrides=overrides, listeners=[button]),
                   log=messages.append)
-        except BaseException as err:  # noqa: BLE001 - handed to the test's thread
+        except BaseException as err:
             outcome["error"] = err
 
     thread = threading.Thread(target=run, daemon=True)

@@ -77,7 +77,7 @@ def test_the_host_screen_shows_each_reading_and_a_corrected_one_is_said(narrator
         try:
             serve(ServeOptions(keyboard=False, buttons=False, overrides=overrides, listeners=[button]),
                   log=messages.append)
-        except BaseException as err:  # noqa: BLE001 - handed to the test's thread
+        except BaseException as err:
             outcome["error"] = err
 
     thread = threading.Thread(target=run, daemon=True)
@@ -126,7 +126,7 @@ def test_the_host_screen_shows_bestia_magicas_default_seats_read_apart(narrator_
         try:
             serve(ServeOptions(keyboard=False, buttons=False, overrides=overrides, listeners=[button]),
                   log=messages.append)
-        except BaseException as err:  # noqa: BLE001 - handed to the test's thread
+        except BaseException as err:
             outcome["error"] = err
 
     thread = threading.Thread(target=run, daemon=True)

@@ -184,6 +184,22 @@ def test_every_host_action_goes_through_the_door_and_a_forged_one_opens_to_nothi
     run(main)
 
 
+def test_a_sealed_action_named_by_no_text_is_told_the_actions_there_are():
+    """`to` that is a list or a number (a broken host page) gets the door's one line, not a crash."""
+    async def main():
+        table, phones, screen, proxy = await through_proxy()
+        try:
+            for odd in (["release"], {"a": 1}, 3, None):
+                status, body = await screen.act(odd, {})
+                assert status == 400 and body["error"].startswith("a host action is one of: "), (odd, status, body)
+            assert await screen.act("start", {}) == (200, {"ok": True})  # the door is still open
+        finally:
+            await proxy.stop()
+            await close(table, {**phones, "host": screen.phone})
+
+    run(main)
+
+
 # --- the settings page between games: its host screen's saves, through the same door ------------------
 
 def _settings_table(tmp_path, test):

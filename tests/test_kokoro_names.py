@@ -125,7 +125,8 @@ def test_without_names_apart_a_game_start_renders_every_named_line_whole(pack, t
     apart, whole = SlowFake(), SlowFake(names_apart=False)
     prepare_voice(voice_for(pack, tmp_path / "a", apart), rules, config)
     prepare_voice(voice_for(pack, tmp_path / "w", whole), rules, config)
-    named = lambda engine: sum(len(t) for t in engine.rendered if any(n in t for n in NAMES.split(",")))
+    def named(engine):
+        return sum(len(t) for t in engine.rendered if any(n in t for n in NAMES.split(",")))
     assert named(whole) > 5 * named(apart)
 
 

@@ -67,7 +67,7 @@ def seed_venv(clone: Path) -> None:
                           capture_output=True, text=True, check=True, timeout=300).stdout.strip()
     Path(site, "narrator-seed.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     bin_dir, own = Path(sys.prefix) / "bin", clone / ".venv/bin"
-    for script in bin_dir.iterdir():  # their commands too (lint-imports …), run by the copy's python
+    for script in bin_dir.iterdir():  # their commands too (lint-imports, mypy …), run by the copy's python
         target = own / script.name
         if target.exists() or not script.is_file() or script.is_symlink():
             continue
@@ -75,6 +75,8 @@ def seed_venv(clone: Path) -> None:
         if text.startswith(b"#!") and bytes(str(bin_dir), "utf-8") in text.split(b"\n", 1)[0]:
             target.write_bytes(b"#!" + bytes(str(own / "python"), "utf-8") + b"\n" + text.split(b"\n", 1)[1])
             target.chmod(0o755)
+        elif text.startswith(b"\x7fELF"):  # a compiled command (ruff): the same file serves both
+            target.symlink_to(script)
 
 
 def run(cmd: list[str], env: dict[str, str], timeout: float, offline: bool = False) -> subprocess.CompletedProcess:

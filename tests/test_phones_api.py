@@ -24,7 +24,7 @@ async def play_through(table, phones, duplicates: bool = False, reconnect_every:
         assert all(ask["private"] for _, ask in asked)  # public questions go to the host screen only
         if host_view["host"]["ask"]:
             asked.append((host, host_view["host"]["ask"]))
-        for i, (phone, ask) in enumerate(asked[:1]):
+        for phone, ask in asked[:1]:
             value = choose(table, ask)
             tries = [phone.answer(ask["serial"], value)]
             if duplicates:  # the same answer twice at once, and once more from another phone

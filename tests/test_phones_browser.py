@@ -234,7 +234,7 @@ def test_bestia_magica_six_players_in_six_browsers(request):
             # the page counts as the voice does: 1回目の夜 / 1回目の朝, never 1日目 (issue 26, item 11)
             assert any(p.endswith("回目の夜") for p in phases) and not any("日目" in p for p in phases), phases
             assert rounds >= 2
-            for serial, texts in memo_screens.items():  # hidden cards: the same screen for every role
+            for texts in memo_screens.values():  # hidden cards: the same screen for every role
                 assert len(texts) == 6 and len(set(texts.values())) == 1, texts
             dead = table.server.shown.dead_names()
             assert dead, "somebody died in this game"

@@ -120,7 +120,7 @@ def test_every_phone_sees_the_same_call_count_at_every_night_call():
                 holder = next(v for v in views if v["ask"])
                 answer = holder["ask"]["choices"][-1]
                 assert (await phones[holder["seat"]].answer(open_ask[0], answer))[0] == 200
-                await wait_for(lambda: _moved_on(table, open_ask[0]))
+                await wait_for(lambda open_ask=open_ask: _moved_on(table, open_ask[0]))
             assert all(len(c) == 1 for c in calls), calls  # the same on every phone
             counts = [c.pop() for c in calls]
             assert counts == sorted(set(counts)) and len(counts) == 3, counts  # one more at each call

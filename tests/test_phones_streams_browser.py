@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import aiohttp
 import pytest
+from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from narrator.phones import streams
 from narrator.phones.server import MAX_STREAMS_PER_SEAT
@@ -45,7 +46,7 @@ def test_a_reloaded_page_shows_its_view_past_a_laptop_holding_its_cookie(request
                 for page, key, cookie, shown in ((aki, "Aki", table.server.cookie, "#who:text-is('1. Aki')"),
                                                  (host, HOST, table.server.host_cookie, "#host")):
                     await page.goto("about:blank")  # the phone's screen locks; its stream ends
-                    await wait_for(lambda: _true(seats.get(key) == 0), timeout=10)
+                    await wait_for(lambda key=key: _true(seats.get(key) == 0), timeout=10)
                     laptop.cookie_jar.clear()  # the laptop takes every place of the seat with its cookie
                     laptop.cookie_jar.update_cookies({cookie: cookies[cookie]})
                     for _ in range(MAX_STREAMS_PER_SEAT):
@@ -55,7 +56,7 @@ def test_a_reloaded_page_shows_its_view_past_a_laptop_holding_its_cookie(request
                     if protected:
                         await page.wait_for_selector(shown, timeout=SHOWN)
                     else:
-                        with pytest.raises(Exception):
+                        with pytest.raises(PlaywrightTimeout):
                             await page.wait_for_selector(shown, timeout=SHOWN)
             finally:
                 for r in held:

@@ -75,7 +75,7 @@ def test_when_phones_send_at_a_night_call_tells_nothing(request, monkeypatch, pr
         async with browsers(request, table) as (browser, pages):
             host = await seat_everyone(table, browser, names, pages)
             players = {n: pages[n] for n in names}
-            for name, page in players.items():
+            for page in players.values():
                 if not protected:  # the page before slots: a decoy at a random moment, answers at once
                     await page.evaluate("COVER.on = false; true")
                 await page.evaluate(INSTANT_TAPS)

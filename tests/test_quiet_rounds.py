@@ -36,7 +36,8 @@ def test_three_unanswered_rounds_stop_bestia_magica_and_ask_the_table(protected,
         table = await open_table(None, seed=1, game="bestia-magica", deal=DEAL, lang="ja", clock=clock)
         host = await table.host()
         try:
-            asked = lambda: _open_ask(table) is not None or table.task.done() or _empty_rounds(table) > 4
+            def asked():
+                return _open_ask(table) is not None or table.task.done() or _empty_rounds(table) > 4
             await clock.run_until(asked, limit=36000)
             if not protected:
                 return _empty_rounds(table), None

@@ -51,7 +51,7 @@ class Timeline:
         return [at for h, at in self.started.items() if h not in self.cancelled]
 
 
-def run(cues, context, commands=(), night=NightOptions()):
+def run(cues, context, commands=(), night=None):
     """Play cues on a manual clock; each (game second, word) is said when the clock gets there.
 
     The clock is moved to each word's second (every deadline before it passing on the way),
@@ -63,7 +63,7 @@ def run(cues, context, commands=(), night=NightOptions()):
     async def main():
         hub = ListenerHub()
         hub.register("test")  # the timed words below are a listener: it can end a pause
-        sched = Scheduler(FakeVoice(), out, clock, hub, Transcript(None), ConsoleDisplay(False), night)
+        sched = Scheduler(FakeVoice(), out, clock, hub, Transcript(None), ConsoleDisplay(False), night or NightOptions())
         task = asyncio.ensure_future(sched.play(cues, context))
         for when, word in sorted(commands):
             await clock.advance_to(when)

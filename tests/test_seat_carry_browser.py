@@ -48,7 +48,7 @@ def test_play_again_keeps_the_phones_seated_without_a_scan(narrator_home, tmp_pa
         try:
             serve(ServeOptions(keyboard=False, buttons=False, overrides=overrides, listeners=[button]),
                   log=messages.append)
-        except BaseException as err:  # noqa: BLE001 - handed to the test's thread
+        except BaseException as err:
             outcome["error"] = err
 
     thread = threading.Thread(target=run, daemon=True)

@@ -84,7 +84,7 @@ def test_the_served_game_waits_for_every_seat_until_the_host_starts_anyway(game,
         try:
             serve(ServeOptions(keyboard=False, buttons=False, overrides=overrides, listeners=[button]),
                   log=lambda message: None)
-        except BaseException as err:  # noqa: BLE001 - handed to the test's thread
+        except BaseException as err:
             outcome["error"] = err
 
     thread = threading.Thread(target=run, daemon=True)

@@ -1,6 +1,9 @@
 """The store survives kills at any instant: torn logs, missing snapshots, undo in the log."""
 
+import errno
 import json
+import os
+import stat
 
 from narrator.games import get_game
 from narrator.table.runner import effective_events, resume_position, start_position
@@ -10,7 +13,10 @@ from narrator.table.store import GameStore, Snapshot
 
 import pytest
 
-from narrator.errors import NarratorError
+from narrator.errors import DamagedGame, GameBusy, NarratorError, SaveError
+from narrator.table import saved_games as saved_games_module
+from narrator.table import store as store_module
+from narrator.table.runner import cut_log, rebuild
 
 
 @pytest.fixture
@@ -95,15 +101,6 @@ def test_a_lost_or_damaged_meta_is_rebuilt_from_the_copy_in_the_log(game, tmp_pa
 
 
 # --- issue 13: never bricked, never silently wrong ------------------------------------------
-
-import errno
-import os
-import stat
-
-from narrator.errors import DamagedGame, GameBusy, SaveError
-from narrator.table import saved_games as saved_games_module
-from narrator.table import store as store_module
-from narrator.table.runner import cut_log, rebuild
 
 
 @pytest.fixture
@@ -368,21 +365,21 @@ def test_the_damage_lines_are_exact(game, warned, tmp_path):
     as_before_issue_25(store)  # with the copy of the setup in the log, meta.json is rebuilt
     (folder / "meta.json").unlink()
     with pytest.raises(DamagedGame) as err:
-        store.meta
+        _ = store.meta
     assert str(err.value) == f"saved game {store.id}: meta.json is missing; it cannot be resumed (move {folder} away)"
     (folder / "meta.json").write_text('{"game": "x"}')
     with pytest.raises(DamagedGame) as err:
-        store.meta
+        _ = store.meta
     assert str(err.value) == (f"saved game {store.id}: meta.json lacks the game, its setup or its run options; "
                               f"it cannot be resumed (move {folder} away)")
     (folder / "meta.json").write_text('{"game": ')
     with pytest.raises(DamagedGame) as err:
-        store.meta
+        _ = store.meta
     assert str(err.value) == (f"saved game {store.id}: {folder / 'meta.json'} is damaged (JSONDecodeError); "
                               f"it cannot be resumed (move {folder} away)")
     (folder / "meta.json").write_text("")
     with pytest.raises(DamagedGame, match=r"is damaged \(empty\)"):
-        store.meta
+        _ = store.meta
 
 
 @pytest.mark.parametrize("data,reason", [
@@ -514,7 +511,7 @@ def test_meta_over_16_mib_is_not_ours(game, size, damaged):
     if damaged:
         as_before_issue_25(store)
         with pytest.raises(DamagedGame) as err:
-            store.meta
+            _ = store.meta
         assert str(err.value) == (f"saved game {store.id}: {store.folder / 'meta.json'} is damaged (over 16 MiB); "
                                   f"it cannot be resumed (move {store.folder} away)")
     else:

@@ -21,7 +21,7 @@ from narrator.games import get_game
 from narrator.settings import DEFAULT_GAME, MAX_PLAYERS, build_settings
 
 
-def entries(value: Any) -> list[str]:
+def entries(value: object) -> list[str]:
     """The names key's entries as written (`名前:よみ` kept), empty ones dropped."""
     if isinstance(value, str):
         items = value.split(",")
@@ -73,7 +73,7 @@ def game_default_names(table: Mapping[str, Any], players: int) -> tuple[str, ...
         settings = build_settings(nameless, {}, "table file")
         game = get_game(str(table.get("game") or DEFAULT_GAME))
         return tuple(game.names(game.configure(settings)))
-    except Exception:  # noqa: BLE001 - a table that does not play yet: the pack names the seats
+    except Exception:
         return ()
 
 
@@ -87,7 +87,7 @@ def _pack(lang: str) -> Any:
 
     try:
         return load_pack(lang)
-    except Exception:  # noqa: BLE001 - an unknown language: the Japanese pack, the table's first
+    except Exception:
         return load_pack("ja")
 
 

@@ -16,6 +16,7 @@ import asyncio
 import sys
 import tomllib
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable
 
@@ -99,7 +100,7 @@ def serve(options: ServeOptions, log: Callable[[str], None] | None = None) -> in
         voice = sitting.scheduler.voice   # and Enter only if a keyboard answers too
         voice.pack = replace(voice.pack, keyboard_only=False, button_only=not run.keyboard)
     for listener in options.listeners:
-        sitting.starters.append(lambda loop, listener=listener: listener.start(sitting.hub, loop))
+        sitting.starters.append(partial(listener.start, sitting.hub))
     app = Appliance(sitting, run, path, table, options, appliance, log)
     app.table_error = table_error
     app.phones_defaulted = phones_defaulted
@@ -203,7 +204,7 @@ class Appliance:
         """Resume the unfinished game (if the table wants it) or choose and play a new one."""
         store = self._take(trouble.latest_unfinished(home.app_home(), self.log, skip=self.unresumable))
         resume = store is not None and await self.ask_resume()
-        if resume and not await self.play_saved(store):
+        if resume and store is not None and not await self.play_saved(store):
             await self.play_new(await self.choose())
         elif not resume:
             if store is not None:
@@ -307,7 +308,7 @@ class Appliance:
             config = rules.config_from_dict(meta["config"])
             position = resume_position(rules, config, store, recover=True)
             store.update_run(self.run_options.to_dict())
-        except Exception as err:  # noqa: BLE001 - one damaged game must not stop the appliance
+        except Exception as err:
             store.close()
             if isinstance(err, SaveError):  # the card, not the game: said, and offered again
                 raise

@@ -35,7 +35,7 @@ def parse(text: str, path: Path) -> Document:
         raise Refusal("table_text_not_toml", path=path, problem=err) from None
 
 
-def apply(document: Document, dotted: str, value: Any, changes: Mapping[str, Any]) -> None:
+def apply(document: Document, dotted: str, value: object, changes: Mapping[str, Any]) -> None:
     """Set `dotted` to `value` (None: remove it) in the document, in place."""
     section, key = split(dotted)
     if section is None:
@@ -73,7 +73,7 @@ def played_counts(document: Document, section: str) -> dict[str, int]:
         if not any(s.key == section and s.names_at == "keys" for s in game.settings):
             return {}
         value = game.configure(settings).to_dict().get(section)
-    except Exception:  # noqa: BLE001 - a table that does not play yet: the caller's check names why
+    except Exception:
         return {}
     return {str(k): v for k, v in value.items()} if isinstance(value, Mapping) else {}
 
@@ -95,7 +95,7 @@ def inline(value: Mapping[str, Any]) -> InlineTable:
     return table
 
 
-def format_value(value: Any) -> str:
+def format_value(value: object) -> str:
     """A value as TOML writes it (strings quoted, lists and tables inline), for a confirmation."""
     try:
         return (inline(value) if isinstance(value, dict) else tomlkit.item(value)).as_string()
@@ -103,7 +103,7 @@ def format_value(value: Any) -> str:
         raise Refusal("table_bad_value", kind=type(value).__name__) from None
 
 
-def _put(document: Document, key: str, value: Any) -> None:
+def _put(document: Document, key: str, value: object) -> None:
     """A top-level key: replaced where it is, unless it changes between a table and a value
     (then removed and added again, where tomlkit keeps the file valid TOML)."""
     old = document.get(key)
@@ -154,11 +154,11 @@ def _entry_for(document: Document, section: str, key: str, holder: Any, changes:
     game = changes.get("game") or document.get("game") or DEFAULT_GAME
     try:
         rules = get_game(str(game))
-    except Exception:  # noqa: BLE001 - an unknown or broken game: the check names it
+    except Exception:
         return key
     setting = next((s for s in rules.settings if s.key == section and s.names_at == "keys"), None)
     names = rules.card_names
     ident = names.lookup(setting.names, key) if setting is not None and names is not None else None
-    if ident is None:
+    if ident is None or setting is None or names is None:  # (ident is None when either is)
         return key
     return next((k for k in holder if names.lookup(setting.names, k) == ident), key)

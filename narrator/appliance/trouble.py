@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import errno
 from pathlib import Path
-from typing import Callable
+from typing import AbstractSet, Callable
 
 from narrator import home
 from narrator.errors import NarratorError
@@ -29,13 +29,11 @@ READ_ONLY = {errno.EROFS, errno.EACCES, errno.EPERM}
 
 def os_error(err: BaseException) -> OSError | None:
     """The OSError behind a NarratorError (raised `from None`, so it is its context)."""
-    seen = err
+    seen: BaseException | None = err
     for _ in range(5):
-        if isinstance(seen, OSError):
+        if seen is None or isinstance(seen, OSError):
             return seen
         seen = seen.__context__
-        if seen is None:
-            return None
     return None
 
 
@@ -59,7 +57,7 @@ def set_aside_table(path: Path, log: Callable[[str], None], write_default: Calla
         return False
     try:
         write_default()
-    except Exception as err:  # noqa: BLE001 - a full card: the defaults are played from memory
+    except Exception as err:
         log(f"set {path} aside as {kept.name}; cannot write a new one ({err})")
         return False
     log(f"set {path} aside as {kept.name}; a new table file with the defaults is in its place")
@@ -67,7 +65,7 @@ def set_aside_table(path: Path, log: Callable[[str], None], write_default: Calla
 
 
 def latest_unfinished(root: Path, log: Callable[[str], None] | None = None,
-                      skip: set[str] = frozenset()) -> GameStore | None:
+                      skip: AbstractSet[str] = frozenset()) -> GameStore | None:
     """The latest unfinished game this appliance may take: a damaged game, or one another
     narrator is playing, is named in the log and skipped, never a reason to stop."""
     log = log or (lambda message: None)

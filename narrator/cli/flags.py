@@ -53,7 +53,7 @@ def _settings_of(name: str) -> tuple[Setting, ...]:
     NAME` then says what is wrong with it), so one broken game never takes the others' away."""
     try:
         return tuple(get_game(name).settings)
-    except Exception:  # noqa: BLE001 - an installed game's import can fail in any way
+    except Exception:
         return ()
 
 
@@ -63,6 +63,8 @@ def _flags_of(settings: tuple[Setting, ...]) -> list[tuple[str, str, str]]:
 
 class TableFlagsCommand(click.Command):
     """A command whose table-file flags (`table_flags`) join its own options on first use."""
+
+    _flags_added: bool
 
     @property
     def params(self) -> list[click.Parameter]:

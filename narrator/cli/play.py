@@ -186,7 +186,7 @@ def saved_config(rules: Any, meta: dict[str, Any], game_id: str) -> Any:
     """The game's saved setup, or one line saying the saved game cannot be trusted."""
     try:
         return rules.config_from_dict(meta["config"])
-    except Exception as err:  # noqa: BLE001 - meta.json edited by hand or by another version
+    except Exception as err:
         raise DamagedGame(f"saved game {game_id}: the setup in meta.json does not fit {rules.name} "
                           f"({err.__class__.__name__}); it cannot be resumed") from None
 
@@ -272,6 +272,7 @@ def games(ctx: click.Context) -> None:
         click.echo(f"{name}  broken: {reason}")
     for store in saved_games(home.app_home()):
         problem = store.problem()
+        over = False
         try:
             over = problem is None and not unfinished(store)
         except NarratorError as err:
@@ -280,7 +281,9 @@ def games(ctx: click.Context) -> None:
             click.echo(f"{store.id}  damaged: {problem}")
             continue
         meta = store.meta
-        outcome = meta.get("outcome") if isinstance(meta.get("outcome"), dict) else {}
+        outcome = meta.get("outcome")
+        if not isinstance(outcome, dict):
+            outcome = {}
         status = f"over ({outcome.get('winner')} won)" if over else "unfinished"
         click.echo(f"{store.id}  {meta['game']}  {status}")
 

@@ -39,7 +39,8 @@ def register(main: click.Group) -> None:
 
 
 def _with_friendly_errors(cmd: click.Command) -> click.Command:
-    cmd.callback = friendly_errors(cmd.callback)
+    if cmd.callback is not None:
+        cmd.callback = friendly_errors(cmd.callback)
     return cmd
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import importlib
 import re
-from functools import lru_cache
+from functools import lru_cache, partial
 from importlib import metadata
 from pathlib import Path
 from typing import Callable
@@ -43,18 +43,24 @@ def _registry() -> dict[str, Callable[[], Game]]:
     for folder in sorted(Path(__file__).parent.iterdir()):
         if (folder / GAME_FILE).is_file() and (folder / "__init__.py").is_file():
             module = f"{__name__}.{folder.name}"
-            found[folder.name.replace("_", "-")] = lambda module=module: importlib.import_module(module).GAME
+            found[folder.name.replace("_", "-")] = partial(_game_of_module, module)
     for entry in metadata.entry_points(group=ENTRY_POINTS):
         found.setdefault(entry.name, entry.load)
     from narrator.games.kernel import files  # game files: the shipped ones, then the table's own
 
-    for folder in (files.shipped_files(), files.home_files()):
-        for name in sorted(folder, key=_by_number):
-            found.setdefault(name, lambda path=folder[name]: files.load(path))
+    for listed in (files.shipped_files(), files.home_files()):
+        for name in sorted(listed, key=_by_number):
+            found.setdefault(name, partial(files.load, listed[name]))
     return found
 
 
-def _by_number(name: str) -> tuple:
+def _game_of_module(module: str) -> Game:
+    """The `GAME` of a game's package, imported when the game is first asked for."""
+    game: Game = importlib.import_module(module).GAME
+    return game
+
+
+def _by_number(name: str) -> tuple[int | str, ...]:
     """A game file's place in the menu: its name with whole numbers compared as numbers, so the
     villages come as a host counts them (village-9, village-11 … village-16), not as text sorts."""
     return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name))

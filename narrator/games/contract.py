@@ -13,65 +13,90 @@ functions below, each with a default that fits a game which does not need it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Generic, Mapping, Protocol, TypeVar
 
-from narrator.cues import GameEvent
+from narrator.cues import Cue, GameEvent
 from narrator.games import seating
 
-PrivateView = Callable[[Any, Any, str], dict[str, Any]]
-"""(config, state, seat) -> what that seat's phone alone may see: own cards, memos, results."""
-PrivateChoices = Callable[[Any, Any, str, tuple[str, ...]], tuple[str, ...]]
-"""(config, state, seat, the question's choices) -> those the seat may really pick now."""
+if TYPE_CHECKING:
+    from narrator.games.card_names import CardNames
+    from narrator.settings import Setting, TableSettings
 
 
-def _no_private_view(config: Any, state: Any, name: str) -> dict[str, Any]:
+class GameConfig(Protocol):
+    """What every game's config offers the rooms: its saved form. The rest is the game's own,
+    asked through the `Game`'s functions."""
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+class GameState(Protocol):
+    """What every game's state offers the rooms: whether it is over, who won, its saved form."""
+
+    @property
+    def finished(self) -> bool: ...
+
+    @property
+    def winner(self) -> str | None: ...
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+C = TypeVar("C", bound=GameConfig)
+"""A game's own config type (`AWConfig`, `KConfig` …): `Game[C, S]` checks that its functions agree."""
+S = TypeVar("S", bound=GameState)
+"""A game's own state type."""
+
+def _no_private_view(config: object, state: object, name: str) -> dict[str, Any]:
     return {}
 
 
-def _every_choice(config: Any, state: Any, name: str, choices: tuple[str, ...]) -> tuple[str, ...]:
+def _every_choice(config: object, state: object, name: str, choices: tuple[str, ...]) -> tuple[str, ...]:
     return choices
 
 
-def _phones_not_required(config: Any) -> str | None:
+def _phones_not_required(config: object) -> str | None:
     return None
 
 
-def _no_names(config: Any) -> tuple[str, ...]:
+def _no_names(config: object) -> tuple[str, ...]:
     return ()
 
 
-def _no_context(state: Any) -> dict[str, Any]:
+def _no_context(state: object) -> dict[str, Any]:
     return {}
 
 
-def _winner_only(config: Any, state: Any) -> dict[str, Any]:
+def _winner_only(config: object, state: GameState) -> dict[str, Any]:
     return {"winner": state.winner}
 
 
-def _no_barrier(config: Any, state: Any) -> Any:
+def _no_barrier(config: object, state: object) -> Cue | None:
     return None
 
 
-def _nobody_known(config: Any, state: Any) -> dict[str, Any]:
+def _nobody_known(config: object, state: object) -> dict[str, Any]:
     return {"players": [], "answers": {}}
 
 
 @dataclass(frozen=True)
-class PhonePlay:
+class PhonePlay(Generic[C, S]):
     """How a game is played with the phone page: what each seat's phone may see and pick.
 
     A game with no `PhonePlay` has no phone page (`--phones` is refused for it). The
     defaults fit a werewolf-family game that counts nights and days (`seating`)."""
 
-    private_view: PrivateView = _no_private_view
-    private_choices: PrivateChoices = _every_choice
-    seats: Callable[[Any], tuple[str, ...]] = seating.seats_of
+    private_view: Callable[[C, S, str], dict[str, Any]] = _no_private_view
+    """(config, state, seat) -> what that seat's phone alone may see: own cards, memos, results."""
+    private_choices: Callable[[C, S, str, tuple[str, ...]], tuple[str, ...]] = _every_choice
+    """(config, state, seat, the question's choices) -> those the seat may really pick now."""
+    seats: Callable[[C], tuple[str, ...]] = seating.seats_of
     """(config) -> the seats a phone can claim."""
-    table_facts: Callable[[Any, Any], dict[str, Any]] = seating.night_and_day_facts
+    table_facts: Callable[[C, S | None], dict[str, Any]] = seating.night_and_day_facts
     """(config, state or None) -> the table's public facts: phase, night, day, winner."""
-    alive: Callable[[Any, Any], list[str]] = seating.every_seat
+    alive: Callable[[C, S | None], list[str]] = seating.every_seat
     """(config, state or None) -> the players still in the game (public: deaths are announced)."""
-    required: Callable[[Any], str | None] = _phones_not_required
+    required: Callable[[C], str | None] = _phones_not_required
     """(config) -> why this setup can only be played on phones (the start of a one-line
     error, e.g. "digital cards are shown on the players' phones"), or None."""
 
@@ -82,48 +107,52 @@ so a table that is really away is asked within two nights, and one round everyon
 out (a deliberate blank vote) is never enough."""
 
 
-def _three_quiet_rounds(config: Any) -> int:
+def _three_quiet_rounds(config: object) -> int:
     return DEFAULT_QUIET_ROUNDS
 
 
 @dataclass(frozen=True)
-class Game:
-    """One game's rules engine and everything the rooms around it need from it."""
+class Game(Generic[C, S]):
+    """One game's rules engine and everything the rooms around it need from it.
+
+    Generic in the game's own config and state (`Game[AWConfig, AWState]`, inferred where a game
+    builds its `GAME`), so the type checker sees that its functions agree with each other; the
+    rooms hold a bare `Game` and never look inside either (`GameConfig`, `GameState`)."""
 
     name: str
-    configure: Callable[[Any], Any]
-    config_from_dict: Callable[[dict[str, Any]], Any]
-    new_state: Callable[[], Any]
-    state_from_dict: Callable[[dict[str, Any]], Any]
-    advance: Callable[[Any, Any, GameEvent | Mapping[str, Any]], tuple[Any, list]]
+    configure: Callable[[TableSettings], C]
+    config_from_dict: Callable[[dict[str, Any]], C]
+    new_state: Callable[[], S]
+    state_from_dict: Callable[[dict[str, Any]], S]
+    advance: Callable[[C, S, GameEvent | Mapping[str, Any]], tuple[S, list[Cue]]]
     """(config, state, event) -> (state, cues): pure; `event` typed or as its log record."""
-    recap: Callable[[Any, Any], list]
-    box: Callable[[Any], list] | None = None
+    recap: Callable[[C, S], list[Cue]]
+    box: Callable[[C], list[Cue]] | None = None
     """The cues that name the cards a table takes out of the box for `config` (None: no set to choose)."""
-    sayable: Callable[[Any], list] | None = None
+    sayable: Callable[[C], list[Cue]] | None = None
     """For a game whose private rounds have too many answers to play every branch (Bestia
     Magica): cues holding every line it can say with this config, listed from the config
     (what `narrator.sound.render_ahead` renders before play)."""
-    names: Callable[[Any], tuple[str, ...]] = _no_names
+    names: Callable[[C], tuple[str, ...]] = _no_names
     """(config) -> the players' names the narrator says (their readings are prepared and
     reviewed at setup); a game that calls its players by side has none."""
-    context: Callable[[Any], dict[str, Any]] = _no_context
+    context: Callable[[S], dict[str, Any]] = _no_context
     """(state) -> where the step stands (night, day), written beside each transcript record."""
-    outcome: Callable[[Any, Any], dict[str, Any]] = _winner_only
+    outcome: Callable[[C, S], dict[str, Any]] = _winner_only
     """(config, state) -> the finished game's record in the saved game: who won and how."""
-    undo_barrier: Callable[[Any, Any], Any] = _no_barrier
+    undo_barrier: Callable[[C, S], Cue | None] = _no_barrier
     """(config, state) -> None, or the line (a `Say`) said when an undo would take back the step
     played from `state`: a step the table did with its hands (a night call with physical
     cards) is never called again by an undo, which then takes nothing back."""
-    record: Callable[[Any, Any], dict[str, Any]] = _nobody_known
+    record: Callable[[C, S], dict[str, Any]] = _nobody_known
     """(config, finished state) -> what the table's history keeps of the game (`narrator stats`):
     `players`, in seat order, each `{"name", "role", "held", "won", "survived"}` (`role` and
     `held`: the line ids naming the card(s) the player held at the end, None / empty when the
     narrator never saw them; `won`, `survived`: True, False or None when not known), and
     `answers`, what the table answered that the narrator judged by (who was nominated …)."""
-    phones: PhonePlay | None = None
+    phones: PhonePlay[C, S] | None = None
     """How a seat's phone plays this game; None: the game has no phone page."""
-    describe: Callable[[Any, str], list[str]] | None = None
+    describe: Callable[[C | None, str], list[str]] | None = None
     """A game's text about itself: `describe(config, "plan")` the night plan (`narrator play
     --dry-run`), "check" its scenarios (`narrator games check`; a seed game's `scenarios.toml`,
     `narrator.games.scenarios`), and for a game file "graph" the step graph as Mermaid."""
@@ -133,18 +162,18 @@ class Game:
     label: Callable[[str], str] | None = None
     """(a card, role or night-call id from its settings) -> the line id of its name alone
     (「占い師」), shown on the host screen's settings in the page's language; None: ids shown."""
-    summary: Callable[[Any], list] | None = None
+    summary: Callable[[C], list[Cue]] | None = None
     """(config) -> the cues that read the setup back in one breath before the spoken setup's
     はい / いいえ (card set, night order, countdowns, discussion); None: the `box` cues."""
-    settings: tuple = ()
+    settings: tuple[Setting, ...] = ()
     """The game's own table-file keys (`narrator.settings.Setting`s, declared in its folder): its
     `unknown option` check, `narrator play`'s flags and its docs rows derive from them."""
-    card_names: Any = None
+    card_names: CardNames | None = None
     """The names a table may type for its cards and roles, per language (a
     `narrator.games.card_names.CardNames`, from `[names]` of its definition.toml), or None: its
     `configure` reads them as ids (`card_names.translate`), `narrator config set cards.占い師`
     finds the entry it edits by them, and docs/ja lists them beside the ids."""
-    quiet_rounds: Callable[[Any], int] = _three_quiet_rounds
+    quiet_rounds: Callable[[C], int] = _three_quiet_rounds
     """(config) -> after this many private rounds in a row closed by their timers with nobody
     answering (the phones' memos and votes), the narrator stops and asks the table whether to
     go on (narrator/table/quiet_rounds.py); 0 never asks. Bestia Magica's is its house rule
@@ -154,6 +183,6 @@ class Game:
     None: each saved game keeps a copy (`GameStore.create`), so a resume replays the rules it
     was played by even when the file is later changed, deleted or never in the home."""
 
-    def phones_required(self, config: Any) -> str | None:
+    def phones_required(self, config: C) -> str | None:
         """Why this setup can only be played on the phones (a one-line error's start), or None."""
         return self.phones.required(config) if self.phones is not None else None

@@ -25,10 +25,10 @@ from narrator.errors import NarratorError
 from narrator.inputs.hub import ListenerHub
 
 SOURCE = "button"
-MAIN_BUTTON = {"short": ("done", "yes"), "long": ("repeat",), "double": ("pause",), "triple": ("no",),
+MAIN_BUTTON: dict[str, tuple[str, ...]] = {"short": ("done", "yes"), "long": ("repeat",), "double": ("pause",), "triple": ("no",),
                "hold": ("release_host",)}
 """Words each kind of press offers, tried in order until one fits what is being asked."""
-SECOND_BUTTON = {"short": ("no",), "long": ("repeat",), "double": ("pause",), "triple": ("no",)}
+SECOND_BUTTON: dict[str, tuple[str, ...]] = {"short": ("no",), "long": ("repeat",), "double": ("pause",), "triple": ("no",)}
 RELEASE_HOLD = 5.0
 """Seconds the main button is held for `hold` (the long press's repeat comes at one second first:
 harmless, and no other gesture lasts this long, in a game or in the appliance's menus)."""
@@ -73,7 +73,7 @@ class PressDecoder:
         self.emit("long")
 
     def released(self) -> None:
-        long_press = False
+        long_press, pending = False, 0
         with self._lock:
             down_at, self._down_at = self._down_at, None
             lasted = self.clock() - down_at if down_at is not None else 0.0
@@ -120,7 +120,7 @@ class ButtonListener:
     """The table's buttons: `pins[0]` is the main button, `pins[1]` (optional) answers no."""
 
     def __init__(self, pins: Sequence[int | str], hold_time: float = 1.0, window: float = 0.4,
-                 pull_up: bool = True, bounce_time: float | None = 0.02, pin_factory: Any = None,
+                 pull_up: bool = True, bounce_time: float | None = 0.02, pin_factory: object = None,
                  log: Callable[[str], None] | None = None, clock: Callable[[], float] = time.monotonic,
                  release_hold: float | None = RELEASE_HOLD):
         if not pins:

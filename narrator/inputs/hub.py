@@ -12,11 +12,11 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Awaitable, Callable, Protocol
 
-from narrator.cues import Ask
+from narrator.cues import Ask, Cue
 from narrator.errors import AnswerError, NoMoreAnswers
 from narrator.inputs.heard import Heard
 from narrator.inputs.hints import Hints
-from narrator.inputs.private_answers import OpenCollect, PrivateAnswers  # noqa: F401  (OpenCollect re-exported)
+from narrator.inputs.private_answers import OpenCollect, PrivateAnswers
 from narrator.inputs.words import (  # noqa: F401  (re-exported: the hub's words)
     ASCII_VOCABULARY, COMMANDS, Vocabulary, _parse_names, parse_answer, parse_private,
 )
@@ -26,7 +26,7 @@ class Listener(Protocol):
     """An input source. `start` registers it with the hub and begins feeding it words
     (`hub.offer_text`); when it can give no more it calls `hub.retire`."""
 
-    def start(self, hub: ListenerHub, loop: asyncio.AbstractEventLoop) -> Any:
+    def start(self, hub: ListenerHub, loop: asyncio.AbstractEventLoop) -> object:
         ...
 
 
@@ -240,8 +240,8 @@ class ListenerHub(PrivateAnswers):
         The phone server checks who may answer and what fits; this only makes sure one
         answer per question wins, so a replayed or late submission changes nothing.
         """
-        if self.open_ask is None or self._ask_serial != serial:
-            return False
+        if self.open_ask is None or self._answer is None or self._ask_serial != serial:
+            return False  # (open_ask is None whenever _answer is: the second test is for mypy)
         self._answer.set_result(Heard("answer", value, source))
         self._notify()
         return True
@@ -252,7 +252,7 @@ class ListenerHub(PrivateAnswers):
         for watcher in self._ask_watchers:
             watcher(self._ask)
 
-    def add_table_command(self, word: str, handler: Any) -> None:
+    def add_table_command(self, word: str, handler: Callable[[str], str]) -> None:
         """A word typed at the table's own terminal (`release Aki`): `handler(rest)` returns what to print."""
         self._table_commands[word.casefold()] = handler
 
@@ -260,7 +260,7 @@ class ListenerHub(PrivateAnswers):
         """Call `callback()` whenever a question opens or closes (the phone server pushes views)."""
         self._watchers.append(callback)
 
-    def forget(self, owner: Any) -> None:
+    def forget(self, owner: object) -> None:
         """Drop every watcher, cue watcher, private subscriber and table command whose bound
         method belongs to `owner` (a game's phone server at its end: a long-running service
         must not keep each game's server alive, nor hand it the next game's private lines)."""
@@ -273,7 +273,7 @@ class ListenerHub(PrivateAnswers):
                                 if getattr(h, "__self__", None) is not owner}
         self.table_actions = {w: h for w, h in self.table_actions.items() if getattr(h, "__self__", None) is not owner}
 
-    def cue_started(self, cue: Any) -> None:  # the scheduler starts `cue`: tell `cue_watchers` (phones)
+    def cue_started(self, cue: Cue) -> None:  # the scheduler starts `cue`: tell `cue_watchers` (phones)
         for callback in self.cue_watchers:
             callback(cue)
 

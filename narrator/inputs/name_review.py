@@ -15,7 +15,7 @@ from narrator.inputs.hints import Hints
 from narrator.sound.names import openjtalk_analysis, spoken_readings
 
 
-def review_readings(names: Sequence[str], given: Mapping[str, Any] | None, pack: Any,
+def review_readings(names: Sequence[str], given: Mapping[str, Any] | None, pack: object,
                     ask: Callable[[str], str] | None, show: Callable[[str], None],
                     analyse: Callable[[str], str] | None = None) -> dict[str, Any]:
     """Show each name's reading; with `ask` (a keyboard), take `name:reading` lines until an
@@ -39,11 +39,11 @@ def review_readings(names: Sequence[str], given: Mapping[str, Any] | None, pack:
         if not typed:
             return kept
         who, _, reading = typed.partition(":")
-        name = _player(names, who.strip())
-        if name is None or not reading.strip():
+        player = _player(names, who.strip())
+        if player is None or not reading.strip():
             show(hints.text("names_bad", text=typed))
             continue
-        kept[name] = reading.strip()
+        kept[player] = reading.strip()
 
 
 def _player(names: Sequence[str], who: str) -> str | None:

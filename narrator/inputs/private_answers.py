@@ -11,12 +11,19 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from narrator.cues import Collect, Request
 from narrator.errors import AnswerError, NoMoreAnswers
 from narrator.inputs.heard import Heard
 from narrator.inputs.words import parse_private
+
+if TYPE_CHECKING:
+    from narrator.inputs.hints import Hints
+    from narrator.inputs.words import Vocabulary
+
+PrivateSubscriber = Callable[[str, str, str], None]
+"""(to, line, text): handed every private line as it is played (the phones)."""
 
 
 NOT_A_CHOICE = "not a choice of this night call"
@@ -43,6 +50,20 @@ class OpenCollect:
 class PrivateAnswers:
     """The private-answer half of `ListenerHub` (its state is set in the hub's `__init__`)."""
 
+    # the hub's, declared here so this half is checked against them
+    _collect: OpenCollect | None
+    _collect_serial: int
+    _private_subscribers: list[PrivateSubscriber]
+    _sources: set[str]
+    hints: Hints
+    vocabulary: Vocabulary
+
+    def _notify(self) -> None:
+        raise NotImplementedError  # ListenerHub's
+
+    def _next_change(self) -> asyncio.Future[None]:
+        raise NotImplementedError  # ListenerHub's
+
     @property
     def open_collect(self) -> tuple[int, OpenCollect] | None:
         """The round of private answers open now, with its serial; None when none is."""
@@ -59,7 +80,7 @@ class PrivateAnswers:
     # (see `Request`). Answers may come in any order and from several channels; the round ends
     # when every requested player has answered. `hub.fail(error)` stops the game (bad script).
 
-    def subscribe_private(self, callback: Any) -> None:
+    def subscribe_private(self, callback: PrivateSubscriber) -> None:
         """Receive every private line as it is played: `callback(to, line, text)` (phones)."""
         self._private_subscribers.append(callback)
 
@@ -102,7 +123,7 @@ class PrivateAnswers:
             given = {name: open_.answers[name] for name in open_.requests if name in open_.answers}
             open_.future.set_result(Heard("answer", given, "timer"))
 
-    def offer_private(self, player: str, answer: Any, source: str) -> str | None:
+    def offer_private(self, player: str, answer: object, source: str) -> str | None:
         """Give the open round `player`'s answer; returns why it was refused, or None."""
         open_ = self._collect
         if open_ is None or open_.future.done():

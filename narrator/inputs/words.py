@@ -14,7 +14,7 @@ import jaconv
 
 from narrator.cues import Ask, Request
 from narrator.inputs.hints import Hint
-from narrator.settings import ASCII_VOCABULARY  # noqa: F401  (re-exported: the keys every table has)
+from narrator.settings import ASCII_VOCABULARY
 
 COMMANDS = ("done", "repeat", "pause", "resume", "undo", "help")
 
@@ -70,12 +70,12 @@ def _parse_names(ask: Ask, text: str, vocabulary: Vocabulary | None = None) -> A
     parts = [p.strip() for p in text.replace("、", ",").split(",") if p.strip()]
     readings = vocabulary.readings if vocabulary is not None else {}
     by_name = {name_form(c): c for c in ask.choices}
-    for name, reading in readings.items():
-        if name in ask.choices:
-            by_name.setdefault(name_form(reading), name)
+    for known, reading in readings.items():
+        if known in ask.choices:
+            by_name.setdefault(name_form(reading), known)
     chosen: list[str] = []
     for part in parts:
-        name = by_name.get(name_form(part))
+        name: str | None = by_name.get(name_form(part))
         if name is None and part.isdigit() and 1 <= int(part) <= len(ask.choices):
             name = ask.choices[int(part) - 1]
         if name is None:

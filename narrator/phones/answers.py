@@ -111,8 +111,8 @@ def private_body(server: Any, request: web.Request, body: dict[str, Any], serial
     if open_collect is None or open_collect[0] != serial:
         return wire.error(409, "this round is closed: reload to see the current one")
     round_ = open_collect[1]
-    asked = round_.requests.get(name)
-    if asked is None:
+    asked = round_.requests.get(name) if name is not None else None
+    if name is None or asked is None:
         return wire.error(403, "you are not asked in this round")
     if name in round_.answers:
         return wire.error(409, "you have already answered this round")
@@ -126,7 +126,7 @@ def private_body(server: Any, request: web.Request, body: dict[str, Any], serial
     return wire.reply({"ok": True})
 
 
-def check_value(value: Any, choices: tuple[str, ...], multiple: bool, most: int = 0) -> str | None:
+def check_value(value: object, choices: tuple[str, ...], multiple: bool, most: int = 0) -> str | None:
     """Why `value` does not answer a question with `choices` (at most `most` of them), or None when it does."""
     if multiple:
         if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):

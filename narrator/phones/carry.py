@@ -135,6 +135,8 @@ async def bind_key(server: Any, request: web.Request) -> web.Response:
     if isinstance(body, web.Response):
         return body
     token, key = server.token(request, host_cookie=True), body.get("key")
+    if token is None:  # (is_host above: the host cookie is there)
+        return wire.error(403, "only the host screen may do this")
     if len(crypto._unb64(key) or b"") != 32:
         return wire.error(400, "send {\"key\": PUBLIC_KEY} (32 bytes, base64)")
     if not PRESS_FOR_KEY:  # as before issue 38

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any
+from typing import Any, cast
 
 from aiohttp import web
 
@@ -30,21 +30,23 @@ async def seat(server: Any, request: web.Request) -> web.Response:
     """Open a seated phone's sealed request, do what it asks, seal the reply."""
     started = asyncio.get_running_loop().time()
     token = server.token(request)
-    if server.player(request) is None:
+    player = server.player(request)
+    if player is None:
         return wire.error(401, "no seat: enter your seat's code first")
     body = await wire.json_body(request)
     if isinstance(body, web.Response):
         return body
     peek = server.keys.peek_request(token, body.get("box"))
-    if peek is not None and peek.get("to") == "decoy" and not server.decoys.take(server.player(request)):
+    if peek is not None and peek.get("to") == "decoy" and not server.decoys.take(player):
         message, response = peek, wire.error(429, TOO_MANY_DECOYS)  # nothing written, nothing pushed
     else:
-        message = server.keys.open_request(token, body.get("box"))
-        if message is None:
+        opened = server.keys.open_request(token, body.get("box"))
+        if opened is None:
             return wire.error(401, NOT_SEALED)
+        message = opened
         inner = message.get("body")
         response = await dispatch(server, request, message.get("to"), inner if isinstance(inner, dict) else {})
-    status, obj = response.status, json.loads(response.body)
+    status, obj = response.status, json.loads(cast(bytes, response.body))  # dispatch answers with json_response: bytes
     reply = wire.reply(server.keys.seal_for(token, {"status": status, "body": obj, "n": message["n"]}))
     wait = getattr(server, "reply_after", REPLY_AFTER) - (asyncio.get_running_loop().time() - started)
     if wait > 0:

@@ -67,7 +67,7 @@ def _b64(raw: bytes) -> str:
     return base64.b64encode(raw).decode()
 
 
-def _unb64(text: Any) -> bytes | None:
+def _unb64(text: object) -> bytes | None:
     if not isinstance(text, str) or len(text) > 65536:
         return None
     try:
@@ -88,7 +88,7 @@ def seal(key: bytes, obj: dict[str, Any], bucket: int | None = None) -> str:
     return _b64(bytes(nacl.secret.SecretBox(key).encrypt(padded_json(obj, bucket or PLAIN_REPLY))))
 
 
-def unseal(key: bytes, text: Any) -> dict[str, Any] | None:
+def unseal(key: bytes, text: object) -> dict[str, Any] | None:
     """The object sealed in `text` with `key`, or None (forged, damaged, not an object)."""
     raw = _unb64(text)
     if raw is None or len(raw) < nacl.secret.SecretBox.NONCE_SIZE + nacl.secret.SecretBox.MACBYTES:
@@ -100,7 +100,7 @@ def unseal(key: bytes, text: Any) -> dict[str, Any] | None:
     return obj if isinstance(obj, dict) else None
 
 
-def _kept_entry(entry: Any) -> bool:
+def _kept_entry(entry: object) -> bool:
     """A saved phone's entry: a seat's key, its newest counter and those taken; or a host
     screen's public key."""
     if not isinstance(entry, dict):
@@ -111,7 +111,7 @@ def _kept_entry(entry: Any) -> bool:
             and isinstance(entry.get("seen"), list))
 
 
-def fresh(counter: Any, newest: int, seen: list[int]) -> bool:
+def fresh(counter: object, newest: int, seen: list[int]) -> bool:
     """Whether a request's counter was never taken and is not older than the window allows."""
     return (isinstance(counter, int) and not isinstance(counter, bool)
             and counter > newest - WINDOW and counter not in seen)
@@ -152,7 +152,7 @@ class SeatKeys:
             self._derived[code] = derive(code, self.salt)
         return self._derived[code]
 
-    async def code_for_id(self, codes: list[str], seat_id: Any) -> tuple[str, bytes] | None:
+    async def code_for_id(self, codes: list[str], seat_id: object) -> tuple[str, bytes] | None:
         """(the code, its key) among the free seats' `codes` whose seat id this is, or None;
         the derivations run beside the event loop, not in it."""
         if not isinstance(seat_id, str):
@@ -161,7 +161,7 @@ class SeatKeys:
         found = None
         for code in codes:
             known = self._derived.get(normal_code(code))  # derived before: no trip to a thread
-            key, own_id = known or await loop.run_in_executor(None, self.for_code, code)
+            key, own_id = known if known is not None else await loop.run_in_executor(None, self.for_code, code)
             if secrets.compare_digest(own_id, seat_id):
                 found = (code, key)
         return found
@@ -195,11 +195,11 @@ class SeatKeys:
         entry = self._phones.get(digest)
         return entry.get("key") if entry and "host" not in entry else None
 
-    def bind_host(self, token: str, public_key: Any) -> bool:
+    def bind_host(self, token: str, public_key: object) -> bool:
         """The host screen holding `token` reads what is sealed to `public_key`; False if not a key."""
         return self.bind_host_digest(_digest(token), public_key)
 
-    def bind_host_digest(self, digest: str, public_key: Any) -> bool:
+    def bind_host_digest(self, digest: str, public_key: object) -> bool:
         """As `bind_host`, by the token's digest (all a carried host screen leaves here). A key
         bound anew keeps the counters taken (issue 38: a rebind reset them, so a captured action
         refused once was taken the second time)."""
@@ -220,28 +220,28 @@ class SeatKeys:
         entry = self._phones.get(_digest(token)) if token else None
         return _unb64(entry["key"]) if entry and "key" in entry else None
 
-    def open_request(self, token: str | None, box: Any) -> dict[str, Any] | None:
+    def open_request(self, token: str | None, box: object) -> dict[str, Any] | None:
         """A seated phone's request: sealed with its key, from a phone, with a counter past the
         last one it used (so a captured request cannot be sent again); None otherwise."""
         key = self.key(token)
-        if key is None:
+        if key is None or token is None:  # no token has no key
             return None
         message = unseal(key, box)
         if message is None or message.get("from") != FROM_PHONE:
             return None
         return message if self._take(self._phones[_digest(token)], message.get("n")) else None
 
-    def peek_request(self, token: str | None, box: Any) -> dict[str, Any] | None:
+    def peek_request(self, token: str | None, box: object) -> dict[str, Any] | None:
         """The request `open_request` would take, its counter left untaken and nothing saved:
         so an excess decoy is refused before any write (decoys.py)."""
         key = self.key(token)
         message = unseal(key, box) if key is not None else None
-        if message is None or message.get("from") != FROM_PHONE:
+        if message is None or token is None or message.get("from") != FROM_PHONE:
             return None
         entry = self._phones[_digest(token)]
         return message if fresh(message.get("n"), entry.get("n", 0), entry.get("seen", [])) else None
 
-    def _take(self, entry: dict[str, Any], counter: Any) -> bool:
+    def _take(self, entry: dict[str, Any], counter: object) -> bool:
         """Take a request's counter for this phone: False when it was taken or is too old."""
         if not fresh(counter, entry.get("n", 0), entry.get("seen", [])):
             return False
@@ -259,7 +259,7 @@ class SeatKeys:
         """Whether the host screen holding `token` gave a key at join (every page does)."""
         return self._host_box(token) is not None
 
-    def open_host_request(self, token: str | None, box: Any) -> dict[str, Any] | None:
+    def open_host_request(self, token: str | None, box: object) -> dict[str, Any] | None:
         """The host screen's request: sealed between its key pair and the narrator's, from the
         host screen, with a counter never taken; None otherwise."""
         sealed, raw = self._host_box(token), _unb64(box)
@@ -271,7 +271,7 @@ class SeatKeys:
             return None
         if not isinstance(message, dict) or message.get("from") != FROM_HOST:
             return None
-        return message if self._take(self._phones[_digest(token)], message.get("n")) else None
+        return message if token is not None and self._take(self._phones[_digest(token)], message.get("n")) else None
 
     def seal_for(self, token: str | None, obj: dict[str, Any]) -> dict[str, Any] | None:
         """`obj` sealed for the phone holding `token` ({"box": …}), or None if it has no key."""

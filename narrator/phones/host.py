@@ -227,7 +227,7 @@ def _seat_number(server: Any, request: web.Request) -> str | web.Response:
     return name
 
 
-def _join_link(request: web.Request, seat_code: str) -> str:
+def _join_link(request: web.Request, seat_code: str | None) -> str:
     return f"http://{request.host}/#code={seat_code}"
 
 
@@ -265,7 +265,7 @@ def _number(server: Any, seat: str) -> int:
     return server.seats.names.index(seat) + 1
 
 
-def _seat(server: Any, value: Any) -> str | None:
+def _seat(server: Any, value: object) -> str | None:
     return value if isinstance(value, str) and value in server.seats.names else None
 
 

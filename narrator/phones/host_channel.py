@@ -12,7 +12,7 @@ inside. A host screen that gave a key at join (every page does) is refused a pla
 from __future__ import annotations
 
 import json
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, cast
 
 from aiohttp import web
 
@@ -47,10 +47,11 @@ async def door(server: Any, request: web.Request, actions: dict[str, Action]) ->
     message = server.keys.open_host_request(token, body.get("box"))
     if message is None:
         return wire.error(401, NOT_SEALED)
-    inner, action = message.get("body"), actions.get(message.get("to"))
+    inner, to = message.get("body"), message.get("to")
+    action = actions.get(to) if isinstance(to, str) else None
     request[OPENED] = inner if isinstance(inner, dict) else {}
     response = await action(server, request) if action else wire.error(400, f"a host action is one of: {', '.join(actions)}")
-    reply = {"status": response.status, "body": json.loads(response.body), "n": message["n"], "from": "narrator"}
+    reply = {"status": response.status, "body": json.loads(cast(bytes, response.body)), "n": message["n"], "from": "narrator"}
     return wire.reply(server.keys.seal_for_host(token, reply))
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import secrets
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Callable
 
 LIFETIME = 60.0
 """Seconds a challenge may be used after it was given (a phone derives its key in well under one)."""
@@ -50,7 +50,7 @@ class Challenges:
         held.append(challenge)
         return challenge
 
-    def take(self, address: str, challenge: Any) -> bool:
+    def take(self, address: str, challenge: object) -> bool:
         """Whether `challenge` was given to `address`, is still fresh and unused; it is used now."""
         if not isinstance(challenge, str):
             return False

@@ -39,7 +39,7 @@ class PrivateLines:
         return [e for e in self._lines if e["to"] == name]
 
 
-def _entry(entry: Any) -> bool:
+def _entry(entry: object) -> bool:
     return isinstance(entry, dict) and isinstance(entry.get("to"), str) and isinstance(entry.get("text"), dict)
 
 

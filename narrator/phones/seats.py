@@ -220,7 +220,7 @@ def read_kept(path: Path | None, kind: type, warn: Callable[[str], None] | None,
         return None
 
 
-def _strings(value: Any) -> dict[str, str]:
+def _strings(value: object) -> dict[str, str]:
     if not isinstance(value, dict):
         return {}
     return {k: v for k, v in value.items() if isinstance(k, str) and isinstance(v, str)}

@@ -33,6 +33,7 @@ from narrator.phones import (answers, app_cache, carry, channel, crypto, decoys,
 from narrator.phones import host_turns
 from narrator.phones.private import PrivateLines, request_view
 from narrator.phones.seats import HOST, Seats
+from narrator.phones.standings import TableHistory
 from narrator.phones.views import build_view
 
 STATIC = Path(__file__).with_name("static")
@@ -80,6 +81,12 @@ def safe(method: Any) -> Any:
 
 class PhoneServer:
     """Seats, views and answers for one game; `set_state` is the runner's `on_state`."""
+
+    history: TableHistory
+    """The table's history for the host screen's standings: set by `make_server` (phones/table.py);
+    a server made without it has none (`standings` reads it with getattr)."""
+    final_standings: dict[str, Any] | None
+    """The finished game's standings, read once (`standings.after_the_game`)."""
 
     def __init__(self, game: Game, config: Any, hub: ListenerHub, seats: Seats, cookie: str,
                  lang: str, packs: dict[str, Any], private_lines: PrivateLines | None = None):
@@ -171,7 +178,7 @@ class PhoneServer:
         open_ask, open_collect = self.hub.open_ask, self.hub.open_collect
         serial = None
         if open_ask is not None and open_ask[1].player is not None or open_collect is not None:
-            serial = ("ask", open_ask[0]) if open_ask is not None and open_ask[1].player else ("round", open_collect[0])
+            serial = ("ask", open_ask[0]) if open_ask is not None and open_ask[1].player else ("round", open_collect[0])  # type: ignore[index]  # a round is open when no private question is
         now = time.monotonic()
         if self._in_call and serial != self._last_call:  # the call closed, or the next one opened
             self._call_length = now - self._call_opened

@@ -17,6 +17,7 @@ from typing import Any
 from aiohttp import web
 
 from narrator.phones import wire
+from narrator.phones.views import phone_play
 from narrator.table.history import record_of, records
 from narrator.table.standings import select, standings
 
@@ -50,7 +51,7 @@ async def reply(server: Any, request: web.Request) -> web.Response:
     """The host screen's request (the Standings button): this game's standings, or why not now."""
     if not server.is_host(request):
         return wire.error(403, "only the host screen may do this")
-    if server.game.phones.table_facts(server.config, server.shown)["phase"] not in SHOWN_IN:
+    if phone_play(server.game).table_facts(server.config, server.shown)["phase"] not in SHOWN_IN:
         return wire.reply({"shown": False, "reason": "later"})
     return wire.reply(table_standings(server))
 

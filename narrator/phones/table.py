@@ -35,6 +35,7 @@ def check_game(rules: Game) -> None:
 
 def make_server(rules: Game, config: Any, store: Any, hub: Any, lang: str, voice: str = "auto") -> PhoneServer:
     check_game(rules)
+    assert rules.phones is not None  # check_game refused a game without a phone page
     packs = page_packs(voice)
     seats = Seats(rules.phones.seats(config), store.folder / "phones.json", store.warn)
     lines = PrivateLines(store.folder / "phones-private.json", store.warn)

@@ -27,7 +27,7 @@ MAX_DEPTH = 4
 """Nesting a request body may have: an answer is an object holding at most a list."""
 
 
-def padded(obj: dict[str, Any], frame: tuple[bytes, bytes] = (b"", b"")) -> bytes:
+def padded(obj: dict[str, Any] | None, frame: tuple[bytes, bytes] = (b"", b"")) -> bytes:
     """`obj` as JSON inside `frame`, padded with spaces to a whole number of buckets."""
     text = json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode()
     size = len(frame[0]) + len(text) + len(frame[1])
@@ -40,7 +40,7 @@ def event_frame(obj: dict[str, Any]) -> bytes:
     return padded(obj, (b"data: ", b"\n\n"))
 
 
-def reply(obj: dict[str, Any], status: int = 200) -> web.Response:
+def reply(obj: dict[str, Any] | None, status: int = 200) -> web.Response:
     return web.Response(body=padded(obj), status=status, content_type="application/json")
 
 

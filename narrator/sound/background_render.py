@@ -92,7 +92,7 @@ class BackgroundRender:
 
         try:
             parallel.render_all(self.voice.engine, self.feed, self.voice.settings, jobs, done)  # type: ignore[arg-type]
-        except BaseException as err:  # noqa: BLE001 - the game goes on; it renders what it lacks itself
+        except BaseException as err:
             self.error = err
         finally:
             self.feed.stopped = True

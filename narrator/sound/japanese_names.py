@@ -51,7 +51,7 @@ def latin_names() -> dict[str, str]:
 
 def _rows(path: Path) -> list[tuple[str, str]]:
     lines = path.read_text(encoding="utf-8").splitlines()
-    return [tuple(line.split("\t")) for line in lines if line and not line.startswith("#")]
+    return [(kana, name) for kana, name in (line.split("\t", 1) for line in lines if line and not line.startswith("#"))]
 
 
 def extract(sys_dic: Path) -> tuple[dict[str, int], dict[str, str]]:

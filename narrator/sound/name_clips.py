@@ -57,7 +57,7 @@ class Piece:
     name: bool = False
 
 
-def _names(value: Any) -> list[str] | None:
+def _names(value: object) -> list[str] | None:
     if isinstance(value, str):
         return [value]
     if isinstance(value, (list, tuple)) and value and all(isinstance(v, str) for v in value):
@@ -84,7 +84,7 @@ def _split(voice: Any, line: str, variant: int, params: Mapping[str, Any]) -> li
     honorific = name_form.replace("{name}", "") if name_form.startswith("{name}") else ""
     parts: list[tuple[str, bool]] = []
     literal = ""
-    for before, field, spec, conversion in string.Formatter().parse(template):
+    for before, field, spec, _conversion in string.Formatter().parse(template):
         literal += before
         if field is None:
             continue

@@ -101,7 +101,7 @@ def reading_for(name: str, given: str | None = None, analyse: Callable[[str], st
     if analyse is not None:
         try:
             return analyse(name) or name
-        except Exception:  # noqa: BLE001  (no analysis: the engine reads the name itself)
+        except Exception:
             return name
     return name
 

@@ -17,11 +17,17 @@ from narrator.errors import NarratorError
 class FormattedPack(Protocol):
     """What formatting reads of a pack (`voicepack.VoicePack` has it; this module imports it not)."""
 
-    name: str
-    path: Path
-    formats: Mapping[str, Any]
-    lines: Mapping[str, Any]
-    name_readings: Mapping[str, str]
+    # read-only (properties), so a frozen dataclass's fields fit
+    @property
+    def name(self) -> str: ...
+    @property
+    def path(self) -> Path: ...
+    @property
+    def formats(self) -> Mapping[str, Any]: ...
+    @property
+    def lines(self) -> Mapping[str, Any]: ...
+    @property
+    def name_readings(self) -> Mapping[str, str]: ...
 
 
 class PackFormatter(string.Formatter):

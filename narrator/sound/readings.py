@@ -71,7 +71,7 @@ def main(argv: list[str] | None = None, widen: Callable[[Any], Any] | None = Non
     from narrator.sound.engines import load_tts
     from narrator.sound.voicepack import load_pack
 
-    engine = load_tts("openjtalk")
+    engine: Any = load_tts("openjtalk")  # Open JTalk's engine: `reading` besides TextToSpeech
     found = 0
     for name in (argv or ["ja"]):
         pack = load_pack(name)

@@ -121,7 +121,8 @@ def opening_requests(game: Any, config: Any) -> list[tuple[str, dict[str, Any]]]
             out.setdefault(_key(line, params), (line, params))
 
     add((line, {}) for line in COMMON_LINES)
-    state, event = game.new_state(), Start()
+    state = game.new_state()
+    event: GameEvent = Start()
     for _ in range(MAX_STATES):
         state, cues = game.advance(config, state, event)
         add(cue_requests(cues))

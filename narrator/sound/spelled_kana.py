@@ -39,7 +39,8 @@ def _syllables(word: str) -> str:
     """Romaji where every consonant has its vowel (a final n stays ン)."""
     out = []
     for part in re.findall(r"[^aeiou]*[aeiou]+|[^aeiou]+$", _spelled(word)):
-        cluster, vowels = re.match(r"([^aeiou]*)([aeiou]*)", part).groups()
+        cluster = part.rstrip("aeiou")  # each part is consonants then vowels (the findall above)
+        vowels = part[len(cluster):]
         units = _units(cluster)
         onset: list[str] = []
         if vowels:

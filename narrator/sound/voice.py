@@ -16,7 +16,7 @@ import json
 import wave
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import AbstractSet as Set, Any, Iterable, Mapping, Protocol
 
 from narrator import home
 from narrator.sound import name_clips, parallel
@@ -56,6 +56,17 @@ class _Variants:
         turn = self._turn.get(line, 0)
         self._turn[line] = turn + 1
         return turn % count
+
+
+class Voice(Protocol):
+    """What the table plays from (`TextVoice`, `EngineVoice`, `fill_in.FillInVoice`, tests' fakes):
+    a line's clip, a sound's PCM, and the pack it speaks (the table may swap it for its wording)."""
+
+    pack: VoicePack
+
+    def clip(self, line: str, params: Mapping[str, Any] | None = None) -> Clip: ...
+
+    def sound(self, name: str) -> bytes | None: ...
 
 
 class TextVoice:
@@ -171,7 +182,7 @@ class EngineVoice:
         return list(out.values())
 
     def render_missing(self, requests: list[tuple[str, Mapping[str, Any]]], progress: Any = None,
-                       jobs: int | None = None, reported: set[int] = frozenset()) -> int:
+                       jobs: int | None = None, reported: Set[int] = frozenset()) -> int:
         """Render the clips the requests lack with the pool; `progress(1)` per request made ready
         (except those in `reported`, which the caller reports)."""
         todo = self.missing_jobs(requests)

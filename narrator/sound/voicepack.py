@@ -21,6 +21,7 @@ import re
 import string
 import tomllib
 from dataclasses import dataclass, field, replace
+from functools import partial
 from itertools import combinations
 from pathlib import Path
 from typing import Any, Mapping
@@ -47,6 +48,11 @@ MODES = (WITHOUT_MICROPHONE, PASS_DEVICE, KEYBOARD_ONLY, BUTTON_ONLY)
 """The pack's table modes, each a flag of `VoicePack` and a table of other wordings. Modes
 combine in this order: `without_microphone.button_only.setup.ready` is the wording when both
 hold, and the wording of the most modes that hold wins."""
+
+
+def _said_as(said: Mapping[str, str], number: re.Match[str]) -> str:
+    """A number before a counter as the counter says it (ふつか for 2), or as written."""
+    return said.get(number.group(1), number.group(0))
 
 
 @dataclass(frozen=True)
@@ -140,9 +146,8 @@ class VoicePack:
     def counted(self, reading: str) -> str:
         """`reading` with each number before a counter said the counter's way (2にちめ → ふつかめ)."""
         for counter in sorted(self.counter_readings, key=len, reverse=True):
-            said = self.counter_readings[counter]
             reading = re.sub(rf"(?<![0-9])([0-9]+){re.escape(counter)}",
-                             lambda m: said.get(m.group(1), m.group(0)), reading)
+                             partial(_said_as, self.counter_readings[counter]), reading)
         return reading
 
     def sound_path(self, name: str) -> Path | None:
@@ -172,7 +177,7 @@ class VoicePack:
 
     def in_modes(self, modes: tuple[str, ...]) -> "VoicePack":
         """This pack with exactly `modes` holding: the wording a table with those inputs hears."""
-        return replace(self, **{mode: mode in modes for mode in MODES})
+        return replace(self, **{mode: mode in modes for mode in MODES})  # type: ignore[arg-type]  # MODES are bool fields
 
     @staticmethod
     def is_spoken(line_id: str) -> bool:
@@ -200,7 +205,7 @@ class VoicePack:
         frozen = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in params.items()))
         return Spoken(line_id, text, reading, frozen, variant, said)
 
-    def format_value(self, value: Any, spec: str = "", reading: bool = False) -> str:
+    def format_value(self, value: object, spec: str = "", reading: bool = False) -> str:
         """One parameter as the pack writes it (names joined, `:duration` …), for a line said in pieces."""
         return PackFormatter(self, reading=reading).format_field(value, spec)
 

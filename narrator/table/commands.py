@@ -15,6 +15,7 @@ from typing import Any
 from narrator.cues import TurnClock
 from narrator.errors import NoMoreAnswers
 from narrator.inputs.hub import ListenerHub
+from narrator.sound.voice import Voice
 from narrator.table.narration import Narration
 from narrator.table.timeline import Timeline
 from narrator.table.turn_clock import TurnClockState
@@ -26,7 +27,7 @@ PAUSE_CHECK = 0.2
 class TableCommands:
     """`repeat`, `pause` and the turn clock's alerts; owns the running turn clock."""
 
-    def __init__(self, voice: Any, hub: ListenerHub, narration: Narration, timeline: Timeline):
+    def __init__(self, voice: Voice, hub: ListenerHub, narration: Narration, timeline: Timeline):
         self.voice, self.hub, self.narration, self.timeline = voice, hub, narration, timeline
         self.turn_clock = TurnClockState()
 

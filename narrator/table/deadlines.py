@@ -20,23 +20,29 @@ from __future__ import annotations
 
 import asyncio
 import math
+from functools import partial
 from typing import Any, Callable
 
 from narrator.cues import Countdown, Timer
 from narrator.inputs.hub import ListenerHub
 from narrator.sound.clips import RATE, WIDTH
 from narrator.sound.outputs import AudioOutput
-from narrator.sound.voice import Clip
+from narrator.sound.voice import Clip, Voice
 from narrator.table.commands import TableCommands
 from narrator.table.display import ConsoleDisplay
 from narrator.table.narration import Narration
 from narrator.table.timeline import Timeline
 
 
+def _unheard(pending: dict[int, int | None], k: int, count: int) -> list[int | None]:
+    """The handles of clips k … count-1 (those not yet heard), listed when a pause takes them back."""
+    return [pending[j] for j in range(k, count)]
+
+
 class Deadlines:
     """Countdowns and timers; keeps when the running timer ends (for the time shown left)."""
 
-    def __init__(self, voice: Any, output: AudioOutput, hub: ListenerHub, narration: Narration,
+    def __init__(self, voice: Voice, output: AudioOutput, hub: ListenerHub, narration: Narration,
                  timeline: Timeline, commands: TableCommands, night_done: bool):
         self.voice, self.output, self.hub = voice, output, hub
         self.narration, self.timeline, self.commands = narration, timeline, commands
@@ -57,7 +63,7 @@ class Deadlines:
     async def timer(self, cue: Timer, until: asyncio.Future | None = None) -> None:
         """The timer's warnings on their seconds, then its end sound; `done` or the future
         `until` (a phone round everyone has answered) ends it early."""
-        warnings = [(cue.seconds - w, self.voice.clip("timer.warning", {"seconds": w}))
+        warnings: list[tuple[float, Clip]] = [(cue.seconds - w, self.voice.clip("timer.warning", {"seconds": w}))
                     for w in cue.warnings if w < cue.seconds]
         self.narration.record("timer", cue.line, "", self.timeline.slot(), seconds=cue.seconds)
         self._timer_end = self.timeline.slot() + cue.seconds
@@ -103,7 +109,7 @@ class Deadlines:
             # the clips not yet heard, listed only if a pause takes them back (listing them at
             # every tick made a long countdown quadratic: look 32000 took 25 s at time scale 0)
             outcome, shift = await self._wait_or_done(
-                t0 + off, until, pending=lambda k=k: [pending[j] for j in range(k, len(timed))])
+                t0 + off, until, pending=partial(_unheard, pending, k, len(timed)))
             if shift:
                 t0 += shift
                 self._timer_end = t0 + (end or 0)
@@ -111,7 +117,9 @@ class Deadlines:
                     pending[j] = narration.hand_over(timed[j][1], t0 + timed[j][0], show=False)
             if outcome == "done":
                 for j in range(k, len(timed)):
-                    self.output.cancel(pending[j])
+                    handle = pending[j]
+                    if handle is not None:  # a silent clip was never handed to the output
+                        self.output.cancel(handle)
                 timeline.cursor = max(timeline.now(), timeline.cursor)
                 self.display.end_count()
                 return
@@ -167,7 +175,8 @@ class Deadlines:
         held meanwhile; returns the seconds it took."""
         began = self.timeline.now()
         self.timeline.resync()
-        await self.narration.say(self.narration.instruction, "say", repeat=True)
+        if self.narration.instruction is not None:  # (always: `repeat` is heard here only then)
+            await self.narration.say(self.narration.instruction, "say", repeat=True)
         return self.timeline.now() - began
 
     def _play_sound(self, name: str, at: float) -> float:

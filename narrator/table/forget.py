@@ -52,12 +52,12 @@ def forgotten(root: Path, warn: Callable[[str], None] | None = None) -> dict[str
         damage, moved = home.DamagedFile(path, "not a note of forgotten players"), home.set_aside(path)
     if damage is not None:
         (warn or _warn)(str(Refusal("history_note_set_aside", path=path, reason=damage.reason,
-                                    moved=moved.name if moved != path else path.name)))
+                                    moved=moved.name if moved is not None and moved != path else path.name)))
         return {}
     return {game: set(digests) for game, digests in (data or {}).items()}
 
 
-def _note_shape(data: Any) -> bool:
+def _note_shape(data: object) -> bool:
     return isinstance(data, dict) and all(
         isinstance(game, str) and isinstance(digests, list) and all(isinstance(d, str) for d in digests)
         for game, digests in data.items())
@@ -79,7 +79,8 @@ def forget(root: Path, name: str, warn: Callable[[str], None] | None = None) -> 
     key = player_key(name)
     if not key:
         raise SetupError("give the player's name: narrator stats forget NAME")
-    finished, noted = [], []
+    finished: list[Any] = []
+    noted: list[Any] = []
     for store in saved_games(root):
         try:
             (noted if unfinished(store) else finished).append(store)
@@ -144,7 +145,7 @@ def _scrub(store: GameStore, key: str) -> bool:
     return changed
 
 
-def _blank(value: Any, key: str) -> tuple[Any, bool]:
+def _blank(value: object, key: str) -> tuple[Any, bool]:
     """`value` with every string (and mapping key) that names the player made empty."""
     if isinstance(value, str):
         return ("", True) if player_key(value) == key else (value, False)

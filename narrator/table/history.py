@@ -39,7 +39,7 @@ def records(root: Any, warn: Callable[[str], None]) -> list[dict[str, Any]]:
     for store in saved_games(root):
         try:
             record = _read(store)
-        except Exception as err:  # noqa: BLE001 - one damaged game must not hide the others
+        except Exception as err:
             reason = str(err) if isinstance(err, NarratorError) else f"{err.__class__.__name__}: {str(err)[:80]}"
             warn(f"the history skips saved game {store.id}: {reason}")
             continue
@@ -53,7 +53,9 @@ def _read(store: GameStore) -> dict[str, Any] | None:
     if unfinished(store):  # a meta.json rebuilt from the log is replayed to know
         return None
     meta = store.meta
-    outcome = meta.get("outcome") if isinstance(meta.get("outcome"), dict) else {}
+    outcome = meta.get("outcome")
+    if not isinstance(outcome, dict):
+        outcome = {}
     if not meta.get("finished") or outcome.get("abandoned") or meta["run"].get("history") is False:
         return None
     game = rules_of(store)

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any, Callable
 
 from narrator.cues import Ask, Collect, Countdown, Cue, Private, Request
 from narrator.inputs.hub import Heard, ListenerHub
+from narrator.sound.voice import Voice
 from narrator.table.commands import TableCommands
 from narrator.table.deadlines import Deadlines
 from narrator.table.display import ConsoleDisplay
@@ -26,7 +28,7 @@ from narrator.table.transcript import Transcript
 class PrivateRounds:
     """Private lines and collected answers; no state of their own between cues."""
 
-    def __init__(self, voice: Any, hub: ListenerHub, transcript: Transcript, narration: Narration,
+    def __init__(self, voice: Voice, hub: ListenerHub, transcript: Transcript, narration: Narration,
                  timeline: Timeline, deadlines: Deadlines, commands: TableCommands):
         self.voice, self.hub, self.transcript = voice, hub, transcript
         self.narration, self.timeline = narration, timeline
@@ -74,6 +76,7 @@ class PrivateRounds:
         would name the role), answers by keyboard and confirms (`u` chooses again). The screen
         stays up for a private result that follows (`holder`); nothing private is recorded."""
         player = cue.player
+        assert player is not None  # the scheduler hands this only a private question
         if self.holder != player:
             await self.release()
             await self._hand_device(player)
@@ -81,13 +84,13 @@ class PrivateRounds:
         screen = [self._text(cue.line, cue.params), choices]
         while True:
             heard, command = await self._unless_command(self.hub.first_answer(cue), pause=True,
-                                                        show=lambda: self.display.private(player, screen))
+                                                        show=partial(self.display.private, player, screen))
             if command is not None:
                 continue  # `u` before choosing: nothing to take back
             chosen = heard.value[0] if isinstance(heard.value, list) else heard.value
             number = cue.choices.index(chosen) + 1 if chosen in cue.choices else 0
             confirm = [self._text("private.chosen", {"seat": number, "target": [chosen]}), self._text("private.confirm")]
-            if await self._confirmed(lambda: self.display.private(player, confirm)):
+            if await self._confirmed(partial(self.display.private, player, confirm)):
                 break
         self.holder = player
         at = self.timeline.resync()  # the shared transcript keeps no trace: the line would name the role
@@ -153,11 +156,11 @@ class PrivateRounds:
             seated = SeatedRequest.of(request, cue.seats)
             while True:
                 choice = self._choice_screen(request, seated)
-                answer = await self._private_answer(cue, seated, lambda: self.display.private(request.player, choice))
+                answer = await self._private_answer(cue, seated, partial(self.display.private, request.player, choice))
                 if answer is None:
                     continue  # `u` before choosing: nothing of theirs to take back
                 confirm = self._confirm_screen(request, seated, answer)
-                if await self._confirmed(lambda: self.display.private(request.player, confirm)):
+                if await self._confirmed(partial(self.display.private, request.player, confirm)):
                     break
             answers[request.player] = answer
             self.display.clear()

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Generic
 
 from narrator.cues import (
     Answer, Ask, Collect, Continue, Cue, cue_from_dict, event_from_dict, GameEvent, Say, Start, Undo,
 )
-from narrator.games.contract import Game
+from narrator.games.contract import C, S, Game, GameState
 from narrator.table.scheduler import Scheduler
 from narrator.errors import DamagedGame
 from narrator.table.event_log import LOG_FILE, read_log
@@ -23,10 +23,10 @@ from narrator.table.store import SNAPSHOT_FILE, GameStore, Snapshot
 
 
 @dataclass
-class Position:
+class Position(Generic[S]):
     """Where a game stands: its state and the step (cues) to play next."""
 
-    state: Any
+    state: S
     cues: list[Cue]
     event_count: int
     t: float = 0.0
@@ -34,7 +34,7 @@ class Position:
     """Resumed from the log's last good event, its newer snapshot set aside (lying storage)."""
 
 
-def start_position(game: Game, config: Any, store: GameStore) -> Position:
+def start_position(game: Game[C, S], config: C, store: GameStore) -> Position[S]:
     """A new game: the `start` event played into a fresh state, saved before it is heard."""
     event = Start()
     state, cues = game.advance(config, game.new_state(), event)
@@ -42,7 +42,7 @@ def start_position(game: Game, config: Any, store: GameStore) -> Position:
     return Position(state, cues, 1)
 
 
-def resume_position(game: Game, config: Any, store: GameStore, recover: bool = False) -> Position:
+def resume_position(game: Game[C, S], config: C, store: GameStore, recover: bool = False) -> Position[S]:
     """Rebuild a saved game: its snapshot, plus any events logged after it was taken.
 
     A missing or damaged snapshot is rebuilt from the log (said once: a new one is saved
@@ -79,7 +79,7 @@ def resume_position(game: Game, config: Any, store: GameStore, recover: bool = F
             cues = [cue_from_dict(c) for c in snapshot.cues]
             if json.loads(json.dumps(state.to_dict())) != snapshot.state:
                 raise ValueError("its state does not read back the same")
-        except Exception as err:  # noqa: BLE001 - a snapshot edited or from another version
+        except Exception as err:
             snapshot, problem = None, f"{store.folder / SNAPSHOT_FILE} does not fit the game ({_reason(err)})"
         else:
             for index in range(snapshot.event_count, len(events)):
@@ -93,7 +93,7 @@ def resume_position(game: Game, config: Any, store: GameStore, recover: bool = F
     return Position(state, cues, len(events), t)
 
 
-def cut_log(game: Game, config: Any, store: GameStore) -> None:
+def cut_log(game: Game[C, S], config: C, store: GameStore) -> None:
     """`resume --cut-log`: go on from the events before the first damaged or unplayable
     line (the rest set aside), or from the log alone when it is older than its snapshot."""
     reading = read_log(store.folder / LOG_FILE)
@@ -135,8 +135,8 @@ def effective_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [events[i] for i in kept]
 
 
-def rebuild(game: Game, config: Any, events: list[dict[str, Any]],
-            where: Callable[[int], tuple[GameStore, int]] | None = None) -> tuple[Any, list[Cue]]:
+def rebuild(game: Game[C, S], config: C, events: list[dict[str, Any]],
+            where: Callable[[int], tuple[GameStore, int]] | None = None) -> tuple[S, list[Cue]]:
     """Replay the log from a fresh state. After an undo, only the question is asked again.
 
     An undo never crosses a step the table has already done with its hands
@@ -144,15 +144,17 @@ def rebuild(game: Game, config: Any, events: list[dict[str, Any]],
     narrator says why nothing was taken back and asks the open question again.
     `where(i)` names the store and file line of event i, for the error when it does not replay.
     """
-    state, cues = game.new_state(), []
+    state, cues = game.new_state(), list[Cue]()
     kept: list[int] = []
-    before: list[tuple[Any, list[Cue]]] = []  # the state and cues each kept event was played from
+    before: list[tuple[S, list[Cue]]] = []  # the state and cues each kept event was played from
     held: Cue | None = None
     for index, event in enumerate(events):
         if event["type"] == "undo":
-            barrier = {}
+            barrier: dict[str, Cue | None] = {}
 
-            def kept_step(k: int) -> bool:
+            # called by _undo_to before this iteration ends: the defaults bind this turn's lists
+            def kept_step(k: int, barrier: dict[str, Cue | None] = barrier,
+                          before: list[tuple[S, list[Cue]]] = before) -> bool:
                 barrier["cue"] = game.undo_barrier(config, before[k][0])
                 return barrier["cue"] is not None
 
@@ -171,12 +173,12 @@ def rebuild(game: Game, config: Any, events: list[dict[str, Any]],
     return state, cues
 
 
-def _replay(game: Game, config: Any, state: Any, event: dict[str, Any], store: GameStore | None,
-            line: int) -> tuple[Any, list[Cue]]:
+def _replay(game: Game[C, S], config: C, state: S, event: dict[str, Any], store: GameStore | None,
+            line: int) -> tuple[S, list[Cue]]:
     """One logged event played again; one that the rules cannot take is a damaged log line."""
     try:
         return game.advance(config, state, event_from_dict(event))
-    except Exception as err:  # noqa: BLE001 - the rules were never meant to see this event
+    except Exception as err:
         if store is None:
             raise
         damaged = DamagedGame(f"saved game {store.id}: {store.folder / LOG_FILE} line {line} does not replay into "
@@ -190,8 +192,8 @@ def _reason(err: Exception) -> str:
     return f"{err.__class__.__name__}: {str(err)[:80]}"
 
 
-async def play(game: Game, config: Any, store: GameStore, scheduler: Scheduler, position: Position,
-               recap: bool = False, on_state: Callable[[Any], None] | None = None) -> Any:
+async def play(game: Game[C, S], config: C, store: GameStore, scheduler: Scheduler, position: Position[S],
+               recap: bool = False, on_state: Callable[[S], None] | None = None) -> S:
     """Play from `position` to the end; returns the final state.
 
     `on_state` sees every new state before its step is played (the phone server's views).
@@ -226,7 +228,7 @@ async def play(game: Game, config: Any, store: GameStore, scheduler: Scheduler, 
     return state
 
 
-def _save(store: GameStore, event: GameEvent, state: Any, cues: list[Cue], count: int, t: float) -> None:
+def _save(store: GameStore, event: GameEvent, state: GameState, cues: list[Cue], count: int, t: float) -> None:
     store.append_event(event.to_dict())
     store.save_snapshot(Snapshot(count, state.to_dict(), [c.to_dict() for c in cues], t))
 

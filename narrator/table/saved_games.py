@@ -58,7 +58,7 @@ def unfinished(store: GameStore) -> bool:
             state, _ = rebuild(game, config, store.events())
     except NarratorError:
         raise
-    except Exception as err:  # noqa: BLE001 - a setup no game reads: one line, the game skipped
+    except Exception as err:
         raise DamagedGame(str(Refusal("game_not_replayed", game=store.id, reason=err.__class__.__name__,
                                       folder=store.folder))) from None
     meta = dict(store.meta)

@@ -27,7 +27,7 @@ from typing import Any
 from narrator.cues import Ask, Collect, CountIn, Countdown, Cue, End, Event, Say, Timer, TurnClock
 from narrator.inputs.hub import Heard, ListenerHub
 from narrator.sound.outputs import AudioOutput
-from narrator.sound.voice import Clip
+from narrator.sound.voice import Clip, Voice
 from narrator.table.clock import Clock
 from narrator.table.commands import TableCommands
 from narrator.table.deadlines import Deadlines
@@ -70,7 +70,7 @@ def _kept_by(part: str, name: str, doc: str) -> property:
 class Scheduler:
     """Plays a step's cues on the timeline, through its parts (see the module's docstring)."""
 
-    def __init__(self, voice: Any, output: AudioOutput, clock: Clock, hub: ListenerHub,
+    def __init__(self, voice: Voice, output: AudioOutput, clock: Clock, hub: ListenerHub,
                  transcript: Transcript, display: ConsoleDisplay, night: NightOptions | None = None):
         self.voice, self.output, self.hub, self.transcript = voice, output, hub, transcript
         self.night = night or NightOptions()
@@ -252,7 +252,7 @@ class Scheduler:
                 if instruction is not None:
                     await say(instruction, "say", repeat=True)
                 await say(question, "ask", repeat=True,
-                          **({} if cue.player is not None else {"choices": list(cue.choices)}))
+                          **_public_choices(cue))
             elif command.value == "help":
                 for line in cue.help:
                     await say(self.voice.clip(line), "say", help=True)
@@ -280,3 +280,8 @@ _CUE_PLAYERS: tuple[tuple[Any, Any], ...] = (
     (End, Scheduler._end), (TurnClock, Scheduler._turn_clock),
 )
 """Each kind of cue and the `Scheduler` method that plays it, in the order they are tried."""
+
+
+def _public_choices(ask: Ask) -> dict[str, Any]:
+    """The choices a repeated question's record lists (none for a private one: they would tell)."""
+    return {} if ask.player is not None else {"choices": list(ask.choices)}

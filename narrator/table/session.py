@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from narrator.games.contract import C, S, Game
 from narrator.sound.outputs import AudioOutput, AudioUnavailable, NullOutput, open_output
 from narrator.table.clock import Clock, make_clock
 from narrator.table.display import ConsoleDisplay
@@ -109,7 +110,7 @@ class Sitting:
 
 def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
                  warn: Callable[[str], None] | None = None, names: Sequence[str] = (),
-                 game: Any = None, config: Any = None, clock: Clock | None = None,
+                 game: Game[C, S] | None = None, config: C | None = None, clock: Clock | None = None,
                  fill_in: bool = False, new_game: bool = False) -> Sitting:
     """Build the scheduler and listeners for `run`; `answers_used` skips scripted answers.
 
@@ -150,9 +151,10 @@ def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
     night = NightOptions(night_done=run.night_done, ambience=run.ambience)
     scheduler = Scheduler(voice, output, clock, hub, transcript, display, night)
     sitting = Sitting(scheduler, hub, output, transcript, ahead=getattr(voice, "ahead", None))
-    private_script = bool(run.answers) and is_json_lines(Path(run.answers))
-    if private_script:
-        script = PrivateScriptListener(Path(run.answers))
+    answers = run.answers
+    private_script = answers is not None and is_json_lines(Path(answers))
+    if private_script and answers is not None:
+        script = PrivateScriptListener(Path(answers))
         sitting.starters.append(lambda loop: script.start(hub, loop))
     elif run.answers:
         scripted = ScriptedListener(Path(run.answers), skip=answers_used)
@@ -232,7 +234,7 @@ def _notice_player(run: RunOptions) -> tuple[Callable[[Any], None], Callable[[],
     return play, close
 
 
-def prepare_voice(voice: Any, game: Any, config: Any, notice: Callable[[Any], None] | None = None,
+def prepare_voice(voice: Any, game: Game[C, S], config: C, notice: Callable[[Any], None] | None = None,
                   clock: Callable[[], float] | None = None, background: bool = False) -> int:
     """Render ahead every line `game` can say with `config`; a progress bar if it takes a while.
 
@@ -308,7 +310,7 @@ def _renders_behind(voice: Any) -> bool:
     return isinstance(voice, EngineVoice) and not getattr(voice.engine, "names_apart", False)
 
 
-def _opening_first(game: Any, config: Any, requests: list[Any], todo: list[Any]) -> tuple[list[Any], list[Any]]:
+def _opening_first(game: Game[C, S], config: C, requests: list[Any], todo: list[Any]) -> tuple[list[Any], list[Any]]:
     """`todo` split in two: what the game's opening says (rendered before it starts) and the
     rest, in the game's order (rendered while it plays)."""
     from narrator.sound.render_ahead import opening_requests

@@ -397,7 +397,7 @@ def next_seq(games: Path) -> int:
     return 1 + max((GameStore(p).seq for p in folders), default=0)
 
 
-def _is_seq(value: Any) -> bool:
+def _is_seq(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 < value < 2**53
 
 
@@ -405,12 +405,12 @@ def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _meta_problem(meta: Any) -> bool:
+def _meta_problem(meta: object) -> bool:
     return not isinstance(meta, dict) or not isinstance(meta.get("game"), str) \
         or not isinstance(meta.get("config"), dict) or not isinstance(meta.get("run"), dict)
 
 
-def _snapshot_problem(data: Any, game_id: str) -> str | None:
+def _snapshot_problem(data: object, game_id: str) -> str | None:
     if not isinstance(data, dict):
         return "is not a snapshot"
     if data.get("game_id", game_id) != game_id:

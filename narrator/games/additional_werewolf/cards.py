@@ -14,43 +14,47 @@ config's seed and the day, so a replay deals the same cards. Still pure: no I/O.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from narrator.cues import Ask, Countdown, Cue, Say
 from narrator.errors import AnswerError
 from narrator.games import deal as dealing
 from narrator.games.additional_werewolf import record
 
+if TYPE_CHECKING:
+    from narrator.games.additional_werewolf.setup import AWConfig
+    from narrator.games.additional_werewolf.state import AWState
+
 
 # --- dealing -------------------------------------------------------------------------------
 
-def deal(config: Any, state: Any) -> Any:
+def deal(config: AWConfig, state: AWState) -> AWState:
     """Shuffle and deal one role card and one additional card to each seat."""
     roles, extras = dealing.shuffled(f"{config.seed}:deal", dealing.pile(config.roles),
                                     dealing.pile(config.cards))
     return replace(state, roles_of=tuple(roles), extras_of=tuple(extras))
 
 
-def redeal(config: Any, state: Any) -> Any:
+def redeal(config: AWConfig, state: AWState) -> AWState:
     """Collect the additional cards, shuffle them and deal them again (after a nomination)."""
     (extras,) = dealing.shuffled(f"{config.seed}:redeal:{state.day}", state.extras_of)
     return replace(state, extras_of=tuple(extras))
 
 
-def role(config: Any, state: Any, name: str) -> str:
+def role(config: AWConfig, state: AWState, name: str) -> str:
     return state.roles_of[config.names.index(name)]
 
 
-def holders(config: Any, state: Any, card: str) -> list[str]:
+def holders(config: AWConfig, state: AWState, card: str) -> list[str]:
     """The players holding additional card `card`, in seat order."""
     return dealing.holders(config.names, state.extras_of, card)
 
 
-def _memo(state: Any, player: str, kind: str, **facts: Any) -> Any:
+def _memo(state: AWState, player: str, kind: str, **facts: Any) -> AWState:
     return replace(state, memos=state.memos + ({"player": player, "kind": kind, **facts},))
 
 
-def _swap(config: Any, state: Any, a: str, b: str) -> Any:
+def _swap(config: AWConfig, state: AWState, a: str, b: str) -> AWState:
     roles = list(state.roles_of)
     i, j = config.names.index(a), config.names.index(b)
     roles[i], roles[j] = roles[j], roles[i]
@@ -59,7 +63,7 @@ def _swap(config: Any, state: Any, a: str, b: str) -> Any:
 
 # --- night ---------------------------------------------------------------------------------
 
-def night_call(config: Any, state: Any, card: str, number: int) -> tuple[Any, list[Cue], str | None]:
+def night_call(config: AWConfig, state: AWState, card: str, number: int) -> tuple[AWState, list[Cue], str | None]:
     """The phone part of one night call: (state, cues, the private step waiting, if any)."""
     holder = holders(config, state, card)
     if card == "lovers":
@@ -77,12 +81,12 @@ def night_call(config: Any, state: Any, card: str, number: int) -> tuple[Any, li
     return replace(state, picks=()), [Ask(f"{card}.act_phone", choices, player=player)], step
 
 
-def _medium_choices(state: Any) -> tuple[str, ...]:
+def _medium_choices(state: AWState) -> tuple[str, ...]:
     day = state.night - 1
     return state.nominations[day - 1] if 1 <= day <= len(state.nominations) else ()
 
 
-def night_answer(config: Any, state: Any, player: str, value: Any) -> tuple[Any, list[Cue], bool]:
+def night_answer(config: AWConfig, state: AWState, player: str, value: object) -> tuple[AWState, list[Cue], bool]:
     """Apply a night card holder's private choice: (state, cues, the call is finished)."""
     target = _one_name(config, value)
     step = state.step
@@ -106,22 +110,22 @@ def night_answer(config: Any, state: Any, player: str, value: Any) -> tuple[Any,
 
 # --- day -----------------------------------------------------------------------------------
 
-def werewolves_among(config: Any, state: Any, names: tuple[str, ...]) -> list[str]:
+def werewolves_among(config: AWConfig, state: AWState, names: tuple[str, ...]) -> list[str]:
     return [n for n in names if role(config, state, n) == "werewolf"]
 
 
-def losing_lovers(state: Any, found: list[str]) -> tuple[str, ...]:
+def losing_lovers(state: AWState, found: list[str]) -> tuple[str, ...]:
     """P-AW-4: the lovers who lose with a found werewolf: only the pair (「恋人は2枚で1セット」)
     holding it among last night's lovers; another pair plays on with its team."""
     return tuple(n for pair in state.lovers if any(f in pair for f in found) for n in pair)
 
 
-def strategists_among(config: Any, state: Any, names: tuple[str, ...]) -> tuple[str, ...]:
+def strategists_among(config: AWConfig, state: AWState, names: tuple[str, ...]) -> tuple[str, ...]:
     """Nominated strategists, in seat order (P-AW-3)."""
     return tuple(n for n in config.names if n in names and n in holders(config, state, "strategist"))
 
 
-def strategist_begin(config: Any, state: Any) -> tuple[Any, list[Cue]]:
+def strategist_begin(config: AWConfig, state: AWState) -> tuple[AWState, list[Cue]]:
     """The first waiting strategist reveals the card and picks two players on the phone."""
     name = state.strategist_queue[0]
     others = tuple(n for n in config.names if n != name)
@@ -130,7 +134,7 @@ def strategist_begin(config: Any, state: Any) -> tuple[Any, list[Cue]]:
     return replace(state, step="ask_strat_pick_1", picks=()), cues
 
 
-def strategist_answer(config: Any, state: Any, value: Any) -> tuple[Any, list[Cue], bool]:
+def strategist_answer(config: AWConfig, state: AWState, value: object) -> tuple[AWState, list[Cue], bool]:
     """Apply one of the strategist's four private choices: (state, cues, exchange finished)."""
     name = state.strategist_queue[0]
     others = tuple(n for n in config.names if n != name)
@@ -165,7 +169,7 @@ def strategist_answer(config: Any, state: Any, value: Any) -> tuple[Any, list[Cu
     return state, [Say("strategist.check_phone"), Countdown(config.check_role), Say(done)], True
 
 
-def strategist_pile(config: Any, state: Any) -> list[str]:
+def strategist_pile(config: AWConfig, state: AWState) -> list[str]:
     """The role cards in the strategist's hand not yet handed back."""
     name = state.strategist_queue[0]
     pile = [role(config, state, n) for n in (name, *state.picks[:2])]
@@ -174,7 +178,7 @@ def strategist_pile(config: Any, state: Any) -> list[str]:
     return pile
 
 
-def _one_name(config: Any, value: Any) -> str:
+def _one_name(config: AWConfig, value: object) -> str:
     name = value[0] if isinstance(value, (list, tuple)) and len(value) == 1 else value
     if name not in config.names:
         raise AnswerError(f"unknown player '{name}'; players: {', '.join(config.names)}")
@@ -183,7 +187,7 @@ def _one_name(config: Any, value: Any) -> str:
 
 # --- what one phone may show -----------------------------------------------------------------
 
-def private_view(config: Any, state: Any, name: str) -> dict[str, Any]:
+def private_view(config: AWConfig, state: AWState, name: str) -> dict[str, Any]:
     """What player `name` alone may see: their cards now and what they have learned, as ids
     (`role`, `card`, `hand`, `memos`) and as the game's own lines (`lines`: the role card, then
     the additional card; `hand_lines`, `memo_lines`, and `label_lines` naming each of `labels`,
@@ -228,7 +232,7 @@ def _memo_line(memo: dict[str, Any]) -> tuple[str, dict[str, Any]]:
                                              "card": _named(memo["role"])}
 
 
-def private_choices(config: Any, state: Any, name: str, choices: tuple[str, ...]) -> tuple[str, ...]:
+def private_choices(config: AWConfig, state: AWState, name: str, choices: tuple[str, ...]) -> tuple[str, ...]:
     """Of an open private question's public choices, those `name` may really pick now."""
     if state.step in ("ask_strat_give_1", "ask_strat_give_2"):
         pile = strategist_pile(config, state)

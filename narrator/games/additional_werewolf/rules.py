@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Mapping
 
-from narrator.cues import Ask, Continue, CountIn, Countdown, Cue, End, GameEvent, Say, Timer
+from narrator.cues import Ask, Continue, Countdown, CountIn, Cue, End, GameEvent, Say, Timer, answered
 from narrator.errors import AnswerError
 from narrator.games.additional_werewolf import cards as digital
 from narrator.games.additional_werewolf.box import box_cues
@@ -159,7 +159,7 @@ def _night_choice(config: AWConfig, state: AWState, event: GameEvent) -> tuple[A
     """A night card holder answered on their phone (digital cards)."""
     call = night_plan(config, state.night)[state.call_index]
     player = digital.holders(config, state, call.card)[call.number - 1]
-    state, cues, finished = digital.night_answer(config, state, player, event.value)
+    state, cues, finished = digital.night_answer(config, state, player, answered(event))
     if not finished:
         return state, cues
     state, after = _finish_call(config, state)
@@ -205,7 +205,7 @@ def _nomination(config: AWConfig, state: AWState, event: GameEvent) -> tuple[AWS
 
 
 def _nominated(config: AWConfig, state: AWState, event: GameEvent) -> tuple[AWState, list[Cue]]:
-    names = _names_answer(config, event.value)
+    names = _names_answer(config, answered(event))
     state = replace(state, nominations=state.nominations + (names,), step="ask_werewolf")
     if config.digital_cards:
         return _judge_nominees(config, state, names)
@@ -246,7 +246,7 @@ def _judge_nominees(config: AWConfig, state: AWState, names: tuple[str, ...]) ->
 
 def _strategist_choice(config: AWConfig, state: AWState, event: GameEvent) -> tuple[AWState, list[Cue]]:
     """One of a nominated strategist's private choices (digital cards)."""
-    state, cues, finished = digital.strategist_answer(config, state, event.value)
+    state, cues, finished = digital.strategist_answer(config, state, answered(event))
     if not finished:
         return state, cues
     if state.strategist_queue:
@@ -321,13 +321,13 @@ def _end(state: AWState, winner: str, lovers_lose: bool) -> tuple[AWState, list[
 
 
 def _yes(event: GameEvent) -> bool:
-    value = event.value
+    value = answered(event)
     if value not in YES_NO:
         raise AnswerError(f"expected yes or no, got '{value}'")
     return value == "yes"
 
 
-def _names_answer(config: AWConfig, value: Any) -> tuple[str, ...]:
+def _names_answer(config: AWConfig, value: object) -> tuple[str, ...]:
     names = tuple(value) if isinstance(value, (list, tuple)) else (value,)
     unknown = [n for n in names if n not in config.names]
     if unknown or not names:

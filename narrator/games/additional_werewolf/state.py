@@ -74,7 +74,7 @@ class NightCall:
 def night_plan(config: AWConfig, night: int) -> list[NightCall]:
     """The calls of one night in the table's order: skipped cards, copies one by one."""
     specs = definition()["cards"]
-    plan = []
+    plan: list[Any] = []
     for card in config.night_order:
         count = config.cards.get(card, 0)
         spec = specs[card]

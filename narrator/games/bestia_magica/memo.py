@@ -61,7 +61,7 @@ def vote_collect(config: BMConfig, state: BMState, revote: bool) -> Collect:
                    seats=config.names)
 
 
-def check_answers(collect: Collect, value: Any) -> dict[str, dict[str, Any]]:
+def check_answers(collect: Collect, value: object) -> dict[str, dict[str, Any]]:
     """Every requested player's answer, checked against its request; else one clear line.
 
     A round that closes with its timer may lack answers: those players are left out (no

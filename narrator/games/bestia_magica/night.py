@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any, Callable
 
 from narrator.cues import Event, Private
@@ -117,7 +118,7 @@ def _reform(night: Night) -> None:
         night.event("reform", target, "saint")
         night.privates.append(Private(target, "bm.private.reformed"))
         if night.config.rules["curse_void_on_reform"]:
-            _void_curses(night, lambda c: c.caster == target)
+            _void_curses(night, partial(_cast_by, target))
 
 
 def _curse(night: Night) -> None:
@@ -248,6 +249,10 @@ def _beast_target(night: Night, picks: list[str]) -> str:
         most = max(picks.count(t) for t in distinct)
         return draw.choice([t for t in distinct if picks.count(t) == most])
     return draw.choice(distinct)
+
+
+def _cast_by(caster: str, curse: Curse) -> bool:
+    return curse.caster == caster
 
 
 def _void_curses(night: Night, which: Callable[[Curse], bool]) -> None:

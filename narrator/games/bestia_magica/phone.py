@@ -15,7 +15,7 @@ from narrator.games.bestia_magica.vote import winners
 def private_view(config: Any, state: Any, name: str) -> dict[str, Any]:
     """The player's own card (as the pack's private lines), alive or not, and, once the game
     is over, whether they won (a murderer reformed on the last night follows the house rule)."""
-    if not getattr(state, "players", ()) or name not in [p.name for p in state.players]:
+    if not getattr(state, "players", None) or name not in [p.name for p in state.players]:
         return {}
     player = state.player(name)
     view = {
@@ -29,6 +29,6 @@ def private_view(config: Any, state: Any, name: str) -> dict[str, Any]:
 
 def alive(config: Any, state: Any) -> list[str]:
     """The players still in the game (every death is announced), every seat before the deal."""
-    if state is not None and getattr(state, "players", ()):
+    if state is not None and getattr(state, "players", None):
         return list(state.living_names())
     return seating.every_seat(config, state)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Mapping
 
-from narrator.cues import Ask, Countdown, Cue, End, Event, GameEvent, Private, Say, Timer
+from narrator.cues import Ask, Countdown, Cue, End, Event, GameEvent, Private, Say, Timer, answered
 from narrator.games.bestia_magica import memo, vote
 from narrator.games.bestia_magica.box import box_cues
 from narrator.games.bestia_magica.night import resolve
@@ -72,7 +72,7 @@ def _night(config: BMConfig, state: BMState, event: GameEvent) -> tuple[BMState,
 
 
 def _memos(config: BMConfig, state: BMState, event: GameEvent) -> tuple[BMState, list[Cue]]:
-    memos = memo.check_answers(memo.night_collect(config, state), event.value)
+    memos = memo.check_answers(memo.night_collect(config, state), answered(event))
     state, night = resolve(config, state, memos)
     m = night.morning
     order = [p.name for p in state.players]
@@ -125,7 +125,7 @@ def _vote(config: BMConfig, state: BMState, event: GameEvent) -> tuple[BMState, 
 
 
 def _votes(config: BMConfig, state: BMState, event: GameEvent) -> tuple[BMState, list[Cue]]:
-    votes = vote.describe(memo.check_answers(memo.vote_collect(config, state, revote=False), event.value))
+    votes = vote.describe(memo.check_answers(memo.vote_collect(config, state, revote=False), answered(event)))
     scores = vote.weighted_tally(config, state, votes, state.attribute)
     leaders = vote.top(state, scores)
     state = _remember(state, "vote", votes)
@@ -144,7 +144,7 @@ def _votes(config: BMConfig, state: BMState, event: GameEvent) -> tuple[BMState,
 
 
 def _revotes(config: BMConfig, state: BMState, event: GameEvent) -> tuple[BMState, list[Cue]]:
-    votes = vote.describe(memo.check_answers(memo.vote_collect(config, state, revote=True), event.value))
+    votes = vote.describe(memo.check_answers(memo.vote_collect(config, state, revote=True), answered(event)))
     leaders = vote.top(state, vote.weighted_tally(config, state, votes, None))  # rule 10: attributes off
     state = _remember(state, "revote", votes)
     if len(leaders) == 1:

@@ -157,7 +157,7 @@ def _configure(settings: TableSettings) -> BMConfig:
     )
 
 
-def _entered_deal(value: Any, settings: TableSettings, src: str) -> tuple[Card, ...]:
+def _entered_deal(value: object, settings: TableSettings, src: str) -> tuple[Card, ...]:
     """`--deal "Aki=prophet:S,…"` or a `[deal]` table `Aki = "prophet:S"`, in seat order."""
     if isinstance(value, str):
         pairs = []
@@ -219,7 +219,7 @@ def _card_list(options: Mapping[str, Any], players: int, src: str) -> list[tuple
     return cards
 
 
-def _attribute_table(value: Any, src: str) -> dict[str, str]:
+def _attribute_table(value: object, src: str) -> dict[str, str]:
     """`[attributes] townsperson = "SMN"`: the attributes of that role's cards, in order."""
     if isinstance(value, str):
         value = dict(p.split("=", 1) for p in value.split(",") if "=" in p)

@@ -128,7 +128,7 @@ def call_round(spec: GameFile, config: KConfig, state: KState, step: Step) -> Co
     return Collect(CALL_PHASE, state.night, requests, closes_with_timer=True, seats=config.names, call=True)
 
 
-def chosen(spec: GameFile, config: KConfig, state: KState, step: Step, value: Any) -> dict[str, str]:
+def chosen(spec: GameFile, config: KConfig, state: KState, step: Step, value: object) -> dict[str, str]:
     """The round's answers as {holder: choice}, each checked against what that holder may pick.
 
     `value` is the round's `{player: {"target": name}}`; a plain name or a list of one (a

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Mapping
 
-from narrator.cues import Answer, Ask, CountIn, Countdown, Cue, Event, GameEvent, Private, Say, Timer
+from narrator.cues import Answer, Ask, Countdown, CountIn, Cue, Event, GameEvent, Private, Say, Timer, answered
 from narrator.errors import AnswerError
 from narrator.games import deal as dealing
 from narrator.games.kernel import judge, passed
@@ -116,7 +116,7 @@ def _choice(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cu
     """The call's private choices, each holder's performed at once; results to them alone."""
     spec, config = sc
     step = plan(spec, config, state)[state.call]
-    state, cues = act(spec, config, state, step, chosen(spec, config, state, step, event.value))
+    state, cues = act(spec, config, state, step, chosen(spec, config, state, step, answered(event)))
     return _after_call(sc, state, cues)
 
 
@@ -209,7 +209,7 @@ def _who(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]
     """Who was pointed at the most (several: all of them, the file's `tie`). Each executed
     player had two fingers or more, so at most half the table can be named."""
     spec, config = sc
-    names = _names(config, event.value, state.tied or config.names)
+    names = _names(config, answered(event), state.tied or config.names)
     if not state.tied and 2 * len(names) > config.players:  # the question refuses it live (`Ask.most`): a log's
         raise AnswerError(f"at most {config.players // 2} of {config.players} can have two fingers or more")
     if len(names) > 1 and spec.day.tie == "revote" and not state.tied:
@@ -245,7 +245,7 @@ def _vote(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]
     `tie`), and a tie that stays is nobody (or all of them, `tie = "all"`)."""
     spec, config = sc
     allowed = state.tied or tuple(n for n in config.names if n not in state.dead)
-    names = _names(config, event.value, allowed)
+    names = _names(config, answered(event), allowed)
     if len(names) > 1 and spec.day.tie == "revote" and not state.tied:
         return replace(state, tied=names), [Say("wolf.revote", {"names": list(names)}), CountIn("wolf.count_in"),
                                             Ask("wolf.vote", names, multiple=True)]
@@ -277,7 +277,7 @@ def _yes(event: GameEvent) -> bool:
     return event.value == "yes"
 
 
-def _names(config: KConfig, value: Any, allowed: tuple[str, ...]) -> tuple[str, ...]:
+def _names(config: KConfig, value: object, allowed: tuple[str, ...]) -> tuple[str, ...]:
     names = tuple(value) if isinstance(value, (list, tuple)) else (value,)
     if not names or any(n not in allowed for n in names):
         raise AnswerError(f"name players among {', '.join(allowed)}, not '{', '.join(map(str, names))}'")

@@ -129,7 +129,7 @@ def without_victims_card(spec: GameFile, roles: dict[str, int]) -> dict[str, int
     return {**roles, most: roles[most] - 1}
 
 
-def _pairs(value: Any, src: str) -> dict[str, Any]:
+def _pairs(value: object, src: str) -> dict[str, Any]:
     """`options` as "a=true,b=false" or a TOML table."""
     if isinstance(value, dict):
         return dict(value)
@@ -168,9 +168,9 @@ def _undecided(spec: GameFile, roles: dict[str, int], names: tuple[str, ...], sr
     dealt = [r for r in roles for _ in range(roles[r])]
     if victim:  # one card of the victim's team is in no player's hand
         dealt.remove(next(r for r in dealt if spec.roles[r].team == victim))
-    dealt = tuple(dealt)
+    hands = tuple(dealt)
     config = KConfig(game=spec.name, names=seats, players=players, seed=0, roles=roles, digital_cards=True)
-    winner = judge.multi_night(spec, config, KState(cards=dealt, first=dealt), day_over=False)
+    winner = judge.multi_night(spec, config, KState(cards=hands, first=hands), day_over=False)
     if winner:
         raise Refusal("kernel_decided", source=src, roles=named, winner=winner, players=players)
 
@@ -205,7 +205,7 @@ def private_view(config: KConfig, state: KState, seat: str) -> dict[str, Any]:
     return {"role": role, "lines": [("wolf.you_are", {"cards": engine.card_line(role)})]}
 
 
-def alive(config: KConfig, state: Any) -> list[str]:
+def alive(config: KConfig, state: KState | None) -> list[str]:
     dead = getattr(state, "dead", ())
     return [n for n in seating.seats_of(config) if n not in dead]
 
@@ -245,7 +245,7 @@ def _now(spec: GameFile, role: str) -> str:
     return role if role in spec.roles else spec.role_id(role) or role
 
 
-def build(spec: GameFile) -> Game:
+def build(spec: GameFile) -> Game[KConfig, KState]:
     """The contract of one game file."""
     return Game(
         name=spec.name,

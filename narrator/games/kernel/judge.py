@@ -128,9 +128,9 @@ def end_reveal(config: KConfig, state: KState) -> list[Cue]:
     Only the device knows every hand (digital cards); with physical cards they are turned up."""
     if not config.digital_cards or not config.names:
         return []
-    return [Say("wolf.reveal_all")] + [Say("wolf.reveal", {"name": n, "cards": [[f"wolf.role.{_role(config, state, n)}", 1]]})
-                                       for n in config.names]
+    return [Say("wolf.reveal_all"), *[Say("wolf.reveal", {"name": n, "cards": [[f"wolf.role.{_role(config, state, n)}", 1]]})
+                                       for n in config.names]]
 
 
-def outcome(config: Any, state: KState) -> dict[str, Any]:
+def outcome(config: KConfig, state: KState) -> dict[str, Any]:
     return {"winner": state.winner, "rule": state.rule, "dead": list(state.dead), "executed": list(state.executed)}

@@ -35,7 +35,7 @@ def _refuse(path: str, entry: str, problem: str, fix: str) -> SetupError:
     return SetupError(f"game file {path}: {entry}: {problem}; {fix}")
 
 
-def _keys(path: str, entry: str, table: Any, allowed: set[str]) -> Mapping[str, Any]:
+def _keys(path: str, entry: str, table: object, allowed: set[str]) -> Mapping[str, Any]:
     if not isinstance(table, Mapping):
         raise _refuse(path, entry, "must be a table", "write it as [" + entry + "]")
     unknown = sorted(set(table) - allowed)
@@ -44,23 +44,23 @@ def _keys(path: str, entry: str, table: Any, allowed: set[str]) -> Mapping[str, 
     return table
 
 
-def _list(path: str, entry: str, value: Any) -> list[Any]:
+def _list(path: str, entry: str, value: object) -> list[Any]:
     if not isinstance(value, list):
         raise _refuse(path, entry, f"'{value}' is not a list", "write it as [ … ]")
     return value
 
 
-def _table_keys(value: Any) -> tuple[str, ...]:
+def _table_keys(value: object) -> tuple[str, ...]:
     return tuple(value) if isinstance(value, Mapping) else ()
 
 
-def _one_of(path: str, entry: str, value: Any, allowed: tuple[str, ...], what: str) -> str:
+def _one_of(path: str, entry: str, value: object, allowed: tuple[str, ...], what: str) -> str:
     if value not in allowed:
         raise _refuse(path, entry, f"unknown {what} '{value}'", f"use one of {', '.join(allowed)}")
     return value
 
 
-def _whole(path: str, entry: str, value: Any, low: int, high: int) -> int:
+def _whole(path: str, entry: str, value: object, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise _refuse(path, entry, f"'{value}' is not a whole number from {low} to {high}", "give one")
     return value
@@ -85,7 +85,10 @@ def parse_game(data: Mapping[str, Any], path: str) -> GameFile:
     options = variants.options(path, data.get("options"), _refuse)
     cards = tuple(_one_of(path, "[game] cards", c, CARDS, "way to hold the cards") for c in _list(path, "[game] cards", game.get("cards", ["physical"])))
     centre = _whole(path, "[game] centre", game.get("centre", 0), 0, 5)
-    known = (lambda p, e, name: _known_role(p, e, name, roles))
+
+    def known(p: str, e: str, name: object) -> str:
+        return _known_role(p, e, name, roles)
+
     extra = variants.game_keys(path, game, tuple(dict.fromkeys(r.team for r in roles.values())), roles, known, _refuse)
     deal = _deal(path, data.get("deal"), roles, players, centre, 1 if extra["first_victim"] else 0)
     steps = _steps(path, data.get("steps", []), roles, game.get("absent", "call"), options)
@@ -115,7 +118,7 @@ def parse_game(data: Mapping[str, Any], path: str) -> GameFile:
                     own_lines=_own_lines(path, data.get("lines", {})), options=options, **extra)
 
 
-def _own_lines(path: str, table: Any) -> dict[str, Mapping[str, Any]]:
+def _own_lines(path: str, table: object) -> dict[str, Mapping[str, Any]]:
     """`[lines.ja]`, `[lines.en]`: trees of line ids as in a pack's lines file, each a text or a
     table with `text` (and a `reading`)."""
     table = _keys(path, "[lines]", table, set(LANGS))
@@ -124,7 +127,7 @@ def _own_lines(path: str, table: Any) -> dict[str, Mapping[str, Any]]:
     return dict(table)
 
 
-def _line_tree(path: str, entry: str, tree: Any) -> None:
+def _line_tree(path: str, entry: str, tree: object) -> None:
     if not isinstance(tree, Mapping):
         raise _refuse(path, entry, "must be a table of lines", 'write [lines.en.wolf.call.my_step] wake = "…"')
     for key, value in tree.items():
@@ -137,7 +140,7 @@ def _line_tree(path: str, entry: str, tree: Any) -> None:
             raise _refuse(path, f"{entry} {key}", f"'{value}' is not a line", 'give a text: key = "…"')
 
 
-def _role(path: str, rid: str, spec: Any) -> Role:
+def _role(path: str, rid: str, spec: object) -> Role:
     entry = f"[roles.{rid}]"
     spec = _keys(path, entry, spec, ROLE_KEYS)
     if not isinstance(spec.get("team"), str):
@@ -166,7 +169,7 @@ def _check_aliases(path: str, roles: Mapping[str, Role]) -> None:
             owner[key] = role.id
 
 
-def _known_role(path: str, entry: str, name: Any, roles: Mapping[str, Role]) -> str:
+def _known_role(path: str, entry: str, name: object, roles: Mapping[str, Role]) -> str:
     """A role named by its id or one of its aliases, as its id."""
     if isinstance(name, str) and name in roles:
         return name
@@ -176,7 +179,7 @@ def _known_role(path: str, entry: str, name: Any, roles: Mapping[str, Role]) -> 
     return rid
 
 
-def _deal(path: str, table: Any, roles: Mapping[str, Role], players: tuple[int, int], centre: int,
+def _deal(path: str, table: object, roles: Mapping[str, Role], players: tuple[int, int], centre: int,
           victim: int = 0) -> dict[int, dict[str, int]]:
     """The set by player count: players + centre cards (+ the first victim's, `victim`)."""
     table = _keys(path, "[deal]", table, {str(n) for n in range(players[0], players[1] + 1)})
@@ -198,7 +201,7 @@ def _deal(path: str, table: Any, roles: Mapping[str, Role], players: tuple[int, 
     return deal
 
 
-def _steps(path: str, table: Any, roles: Mapping[str, Role], absent: str,
+def _steps(path: str, table: object, roles: Mapping[str, Role], absent: str,
            options: Mapping[str, bool] | None = None) -> tuple[Step, ...]:
     if not isinstance(table, list):
         raise _refuse(path, "[[steps]]", "must be a list of tables", "write each as [[steps]]")
@@ -263,7 +266,7 @@ def _cycle(table: list[Any], sid: str, before: str) -> list[str]:
     return []
 
 
-def _day(path: str, table: Any, nights: int) -> Day:
+def _day(path: str, table: object, nights: int) -> Day:
     table = _keys(path, "[day]", table or {}, DAY_KEYS)
     order = _day_order(path, table.get("order"), nights)
     discussion = table.get("discussion", [180])
@@ -275,7 +278,7 @@ def _day(path: str, table: Any, nights: int) -> Day:
                tie=_one_of(path, "[day] tie", table.get("tie", "revote"), TIES, "tie rule"), order=order)
 
 
-def _day_order(path: str, order: Any, nights: int) -> tuple[str, ...]:
+def _day_order(path: str, order: object, nights: int) -> tuple[str, ...]:
     """The day's steps as the file orders them, refused when they contradict themselves: the
     deaths are told first, the vote follows the discussion, and (nights until a win) a check
     follows the vote; a one-night day is the discussion, then the vote that judges the game."""
@@ -307,7 +310,7 @@ def _day_order(path: str, order: Any, nights: int) -> tuple[str, ...]:
     return kinds
 
 
-def _win(path: str, i: int, spec: Any, roles: Mapping[str, Role]) -> Win:
+def _win(path: str, i: int, spec: object, roles: Mapping[str, Role]) -> Win:
     entry = f"[[wins]] #{i}"
     spec = _keys(path, entry, spec, WIN_KEYS)
     kind = _one_of(path, f"{entry} kind", spec.get("kind"), WINS, "win rule")
@@ -328,7 +331,7 @@ def _win(path: str, i: int, spec: Any, roles: Mapping[str, Role]) -> Win:
     return Win(kind=kind, winner=winner, team=team, role=role, days=int(spec.get("days", 0)))
 
 
-def _scenario(path: str, i: int, spec: Any) -> Mapping[str, Any]:
+def _scenario(path: str, i: int, spec: object) -> Mapping[str, Any]:
     spec = _keys(path, f"[[scenarios]] #{i}", spec, SCENARIO_KEYS)
     if not isinstance(spec.get("answers"), list) or "winner" not in spec:
         raise _refuse(path, f"[[scenarios]] #{i}", "needs answers and winner", "add answers = [...] and winner = \"…\"")

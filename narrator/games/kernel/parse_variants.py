@@ -18,7 +18,7 @@ Refuse = Callable[[str, str, str, str], SetupError]
 OPTION_NAME = "lower-case letters, digits and underscores"
 
 
-def options(path: str, table: Any, refuse: Refuse) -> dict[str, bool]:
+def options(path: str, table: object, refuse: Refuse) -> dict[str, bool]:
     """`[options]`: the file's house rules by name, each on (true) or off (false) by default."""
     if table is None:
         return {}

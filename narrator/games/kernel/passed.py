@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from narrator.cues import Ask, Cue, GameEvent, Private, Say
+from narrator.cues import Ask, Cue, GameEvent, Private, Say, answered
 from narrator.errors import AnswerError
 from narrator.games.kernel import calls, variants
 from narrator.games.kernel.model import CHOOSING, GameFile, Step
@@ -92,7 +92,8 @@ def _answer(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cu
     spec, config = sc
     player = living(config, state)[state.call]
     step = calls_of(spec, config, state, player)[state.turn]
-    target = event.value[0] if isinstance(event.value, list) and len(event.value) == 1 else event.value
+    value = answered(event)
+    target = value[0] if isinstance(value, list) and len(value) == 1 else value
     allowed = calls.choices_for(spec, config, state, step, player)
     if target not in allowed:
         raise AnswerError(calls.NOT_A_CHOICE)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from narrator.cues import Ask, Collect, Continue, Cue, Start
+from narrator.cues import Ask, Collect, Continue, Cue, GameEvent, Start
 from narrator.games.kernel import engine
 from narrator.games import scenarios
 from narrator.games.scenarios import answer_for, said
@@ -24,7 +24,7 @@ DESCRIPTIONS = ("plan", "graph", "check", "unreviewed")
 """What `describe` can tell; anything else is a caller's mistake, never a quiet night plan."""
 
 
-def describe(spec: GameFile, config: Any, what: str) -> list[str]:
+def describe(spec: GameFile, config: KConfig | None, what: str) -> list[str]:
     """`plan`, `graph`, `check` or `unreviewed` (line ids) as text lines (config None: the file's smallest table)."""
     if what == "graph":
         return graph(spec)
@@ -118,7 +118,8 @@ def play_scenario(spec: GameFile, scenario: Mapping[str, Any]) -> tuple[list[str
             raise ValueError(f"the answers ran out at '{at}'")
         return answers.pop(0)
 
-    state, event, lines = KState(), Start(), []
+    state, lines = KState(), list[str]()
+    event: GameEvent = Start()
     for _ in range(MAX_STEPS):
         state, cues = engine.advance(spec, config, state, event)
         lines += said(cues)

@@ -112,4 +112,5 @@ class KState(SteppedState):
         if guard and not data.get("guards"):
             data["guards"] = [guard]
         tuples = {f.name for f in fields(cls) if str(f.type).startswith("tuple")}
-        return cls(**{k: tuple(v) if k in tuples else v for k, v in data.items()})
+        values: dict[str, Any] = {k: tuple(v) if k in tuples else v for k, v in data.items()}
+        return cls(**values)

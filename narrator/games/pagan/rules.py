@@ -153,7 +153,7 @@ def _begin_actions(state: PaganState) -> tuple[PaganState, list[Cue]]:
     return state, cues + _prompt(state)
 
 
-def _action_answer(config: PaganConfig, state: PaganState, value: Any) -> tuple[PaganState, list[Cue]]:
+def _action_answer(config: PaganConfig, state: PaganState, value: object) -> tuple[PaganState, list[Cue]]:
     allowed = DONE + reports_for(state.side)
     if value not in allowed:
         raise AnswerError(f"'{value}' is not an answer on the {state.side}'s turn; answer {', '.join(allowed)}")

@@ -78,7 +78,7 @@ class PhraseBook:
         """Meanings the pack spells for the recognizer (`[listening.phrases]`): checked at start."""
 
     @classmethod
-    def from_pack(cls, pack: Any, names: Iterable[str] = (), readings: Mapping[str, Any] | None = None) -> PhraseBook:
+    def from_pack(cls, pack: object, names: Iterable[str] = (), readings: Mapping[str, Any] | None = None) -> PhraseBook:
         """Phrases from a voice pack (its `[listening.phrases]`, else `[vocabulary]`)."""
         listening = _listening_table(pack)
         vocabulary = dict(getattr(pack, "vocabulary", {}) or {})
@@ -118,7 +118,7 @@ class PhraseBook:
         return list(dict.fromkeys(out))
 
 
-def _listening_table(pack: Any) -> dict[str, Any]:
+def _listening_table(pack: object) -> dict[str, Any]:
     """`[listening]` of the pack's voice.toml (read here so the pack loader stays as it is)."""
     path = getattr(pack, "path", None)
     if path is None or not (path / "voice.toml").is_file():

@@ -23,11 +23,10 @@ import asyncio
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
 from narrator.cues import Ask
-from narrator.inputs.hub import ListenerHub
-from narrator.inputs.voice.grammar import Grammar, PhraseBook
+from narrator.inputs.voice.grammar import Grammar
 from narrator.inputs.voice.microphone import audible_seconds, loudness
 from narrator.sound.engines import Recognition, SpeechToText
 
@@ -46,8 +45,29 @@ class Hearing:
     at: float
 
 
+class Phrases(Protocol):
+    """What the listener asks of its phrase book (`grammar.PhraseBook`; `narrator listen`'s
+    fixed one): the grammar of the words that answer `ask` (None: commands only)."""
+
+    def grammar(self, ask: Ask | None, also: tuple[str, ...] = ()) -> Grammar: ...
+
+
+class HeardSink(Protocol):
+    """What the listener feeds (`ListenerHub`; `narrator listen`'s echo): it registers, learns
+    each new question, offers the words it understood, and retires when the audio ends."""
+
+    def register(self, source: str) -> None: ...
+
+    def observe(self, on_ask: Callable[[Ask | None], None] | None = None,
+                on_speech: Callable[[float, Any], None] | None = None) -> None: ...
+
+    def offer_text(self, text: str, source: str, confirm: bool = False) -> str | None: ...
+
+    def retire(self, source: str) -> None: ...
+
+
 class VoiceListener:
-    def __init__(self, engine: SpeechToText, source: Any, phrases: PhraseBook, confidence: float = 0.7,
+    def __init__(self, engine: SpeechToText, source: Any, phrases: Phrases, confidence: float = 0.7,
                  mute_tail: float = 0.5, report: Callable[[Hearing], None] | None = None,
                  endpoint_silence: float | None = 0.4, loud: float = 300.0):
         self.engine, self.source, self.phrases = engine, source, phrases
@@ -61,13 +81,13 @@ class VoiceListener:
         self._grammar_serial = 0
         self._recognizers: dict[tuple[str, ...], Any] = {}
         self._unusable: set[str] = set()
-        self._hub: ListenerHub | None = None
+        self._hub: HeardSink | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self.thread: threading.Thread | None = None
 
     # --- hub side (loop thread) -------------------------------------------------------------
 
-    def start(self, hub: ListenerHub, loop: asyncio.AbstractEventLoop) -> None:
+    def start(self, hub: HeardSink, loop: asyncio.AbstractEventLoop) -> None:
         self._hub, self._loop = hub, loop
         hub.register(SOURCE)
         hub.observe(on_ask=self._on_ask, on_speech=self._on_speech)
@@ -96,6 +116,7 @@ class VoiceListener:
         elif meaning is None:
             outcome = "not-understood"
         else:
+            assert self._hub is not None  # set by start(), before any speech is heard
             hint = self._hub.offer_text(meaning, SOURCE, confirm=True)
             outcome = f"refused: {hint}" if hint else "used"
         self._note(Hearing(recognition.text, recognition.confidence, meaning, outcome, at))
@@ -124,6 +145,7 @@ class VoiceListener:
         try:
             self._recognize()
         finally:  # end of audio, or a failing device: the hub must not wait for this listener
+            assert self._hub is not None  # _run is started by start()
             self._call(self._hub.retire, SOURCE)
 
     def _recognize(self) -> None:
@@ -166,6 +188,7 @@ class VoiceListener:
         self._call(self._offer, result, grammar, serial, time.monotonic())
 
     def _call(self, func: Callable[..., Any], *args: Any) -> None:
+        assert self._loop is not None  # set by start(), before the listening thread runs
         try:
             self._loop.call_soon_threadsafe(func, *args)
         except RuntimeError:  # the loop closed: the game is over

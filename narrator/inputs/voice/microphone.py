@@ -150,7 +150,7 @@ class Microphone:
         self.rate = rate
         self.device_rate = self._usable_rate(sounddevice, device, rate)
         self._closed = False
-        self._resample_state = None
+        self._resample_state: Any = None  # audioop.ratecv's own state, handed back to it
         self._queue: queue.Queue[bytes | None] = queue.Queue()
         self._stream = sounddevice.RawInputStream(
             samplerate=self.device_rate, blocksize=int(self.device_rate * CHUNK_SECONDS), device=device, channels=1,

@@ -103,12 +103,12 @@ def find_model(lang: str, path: str | Path | None = None) -> Path:
             raise ModelError.said("model_not_a_folder", folder=folder)
         return folder
     name = spec_for(lang).name if lang in model_index() else None
-    folder = models_dir() / name if name else None
-    if folder is None or not is_model(folder):
+    found = models_dir() / name if name else None
+    if found is None or not is_model(found):
         from narrator.sound.doctor import command_name
 
         raise ModelError.said("model_missing_error", lang=lang, folder=models_dir(), command=command_name())
-    return folder
+    return found
 
 
 Progress = Callable[[int, int | None], None]
