@@ -362,10 +362,11 @@ class Appliance:
             except NarratorError as err:
                 self.log(f"no phone page for this game: {err}")
             else:
-                server = make_server(rules, config, store, self.hub, self.run_options.lang, self.run_options.voice)
+                silent = self.speaker is not None and self.speaker.problem is not None
+                server = make_server(rules, config, store, self.hub, self.run_options.lang, self.run_options.voice,
+                                     no_speaker=silent)
                 if self.page.carry_in(server) == "changed":  # the settings page's host screen is the game's
                     await self.say("phones.seats_new_table")  # never a silent wait for new scans
-                server.no_speaker = self.speaker is not None and self.speaker.problem is not None
                 await open_phones(server, self.scheduler, self.run_options.host, self.run_options.port)
                 await wait_for_seats(server, self.run_options)  # every game with phones, as `narrator play`
         try:

@@ -138,8 +138,10 @@ class SettingsPage:
         app.router.add_post("/api/settings/sealed", self._sealed)
         return app
 
-    async def start(self, host: str, port: int) -> int:
-        """Listen (port 0: a free one, kept for the next visit); returns the port."""
+    async def start(self, host: str, port: int, no_speaker: bool = False) -> int:
+        """Listen (port 0: a free one, kept for the next visit); returns the port.
+        `no_speaker`: the appliance has no sound at this visit (the page says so)."""
+        self.no_speaker = no_speaker
         self._runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=1.0,
                                      keepalive_timeout=guard.REQUEST_TIMEOUT,
                                      handler_cancellation=HANDLER_CANCELLATION)

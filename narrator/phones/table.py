@@ -33,7 +33,9 @@ def check_game(rules: Game) -> None:
         raise SetupError(f"the phone page serves {', '.join(served)}, not {rules.name}; drop --phones")
 
 
-def make_server(rules: Game, config: Any, store: Any, hub: Any, lang: str, voice: str = "auto") -> PhoneServer:
+def make_server(rules: Game, config: Any, store: Any, hub: Any, lang: str, voice: str = "auto",
+                no_speaker: bool = False) -> PhoneServer:
+    """The game's phone server; `no_speaker`: the appliance plays it without sound (the host screen says so)."""
     check_game(rules)
     packs = page_packs(voice)
     seats = Seats(rules.phones.seats(config), store.folder / "phones.json", store.warn)
@@ -41,6 +43,7 @@ def make_server(rules: Game, config: Any, store: Any, hub: Any, lang: str, voice
     server = PhoneServer(rules, config, hub, seats, f"narrator_{store.id}", lang, packs, lines)
     server.history = TableHistory(store)
     server.keys = SeatKeys(store.folder / "phones-keys.json", store.warn)
+    server.no_speaker = no_speaker
     return server
 
 
