@@ -13,7 +13,6 @@ from narrator.errors import NarratorError
 from narrator.inputs.voice.models import models_dir
 from narrator.inputs.voice.setup import ListenOptions, TimeoutListener, open_voice
 from narrator.inputs.voice.microphone import QueueSource
-from narrator.table.session import RunOptions, open_sitting
 from narrator.table.transcript import read_transcript
 from narrator.sound.voicepack import load_pack
 from tests.setup_parts import missing
