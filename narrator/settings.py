@@ -467,3 +467,59 @@ def check_options(options: Mapping[str, Any], settings: tuple[Setting, ...], gam
     unknown = sorted(set(options) - set(keys))
     if unknown:
         raise Refusal("unknown_option", source=source, option=unknown[0], game=game, known=keys)
+
+
+# --- the table's mode ----------------------------------------------------------------------
+# The table's mode: which inputs are present, where private answers go (phones, the device
+# passed round, a script), the language.
+#
+# Chosen once, when a sitting opens (`narrator.table.session.open_sitting`), and handed down
+# at construction to whatever behaves differently by it: the hub (pass-the-device, which
+# answers are asked back), the voice pack (prompts that name only the inputs there are) and
+# the scheduler. Nothing sets another room's mode flags afterwards; what changes during a
+# service (the appliance's phones, game by game) is attached through the owner's own method
+# (`ListenerHub.attach_phones`). It lives here, on the ground floor, so every room can read it.
+
+
+@dataclass(frozen=True)
+class TableMode:
+    """One table's inputs, where its private answers go and its language, as the sitting opened them."""
+
+    keyboard: bool = False
+    """A terminal at the table answers (`narrator play`; the appliance when stdin is one)."""
+    button: bool = False
+    """A button the prompts name answers: the appliance's GPIO button, or its host screen's."""
+    microphone: bool = False
+    """A voice listens (an engine, a model and a microphone were all there)."""
+    phones: bool = False
+    """Phones are the private channel (and a host screen can be claimed)."""
+    answers: bool = False
+    """A file answers the table's questions (scripted play)."""
+    private_script: bool = False
+    """That file is a private script (JSON lines): it answers private questions too."""
+    lang: str = "ja"
+    """The table's language (the voice pack's)."""
+    confirm_heard: bool = True
+    """Every heard (voice) answer is repeated back before it counts (the table key `confirm`)."""
+
+    @property
+    def pass_device(self) -> bool:
+        """Private rounds go round this terminal, one player at a time: a keyboard, and
+        neither phones nor a private script to answer them."""
+        return self.keyboard and not self.private_script and not self.phones
+
+    @property
+    def private_asks_on_device(self) -> bool:
+        """Pass-the-device with nobody scripting the answers: a private question is put on the
+        device for its player, and the keyboard (in their hands) answers it."""
+        return self.pass_device and not self.answers
+
+    @property
+    def keyboard_only(self) -> bool:
+        """Prompts name only the keys: a keyboard, and no button nor phones' host screen."""
+        return self.keyboard and not self.button and not self.phones
+
+    @property
+    def button_only(self) -> bool:
+        """Prompts name only the button: a button and no keyboard."""
+        return self.button and not self.keyboard

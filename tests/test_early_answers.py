@@ -9,7 +9,6 @@ import pytest
 
 from narrator.cues import Ask, Countdown, Say
 from narrator.inputs.hub import ListenerHub
-from narrator.inputs.voice.confirm import Confirmer
 from narrator.sound.outputs import NullOutput
 from narrator.sound.voice import TextVoice
 from narrator.sound.voicepack import load_pack
@@ -24,9 +23,7 @@ def build(tmp_path, confirm=False):
     hub.register("keyboard")
     path = tmp_path / "t.jsonl"
     scheduler = Scheduler(TextVoice(load_pack("ja")), NullOutput(), ManualClock(), hub,
-                          Transcript(path), ConsoleDisplay(False))
-    if confirm:
-        hub.confirmer = Confirmer(scheduler)
+                          Transcript(path), ConsoleDisplay(False), confirm=confirm)
     return scheduler, hub, path
 
 

@@ -11,9 +11,8 @@ from click.testing import CliRunner
 from narrator.cli import main
 from narrator.errors import NarratorError
 from narrator.inputs.voice.models import models_dir
-from narrator.inputs.voice.setup import ListenOptions, TimeoutListener, attach_listening
+from narrator.inputs.voice.setup import ListenOptions, TimeoutListener, open_voice
 from narrator.inputs.voice.microphone import QueueSource
-from narrator.table.session import RunOptions, open_sitting
 from narrator.table.transcript import read_transcript
 from narrator.sound.voicepack import load_pack
 from tests.setup_parts import missing
@@ -80,10 +79,9 @@ def test_the_model_must_know_every_word_when_the_game_starts(narrator_home):
     from tests.voice_support import ko_engine
 
     engine = ko_engine()  # a real model that knows no Japanese
-    sitting = open_sitting(RunOptions(lang="ja", voice="text", time_scale=0, keyboard=False, listening={"listen": "off"}))
     with pytest.raises(NarratorError, match=r"lacks the words はい, いいえ.*voices/ja/voice.toml"):
-        attach_listening(sitting, ListenOptions(listen="on"), load_pack("ja"), ["Aki"], warn=pytest.fail,
-                         source=QueueSource(16000), engine=engine)
+        open_voice(ListenOptions(listen="on"), load_pack("ja"), ["Aki"], warn=pytest.fail,
+                   source=QueueSource(16000), engine=engine)
 
 
 def test_a_silent_ready_step_goes_on_after_the_answer_timeout(tmp_path):

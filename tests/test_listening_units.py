@@ -112,12 +112,11 @@ def test_a_word_the_model_lacks_is_an_error_naming_it():
         check_vocabulary(engine, BOOK, load_pack("ja"))
 
 
-async def _answer_with(script, ask, confirmer=None, pushes=1):
+async def _answer_with(script, ask, pushes=1):
     hub = ListenerHub(Vocabulary())
     engine = FakeEngine(script=script)
     source = QueueSource(16000)
     listener = VoiceListener(engine, source, BOOK, confidence=0.7, mute_tail=0.0)
-    hub.confirmer = confirmer
     listener.start(hub, asyncio.get_running_loop())
     task = asyncio.ensure_future(hub.answer(ask))
     await settle()  # the question is open: the listener has its grammar
@@ -137,34 +136,38 @@ def test_low_confidence_is_ignored_and_a_sure_answer_counts():
     assert [h.outcome for h in listener.hearings] == ["low-confidence", "used"]
 
 
-def test_a_rejected_confirmation_reopens_the_question():
-    ask = Ask("nomination.who", ("Aki", "Ben"), multiple=True)
-    source = QueueSource(16000)
-    verdicts = [False, True]
-    seen = []
+def test_a_rejected_confirmation_reopens_the_question(tmp_path):
+    """The hub marks a heard name `confirm`; the scheduler asks it back (table/confirm.py), and
+    a no reopens the question: the next name heard is the answer."""
+    from narrator.sound.outputs import NullOutput
+    from narrator.sound.voice import TextVoice
+    from narrator.table.clock import ManualClock
+    from narrator.table.display import ConsoleDisplay
+    from narrator.table.scheduler import Scheduler
+    from narrator.table.transcript import Transcript, read_transcript
 
-    async def confirmer(asked, heard):
-        seen.append(heard.value)
-        verdict = verdicts.pop(0)
-        if not verdict:
-            source.push(b"\0\0" * 1600)  # the table answers again
-        return verdict
+    ask = Ask("nomination.who", ("Aki", "Ben"), multiple=True)
+    path = tmp_path / "t.jsonl"
+    hub = ListenerHub(Vocabulary())
+    hub.register("voice")
+    scheduler = Scheduler(TextVoice(load_pack("ja")), NullOutput(), ManualClock(), hub, Transcript(path),
+                          ConsoleDisplay(False), confirm=True)
 
     async def run():
-        hub = ListenerHub(Vocabulary())
-        hub.confirmer = confirmer
-        listener = VoiceListener(FakeEngine(script=[Recognition("あき", 1.0), Recognition("べん", 1.0)]), source, BOOK)
-        listener.start(hub, asyncio.get_running_loop())
-        task = asyncio.ensure_future(hub.answer(ask))
-        await settle()  # the question is open: the listener has its grammar
-        source.push(b"\0\0" * 1600)
-        try:
-            return await asyncio.wait_for(task, 2)
-        finally:
-            source.close()
+        task = asyncio.ensure_future(scheduler.play([ask], {"day": 1}))
+        for at, words in ((30, "Aki"), (60, "no"), (90, "Ben"), (120, "yes")):
+            await scheduler.clock.advance_to(at)
+            assert hub.offer_text(words, "voice", confirm=True) is None
+        await scheduler.clock.run_until(task.done)
+        return task.result()
 
     heard = asyncio.run(run())
-    assert seen == [["Aki"], ["Ben"]] and heard.value == ["Ben"]
+    assert heard.value == ["Ben"]
+    said = [(r["kind"], r["line"], r.get("value")) for r in read_transcript(path) if r["kind"] != "step"]
+    assert [s for s in said if s[0] in ("ask", "say", "answer")] == [
+        ("ask", "nomination.who", None), ("ask", "confirm.name", None), ("answer", "confirm.name", "no"),
+        ("say", "confirm.again", None), ("say", "nomination.who", None),  # Aki? no: asked again
+        ("ask", "confirm.name", None), ("answer", "confirm.name", "yes"), ("answer", "nomination.who", ["Ben"])]
 
 
 def test_undo_during_a_confirmation_means_no():
@@ -242,7 +245,7 @@ def test_a_games_own_answer_words_join_the_grammar_and_unknown_ones_are_reported
 
 
 def test_what_is_said_back_for_each_kind_of_answer():
-    from narrator.inputs.voice.confirm import confirmation
+    from narrator.table.confirm import confirmation
 
     vocabulary = load_pack("ja").vocabulary
     assert confirmation(Heard("answer", "yes", "voice", True), vocabulary).line == "confirm.yes"

@@ -690,7 +690,8 @@ def test_with_the_schedulers_cues_the_phones_show_a_new_state_only_once_its_step
 
 
 def test_without_cues_from_the_hub_the_phones_show_every_state_at_once():
-    hub = SimpleNamespace(open_ask=None, open_collect=None, rounds_during_timers=False, table_actions={},
+    hub = SimpleNamespace(open_ask=None, open_collect=None, attach_phones=lambda claim: None,
+                          add_table_action=lambda word, action: None,
                           watch=lambda callback: None, subscribe_private=lambda callback: None,
                           register=lambda source: None, add_table_command=lambda word, handler: None)
     server, _ = make(hub)

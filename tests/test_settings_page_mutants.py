@@ -561,11 +561,12 @@ def _free_port():
 
 def test_the_page_listens_where_asked_keeps_its_port_for_the_next_visit_and_stops_twice_quietly(caplog):
     import logging
-    from types import SimpleNamespace
 
     async def main():
+        from narrator.inputs.hub import ListenerHub
+
         page = SettingsPage(dict, lambda *a: None, lambda *a: None, lambda: None, page_packs(), "ja")
-        page.hub = SimpleNamespace(sources=set())
+        page.hub = ListenerHub()
         wanted = _free_port()
         assert page.port is None and not page.running
         assert await page.start("127.0.0.1", wanted) == wanted == page.port
@@ -588,9 +589,10 @@ def test_the_page_listens_where_asked_keeps_its_port_for_the_next_visit_and_stop
         await page.stop()
         assert page.hub.table_claim is other and page._sweeper is None
         bare = SettingsPage(dict, lambda *a: None, lambda *a: None, lambda: None, page_packs(), "ja")
-        bare.hub = SimpleNamespace(sources=set())  # never started: no table_claim on the hub
+        bare.hub = ListenerHub()  # never started: the claim on the hub is another's, and kept
+        bare.hub.set_table_claim(other)
         await bare.stop()
-        assert not hasattr(bare.hub, "table_claim")
+        assert bare.hub.table_claim is other
 
     asyncio.run(main())
 

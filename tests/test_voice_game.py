@@ -2,7 +2,7 @@
 
 A scripted microphone plays espeak-ng WAVs into the voice listener at the moments a table
 would speak (when a question opens); the real Korean vosk model recognizes them through
-the game's own wiring (`attach_listening`), and the transcript shows every answer and
+the game's own wiring (`open_voice`, added to the sitting), and the transcript shows every answer and
 every confirmation. A second test plays the narrator's own speech, and a word that would
 be heard, into the microphone while the narrator speaks: nothing of it is heard.
 """
@@ -21,7 +21,7 @@ from narrator.table.display import ConsoleDisplay
 from narrator.games import get_game
 from narrator.inputs.hub import ListenerHub, Vocabulary
 from narrator.inputs.voice.grammar import PhraseBook
-from narrator.inputs.voice.setup import ListenOptions, attach_listening
+from narrator.inputs.voice.setup import ListenOptions, open_voice
 from narrator.inputs.voice.microphone import QueueSource
 from narrator.inputs.voice.listener import VoiceListener
 from narrator.table.runner import play as play_loop
@@ -69,8 +69,9 @@ def play_by_voice(home: Path, tmp_path: Path, script: dict[str, list[str]]):
                      transcript=str(transcript), listening={"listen": "off"})
     sitting = open_sitting(run, names=NAMES)
     mic = QueueSource(16000)
-    listener = attach_listening(sitting, ListenOptions(listen="on"), load_pack("ko"), NAMES, warn=pytest.fail,
-                                source=mic, engine=ko_engine())
+    listener = open_voice(ListenOptions(listen="on"), load_pack("ko"), NAMES, warn=pytest.fail,
+                          source=mic, engine=ko_engine())
+    sitting.add(listener)
     speaker = ScriptedMicrophone(mic, script, default={"confirm": "네", "strategist": "아니요", "end": "아니요"})
     store = GameStore.create(home, rules.name, config.to_dict(), run.to_dict())
     position = start_position(rules, config, store)

@@ -91,16 +91,19 @@ def serve(options: ServeOptions, log: Callable[[str], None] | None = None) -> in
         settings = replace(settings, phones=True)
     run = run_options(settings, keyboard)
     speaker = Speaker(run, log)  # a missing speaker: silent, with a notice, tried again before each game
-    sitting = open_sitting(speaker.sitting_run(run), warn=lambda message: log(f"warning: {message}"), names=settings.names, fill_in=True)
-    background = natural_fill.for_voice(sitting.scheduler.voice, log, path)  # the natural voice, between games
     buttons = _open_buttons(appliance, log) if options.buttons else None
+    try:  # a button (GPIO, or the host screen's): prompts name it, and Enter only if a keyboard answers too
+        sitting = open_sitting(speaker.sitting_run(run), warn=lambda message: log(f"warning: {message}"),
+                               names=settings.names, fill_in=True, button=buttons is not None or run.phones)
+    except BaseException:
+        if buttons is not None:
+            buttons.close()
+        raise
+    background = natural_fill.for_voice(sitting.scheduler.voice, log, path)  # the natural voice, between games
     if buttons is not None:
-        sitting.starters.append(lambda loop: buttons.start(sitting.hub, loop))
-    if buttons is not None or run.phones:  # a button (GPIO, or the host screen's): prompts name it
-        voice = sitting.scheduler.voice   # and Enter only if a keyboard answers too
-        voice.pack = replace(voice.pack, keyboard_only=False, button_only=not run.keyboard)
+        sitting.add(buttons)
     for listener in options.listeners:
-        sitting.starters.append(partial(listener.start, sitting.hub))
+        sitting.add(listener)
     app = Appliance(sitting, run, path, table, options, appliance, log)
     app.table_error = table_error
     app.phones_defaulted = phones_defaulted
@@ -364,10 +367,11 @@ class Appliance:
             except NarratorError as err:
                 self.log(f"no phone page for this game: {err}")
             else:
-                server = make_server(rules, config, store, self.hub, self.run_options.lang, self.run_options.voice)
+                silent = self.speaker is not None and self.speaker.problem is not None
+                server = make_server(rules, config, store, self.hub, self.run_options.lang, self.run_options.voice,
+                                     no_speaker=silent)
                 if self.page.carry_in(server) == "changed":  # the settings page's host screen is the game's
                     await self.say("phones.seats_new_table")  # never a silent wait for new scans
-                server.no_speaker = self.speaker is not None and self.speaker.problem is not None
                 await open_phones(server, self.scheduler, self.run_options.host, self.run_options.port)
                 await wait_for_seats(server, self.run_options)  # every game with phones, as `narrator play`
         try:

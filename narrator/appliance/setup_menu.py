@@ -167,10 +167,10 @@ class PageHost:
         first = not self.said
         self.made()
         speaker = getattr(app, "speaker", None)  # its notice, as it stands at this visit
-        self.page.no_speaker = bool(speaker is not None and speaker.problem)
         host = bind_host(app.run_options.host)
         try:
-            port = await listen_somewhere(self.page, host, app.run_options.port, "settings page")
+            port = await listen_somewhere(self.page, host, app.run_options.port, "settings page",
+                                          no_speaker=bool(speaker is not None and speaker.problem))
         except SetupError as err:
             app.log(f"no settings page: {err}")
             return

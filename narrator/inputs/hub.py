@@ -10,10 +10,11 @@ Rounds of private answers (memos, votes) are the hub's other job: `private_answe
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Awaitable, Callable, Protocol
+from typing import Any, Callable, Protocol
 
 from narrator.cues import Ask, Cue
 from narrator.errors import AnswerError, NoMoreAnswers
+from narrator.settings import TableMode
 from narrator.inputs.heard import Heard
 from narrator.inputs.hints import Hints
 from narrator.inputs.private_answers import OpenCollect, PrivateAnswers
@@ -56,7 +57,12 @@ NOT_WHILE_CONFIRMING = ("pause", "resume", "help")
 class ListenerHub(PrivateAnswers):
     """Collects input from every listener; hands the scheduler answers and commands."""
 
-    def __init__(self, vocabulary: Vocabulary | None = None, hints: Hints | None = None):
+    def __init__(self, vocabulary: Vocabulary | None = None, hints: Hints | None = None,
+                 mode: TableMode | None = None, table_to_come: bool = False):
+        """`mode` is the table's, chosen when the sitting opened (`narrator.settings.TableMode`): whether
+        private rounds pass the device and whether heard answers are asked back come from it."""
+        mode = mode or TableMode()
+        self.mode = mode
         self.vocabulary = vocabulary or Vocabulary()
         self.hints = hints or Hints()
         """What a typed answer that does not fit is told, in the game's language."""
@@ -74,7 +80,7 @@ class ListenerHub(PrivateAnswers):
         screen (True when it did, and the words are spent)."""
         self.table_actions: dict[str, Callable[[], None]] = {}
         """Words a button gesture or the voice says for the table (`release_host`): what they do."""
-        self.table_to_come = False
+        self.table_to_come = table_to_come
         """A keyboard, button or microphone of the table's is still to start (a sitting's, until
         `start_listeners`): a phone claiming the host screen meanwhile waits for its press."""
         self.table_ready_watchers: list[Callable[[], None]] = []
@@ -87,20 +93,21 @@ class ListenerHub(PrivateAnswers):
         """Sources trusted to answer any player's private question (the table's own script)."""
         self._collect: OpenCollect | None = None
         self._collect_serial = 0
-        self.sequential_private = False
+        self.sequential_private = mode.pass_device
         """Pass-the-device mode: the scheduler hands the device to one player at a time, and
         typed text answers that player's private request."""
-        self.private_asks_on_device = False
+        self.private_asks_on_device = mode.private_asks_on_device
         """Pass-the-device with nobody scripting the answers: a private question (`Ask.player`) is
         put on the device for its player, and the keyboard (in their hands) answers it."""
         self.rounds_during_timers = False
         """Phones: a private round opens when the timer before it starts (the memo or vote
-        time), and that timer ends early once every asked player has answered."""
+        time), and that timer ends early once every asked player has answered. Set while a
+        game's phone server is attached (`attach_phones`): the appliance's phones come and go
+        game by game."""
+        self._rounds_before: list[bool] = []
         self._private_subscribers: list[Any] = []
-        self.confirmer: Callable[[Ask, Heard], Awaitable[bool]] | None = None
-        """Set by a sitting: asks 「〇〇さんですね？」 and returns the verdict."""
-        self.confirm_heard = True
-        """Confirm every answer from a listener that can mishear (voice); the table key `confirm`."""
+        self.confirm_heard = mode.confirm_heard
+        """Mark for confirmation (`Heard.confirm`; the scheduler asks back) every answer from a listener that can mishear (voice); the table key `confirm`."""
         self._ask_watchers: list[Callable[[Ask | None], None]] = []
         self._speech_watchers: list[Callable[[float, Any], None]] = []
 
@@ -246,6 +253,37 @@ class ListenerHub(PrivateAnswers):
         self._notify()
         return True
 
+    def table_started(self) -> None:
+        """The table's own inputs have started (`Sitting.start_listeners`): tell `table_ready_watchers`."""
+        self.table_to_come = False
+        for ready in self.table_ready_watchers:
+            ready()
+
+    def set_table_claim(self, claim: Callable[[], bool]) -> None:
+        """A press or "done" at the table is first offered to `claim` (the phones' host screen)."""
+        self.table_claim = claim
+
+    def drop_table_claim(self, claim: Callable[[], bool]) -> None:
+        """`claim` no longer takes the table's presses (another claim set since stays)."""
+        if self.table_claim == claim:
+            self.table_claim = None
+
+    def add_table_action(self, word: str, action: Callable[[], None]) -> None:
+        """A word a button gesture or the voice says for the table (`release_host`): what it does."""
+        self.table_actions[word] = action
+
+    def attach_phones(self, claim: Callable[[], bool]) -> None:
+        """A game's phone server attaches: rounds open with the timers before them, and the
+        table's presses are offered to its `claim` first. Undone by `detach_phones`."""
+        self._rounds_before.append(self.rounds_during_timers)
+        self.rounds_during_timers = True
+        self.set_table_claim(claim)
+
+    def detach_phones(self, claim: Callable[[], bool]) -> None:
+        """The game's phone server stops: rounds and presses as before it attached."""
+        self.drop_table_claim(claim)
+        self.rounds_during_timers = self._rounds_before.pop() if self._rounds_before else False
+
     def hear_also(self, words: tuple[str, ...]) -> None:
         """The voice also hears `words` from now on (`()`: only the open question's again)."""
         self.listen_also = tuple(words)
@@ -286,20 +324,14 @@ class ListenerHub(PrivateAnswers):
     # --- scheduler's side -------------------------------------------------------------
 
     async def answer(self, ask: Ask) -> Heard:
-        """Open `ask` to every listener and return the first answer that fits (and is confirmed)."""
-        while True:
-            heard = await self._first_answer(ask)
-            if await self.confirmed(ask, heard):
-                return heard
+        """Open `ask` to every listener and return the first answer that fits; one that must
+        be asked back says so (`Heard.confirm`), and the scheduler asks (`table/confirm.py`)."""
+        return await self._first_answer(ask)
 
     def first_answer(self, ask: Ask) -> asyncio.Future:
         """Open `ask` now (the scheduler opens it as it starts speaking, so an answer typed
         while the question is still being said counts) and return the first fitting answer."""
         return asyncio.ensure_future(self._first_answer(ask))
-
-    async def confirmed(self, ask: Ask, heard: Heard) -> bool:
-        """Whether `heard` counts: asked back first when it must be confirmed."""
-        return not heard.confirm or self.confirmer is None or await self.confirmer(ask, heard)
 
     async def _first_answer(self, ask: Ask) -> Heard:
         loop = asyncio.get_running_loop()

@@ -145,12 +145,10 @@ class PhoneServer:
         if self._follows_cues:
             hub.cue_watchers.append(self._cue)
         hub.register(answers.SOURCE)  # phones can answer, so a game without a keyboard still waits
-        self._rounds_during_timers = hub.rounds_during_timers
-        hub.rounds_during_timers = True
+        hub.attach_phones(self._table_confirms)  # rounds open with their timers; presses confirm a host first
         hub.add_table_command("release", self.release)
-        hub.table_claim = self._table_confirms
         getattr(hub, "table_ready_watchers", []).append(lambda: host.table_ready(self))
-        hub.table_actions[host_release.WORD] = self._release_asked
+        hub.add_table_action(host_release.WORD, self._release_asked)
 
     # --- the game's side --------------------------------------------------------------------
 
@@ -365,11 +363,9 @@ class PhoneServer:
         The "phones" source stays registered: it is a name, and the next game's page answers."""
         if hasattr(self.hub, "forget"):  # a test's stand-in hub may have nothing to forget
             self.hub.forget(self)
-        if getattr(self.hub, "table_claim", None) == self._table_confirms:
-            self.hub.table_claim = None
+        self.hub.detach_phones(self._table_confirms)
         if self.release_until is not None and hasattr(self.hub, "hear_also"):
             self.hub.hear_also(())  # a release asked and never answered: the voice stops hearing "yes"
-        self.hub.rounds_during_timers = self._rounds_during_timers
         if self._sweeper is not None:
             self._sweeper.cancel()
             self._sweeper = None

@@ -138,8 +138,10 @@ class SettingsPage:
         app.router.add_post("/api/settings/sealed", self._sealed)
         return app
 
-    async def start(self, host: str, port: int) -> int:
-        """Listen (port 0: a free one, kept for the next visit); returns the port."""
+    async def start(self, host: str, port: int, no_speaker: bool = False) -> int:
+        """Listen (port 0: a free one, kept for the next visit); returns the port.
+        `no_speaker`: the appliance has no sound at this visit (the page says so)."""
+        self.no_speaker = no_speaker
         self._runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=1.0,
                                      keepalive_timeout=guard.REQUEST_TIMEOUT,
                                      handler_cancellation=HANDLER_CANCELLATION)
@@ -156,10 +158,10 @@ class SettingsPage:
         self.port = self._listener.sockets[0].getsockname()[1]
         self.allowed_hosts = {f"{name}:{self.port}" for name in _own_names(host)}
         if self.hub is not None:
-            self.hub.table_claim = self._table_confirms
+            self.hub.set_table_claim(self._table_confirms)
             if hasattr(self.hub, "add_table_command"):  # `release host` typed, held or said at the menu
                 self.hub.add_table_command("release", self.release)
-                self.hub.table_actions[host_release.WORD] = self._release_asked
+                self.hub.add_table_action(host_release.WORD, self._release_asked)
         return self.port
 
     def _table_confirms(self) -> bool:
@@ -169,8 +171,8 @@ class SettingsPage:
         return self.pending is not None and carry.confirm(self)
 
     async def stop(self) -> None:
-        if self.hub is not None and getattr(self.hub, "table_claim", None) == self._table_confirms:
-            self.hub.table_claim = None
+        if self.hub is not None and hasattr(self.hub, "drop_table_claim"):  # a test's stand-in may have none
+            self.hub.drop_table_claim(self._table_confirms)
         if self.hub is not None and hasattr(self.hub, "forget"):  # the game's page takes `release` over
             self.hub.forget(self)
         if self.release_until is not None and hasattr(self.hub, "hear_also"):

@@ -33,7 +33,9 @@ def check_game(rules: Game) -> None:
         raise SetupError(f"the phone page serves {', '.join(served)}, not {rules.name}; drop --phones")
 
 
-def make_server(rules: Game, config: Any, store: Any, hub: Any, lang: str, voice: str = "auto") -> PhoneServer:
+def make_server(rules: Game, config: Any, store: Any, hub: Any, lang: str, voice: str = "auto",
+                no_speaker: bool = False) -> PhoneServer:
+    """The game's phone server; `no_speaker`: the appliance plays it without sound (the host screen says so)."""
     check_game(rules)
     assert rules.phones is not None  # check_game refused a game without a phone page
     packs = page_packs(voice)
@@ -42,6 +44,7 @@ def make_server(rules: Game, config: Any, store: Any, hub: Any, lang: str, voice
     server = PhoneServer(rules, config, hub, seats, f"narrator_{store.id}", lang, packs, lines)
     server.history = TableHistory(store)
     server.keys = SeatKeys(store.folder / "phones-keys.json", store.warn)
+    server.no_speaker = no_speaker
     return server
 
 
@@ -96,17 +99,17 @@ async def wait_for_seats(server: PhoneServer | None, run: Any) -> None:
         await server.wait_for_phones()
 
 
-async def listen_somewhere(page: Any, host: str, port: int, what: str) -> int:
+async def listen_somewhere(page: Any, host: str, port: int, what: str, **start: Any) -> int:
     """Listen on `port`, else on a free one: a port another program holds (a second service,
     a stuck old one) must not leave the table without its page. The address said aloud is the
     one listened on, so the table never needs to know which it was."""
     try:
-        return await page.start(host, port)
+        return await page.start(host, port, **start)
     except SetupError as err:
         if port == 0:
             raise
         print(f"phones: {err}; the {what} listens on a free port instead", file=sys.stderr)
-        return await page.start(host, 0)
+        return await page.start(host, 0, **start)
 
 
 async def open_phones(server: PhoneServer, scheduler: Any, host: str | None, port: int) -> str:

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from narrator import home
+from narrator.settings import TableMode
 from narrator.errors import NarratorError, SetupError
 from narrator.sound.engines import VoiceSettings
 from narrator.sound.pack_format import PackFormatter
@@ -174,6 +175,12 @@ class VoicePack:
         """The sets of modes that have a wording of their own for `line_id` (for rendering ahead)."""
         return [combo for size in range(1, len(MODES) + 1) for combo in combinations(MODES, size)
                 if ".".join((*combo, line_id)) in self.lines]
+
+    def for_table(self, mode: TableMode) -> "VoicePack":
+        """This pack worded for the table's inputs (`narrator.settings.TableMode`, chosen once as a sitting
+        opens): prompts name only the inputs there are, and say when the device goes round."""
+        return replace(self, without_microphone=not mode.microphone, pass_device=mode.pass_device,
+                       keyboard_only=mode.keyboard_only, button_only=mode.button_only)
 
     def in_modes(self, modes: tuple[str, ...]) -> "VoicePack":
         """This pack with exactly `modes` holding: the wording a table with those inputs hears."""

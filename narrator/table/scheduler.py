@@ -30,6 +30,7 @@ from narrator.sound.outputs import AudioOutput
 from narrator.sound.voice import Clip, Voice
 from narrator.table.clock import Clock
 from narrator.table.commands import TableCommands
+from narrator.table.confirm import Confirmer
 from narrator.table.deadlines import Deadlines
 from narrator.table.display import ConsoleDisplay
 from narrator.table.narration import LEAD, Narration
@@ -71,8 +72,12 @@ class Scheduler:
     """Plays a step's cues on the timeline, through its parts (see the module's docstring)."""
 
     def __init__(self, voice: Voice, output: AudioOutput, clock: Clock, hub: ListenerHub,
-                 transcript: Transcript, display: ConsoleDisplay, night: NightOptions | None = None):
+                 transcript: Transcript, display: ConsoleDisplay, night: NightOptions | None = None,
+                 confirm: bool = False):
+        """With `confirm` (every sitting's), an answer the hub marks `confirm` is asked back
+        (「〇〇さんですね？」, `table/confirm.py`) before it counts; without, it counts at once."""
         self.voice, self.output, self.hub, self.transcript = voice, output, hub, transcript
+        self.confirmer: Confirmer | None = Confirmer(self) if confirm else None
         self.night = night or NightOptions()
         scale = getattr(clock, "scale", 1.0) or 1.0
         self.timeline = Timeline(clock, latency=getattr(output, "latency", 0.0) / scale)
@@ -190,6 +195,10 @@ class Scheduler:
 
     # --- questions -------------------------------------------------------------------------
 
+    async def confirmed(self, ask: Ask, heard: Heard) -> bool:
+        """Whether `heard` counts: asked back first when it must be (and this table confirms)."""
+        return self.confirmer is None or await self.confirmer.confirmed(ask, heard)
+
     async def _ask(self, cue: Ask) -> Heard:
         """Ask and wait for the first fitting (and confirmed) answer; `undo` instead returns
         that command. The question is open from the moment it starts to be said, so an answer
@@ -208,7 +217,7 @@ class Scheduler:
                                      **({} if private else {"choices": list(cue.choices)}))
             while True:
                 heard = await self._answer_or_command(cue, pending, question, instruction)
-                if heard.kind == "command" or await self.hub.confirmed(cue, heard):
+                if heard.kind == "command" or await self.confirmed(cue, heard):
                     break
                 pending = self.hub.first_answer(cue)
         finally:

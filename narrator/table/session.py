@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -18,11 +18,12 @@ from narrator.sound.outputs import AudioOutput, AudioUnavailable, NullOutput, op
 from narrator.table.clock import Clock, make_clock
 from narrator.table.display import ConsoleDisplay
 from narrator.inputs.hints import Hints
-from narrator.inputs.hub import ListenerHub, Vocabulary
+from narrator.inputs.hub import Listener, ListenerHub, Vocabulary
 from narrator.inputs.keyboard import KeyboardListener
 from narrator.inputs.private_script import PrivateScriptListener, is_json_lines
 from narrator.inputs.scripted import ScriptedListener
-from narrator.inputs.voice.setup import attach_listening, listen_options
+from narrator.inputs.voice.setup import TimeoutListener, listen_options, open_voice
+from narrator.settings import TableMode
 from narrator.settings import RunSettings, TableSettings
 from narrator.table.scheduler import NightOptions, Scheduler
 from narrator.sound.names import with_readings
@@ -74,15 +75,19 @@ class Sitting:
     output: AudioOutput
     transcript: Transcript
     starters: list[Callable[[asyncio.AbstractEventLoop], Any]] = field(default_factory=list)
+    mode: TableMode = field(default_factory=TableMode)
+    """The table's mode, chosen as the sitting opened and handed to the hub, the pack and the scheduler."""
     ahead: Any = None
     """The background render of the game's later lines (`prepare_voice`), stopped on close."""
+
+    def add(self, listener: Listener) -> None:
+        """One more input, started with the others (`start_listeners`): the appliance's buttons, a test's voice."""
+        self.starters.append(lambda loop: listener.start(self.hub, loop))
 
     def start_listeners(self, loop: asyncio.AbstractEventLoop) -> None:
         for start in self.starters:
             start(loop)
-        self.hub.table_to_come = False  # what listens at the table now listens
-        for ready in self.hub.table_ready_watchers:
-            ready()
+        self.hub.table_started()  # what listens at the table now listens
 
     def hush(self) -> None:
         """Ctrl-C: drop what is still to be heard, so `close` stops at once instead of draining."""
@@ -111,7 +116,7 @@ class Sitting:
 def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
                  warn: Callable[[str], None] | None = None, names: Sequence[str] = (),
                  game: Game[C, S] | None = None, config: C | None = None, clock: Clock | None = None,
-                 fill_in: bool = False, new_game: bool = False) -> Sitting:
+                 fill_in: bool = False, new_game: bool = False, button: bool = False) -> Sitting:
     """Build the scheduler and listeners for `run`; `answers_used` skips scripted answers.
 
     With `game` and `config`, every line the game can say is rendered before the clock
@@ -121,6 +126,10 @@ def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
     fallback engine the rest (`narrator.sound.fill_in`), so nothing waits for it.
     With `new_game` (`narrator play`), the transcript file starts afresh; else it is appended to
     (a resume, and the appliance, whose one transcript holds every game of the service's run).
+    `button`: a button the prompts name answers too (the appliance's GPIO button or host screen).
+
+    The table's mode (`narrator.settings.TableMode`: its inputs, where private answers go, the language) is
+    chosen here, once, and handed to the hub, the voice pack and the scheduler as they are made.
     """
     warn = warn or (lambda message: print(said("warning", message=message), file=sys.stderr, flush=True))
     voice = _voice(run, warn)
@@ -142,37 +151,36 @@ def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
     if isinstance(output, NullOutput) and not isinstance(voice, TextVoice) and run.audio_out is None:
         show_lines = True
     pack = voice.pack
+    listening = listen_options(run.listening)
+    private_script = bool(run.answers) and is_json_lines(Path(run.answers))
+    heard = open_voice(listening, pack, names, warn)
+    mode = TableMode(keyboard=run.keyboard, button=button, microphone=heard is not None, phones=run.phones,
+                     answers=bool(run.answers), private_script=private_script, lang=pack.lang,
+                     confirm_heard=listening.confirm)
+    voice.pack = voice.pack.for_table(mode)  # prompts name the inputs there are: chosen here, once
     hints = Hints(pack)
-    hub = ListenerHub(Vocabulary(pack.vocabulary), hints)
+    # A keyboard, a microphone (or the answer timeout) is still to start: a phone's claim waits for it.
+    to_come = run.keyboard or listening.answer_timeout > 0 or heard is not None
+    hub = ListenerHub(Vocabulary(pack.vocabulary), hints, mode, table_to_come=to_come)
     hub.vocabulary.readings.update(pack.name_readings)  # a typed reading names its player
     transcript = Transcript(Path(run.transcript) if run.transcript else None,
                             private=run.transcript_private, fresh=new_game)
     display = ConsoleDisplay(show_lines=show_lines, hints=hints)
     night = NightOptions(night_done=run.night_done, ambience=run.ambience)
-    scheduler = Scheduler(voice, output, clock, hub, transcript, display, night)
-    sitting = Sitting(scheduler, hub, output, transcript, ahead=getattr(voice, "ahead", None))
-    answers = run.answers
-    private_script = answers is not None and is_json_lines(Path(answers))
-    if private_script and answers is not None:
-        script = PrivateScriptListener(Path(answers))
-        sitting.starters.append(lambda loop: script.start(hub, loop))
+    # Every sitting confirms: answers that end the game at the keyboard too (`confirm` says
+    # whether every heard answer is: the mode's `confirm_heard`).
+    scheduler = Scheduler(voice, output, clock, hub, transcript, display, night, confirm=True)
+    sitting = Sitting(scheduler, hub, output, transcript, mode=mode, ahead=getattr(voice, "ahead", None))
+    if private_script:
+        sitting.add(PrivateScriptListener(Path(run.answers)))
     elif run.answers:
-        scripted = ScriptedListener(Path(run.answers), skip=answers_used)
-        sitting.starters.append(lambda loop: scripted.start(hub, loop))
-    # Pass-the-device: with a keyboard and no scripted private answers, private rounds are
-    # played one player at a time on this terminal.
-    hub.sequential_private = run.keyboard and not private_script and not run.phones
-    hub.private_asks_on_device = hub.sequential_private and not run.answers
-    if hub.sequential_private:
-        voice.pack = replace(voice.pack, pass_device=True)  # 「端末を順番に回します」, not the paper memo
-    if run.keyboard:
-        sitting.starters.append(lambda loop: KeyboardListener().start(hub, loop))
-        # The phones' host screen has a button; a GPIO button is attached later (serve).
-        voice.pack = replace(voice.pack, keyboard_only=not run.phones)
-    if attach_listening(sitting, listen_options(run.listening), pack, names, warn) is None:
-        voice.pack = replace(voice.pack, without_microphone=True)  # prompts name the button or Enter
-    # A keyboard, a button or a microphone is still to start (a phone's claim waits for it).
-    hub.table_to_come = run.keyboard or len(sitting.starters) > bool(run.answers)
+        sitting.add(ScriptedListener(Path(run.answers), skip=answers_used))
+    if run.keyboard:  # a GPIO button is attached by the appliance (serve), a phone by its server
+        sitting.add(KeyboardListener())
+    if listening.answer_timeout > 0:
+        sitting.add(TimeoutListener(scheduler.clock, listening.answer_timeout))
+    if heard is not None:
+        sitting.add(heard)
     return sitting
 
 

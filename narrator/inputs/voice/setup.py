@@ -1,4 +1,4 @@
-"""Listening at the table: the table-file keys, and wiring a voice into a sitting.
+"""Listening at the table: the table-file keys, and opening the table's voice.
 
 `listen = "auto"` (the default) listens when a recognition engine, a model and a
 microphone are all there; a missing model or microphone is one warning line naming the
@@ -16,7 +16,6 @@ from dataclasses import asdict, dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 from narrator.errors import NarratorError, SetupError
-from narrator.inputs.voice.confirm import Confirmer
 from narrator.inputs.voice.grammar import PhraseBook
 from narrator.inputs.voice.models import ModelError, find_model
 from narrator.inputs.voice.microphone import InputUnavailable, Microphone
@@ -96,18 +95,14 @@ def _opt(value: Any) -> str | None:
     return None if value in (None, "") else str(value)
 
 
-def attach_listening(sitting: Any, options: ListenOptions, pack: Any, names: Sequence[str],
-                     warn: Callable[[str], None], source: Any = None, engine: Any = None) -> VoiceListener | None:
-    """Add the voice (and the answer timeout) to `sitting`; None when not listening.
+def open_voice(options: ListenOptions, pack: Any, names: Sequence[str], warn: Callable[[str], None],
+               source: Any = None, engine: Any = None) -> VoiceListener | None:
+    """The table's voice, ready to start, or None when this table does not listen.
 
-    Every sitting gets the confirmer: answers that end the game are confirmed at the
-    keyboard too; `confirm` says whether every heard (voice) answer is.
+    Only the listener is made here: the sitting (`narrator.table.session`) decides the table's
+    mode from whether there is one, and starts it with the others; nothing here reaches into
+    the sitting. `source` and `engine` stand in for the microphone and the model (tests).
     """
-    sitting.hub.confirmer = Confirmer(sitting.scheduler)
-    sitting.hub.confirm_heard = options.confirm
-    if options.answer_timeout > 0:
-        timeout = TimeoutListener(sitting.scheduler.clock, options.answer_timeout)
-        sitting.starters.append(lambda loop: timeout.start(sitting.hub, loop))
     if options.listen == "off":
         return None
     try:
@@ -125,10 +120,8 @@ def attach_listening(sitting: Any, options: ListenOptions, pack: Any, names: Seq
         return None
     phrases = PhraseBook.from_pack(pack, names, heard_readings(pack, names, options.name_readings))
     check_vocabulary(engine, phrases, pack)
-    listener = VoiceListener(engine, source, phrases, options.confidence, options.mute_tail,
-                             report=lambda hearing: print(f"  {describe(hearing)}", file=sys.stderr, flush=True))
-    sitting.starters.append(lambda loop: listener.start(sitting.hub, loop))
-    return listener
+    return VoiceListener(engine, source, phrases, options.confidence, options.mute_tail,
+                         report=lambda hearing: print(f"  {describe(hearing)}", file=sys.stderr, flush=True))
 
 
 def heard_readings(pack: Any, names: Sequence[str], given: Mapping[str, Any] | None) -> dict[str, Any]:

@@ -5,6 +5,8 @@ an answer that ends or changes the game (a werewolf found, a name) is said back 
 「Akiさんですね？」 — and only a はい makes it count; いいえ (or `undo`) reopens the question.
 The confirmation is an ordinary `Ask` played by the scheduler, so the transcript shows it
 (`ask confirm.name`, then `answer yes`) and every listener, the keyboard too, can answer it.
+It lives with the scheduler, which asks it: the hub only marks a heard answer `confirm`, and
+nothing below the table calls back up into it.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from narrator.cues import Ask, Say
-from narrator.inputs.hub import Heard
+from narrator.inputs.heard import Heard
 
 YES_NO = ("yes", "no")
 
@@ -29,10 +31,14 @@ def confirmation(heard: Heard, vocabulary: Mapping[str, Any] | None = None) -> A
 
 
 class Confirmer:
-    """The hub's `confirmer`: plays the confirmation through the scheduler."""
+    """The scheduler's confirmer: plays the confirmation through it."""
 
     def __init__(self, scheduler: Any):
         self.scheduler = scheduler
+
+    async def confirmed(self, ask: Ask, heard: Heard) -> bool:
+        """Whether `heard` counts: asked back first when the hub marked it `confirm`."""
+        return not heard.confirm or await self(ask, heard)
 
     async def __call__(self, ask: Ask, heard: Heard) -> bool:
         context = dict(self.scheduler.context)
