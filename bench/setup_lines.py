@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.setup_fakes import REPO, Fakes, make_checkout, run_script  # noqa: E402
+from tests.setup_fakes import REPO, Fakes, make_checkout, run_script
 
 ARGS = ["--no-link", "--no-service", "--model"]
 

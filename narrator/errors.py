@@ -24,6 +24,7 @@ class NarratorError(Exception):
 
     exit_code = 1
     said_key: str | None = None
+    said_params: dict[str, object] = {}
 
     @classmethod
     def said(cls, key: str, /, **params: object) -> NarratorError:

@@ -108,8 +108,7 @@ def test_a_page_loaded_from_the_other_page_still_gets_its_scripts_here():
     import re
     from narrator.phones import server as game_page
 
-    pages = {"index.html": game_page, "settings.html": settings_page}
-    for html, here in pages.items():
+    for html in ("index.html", "settings.html"):
         scripts = re.findall(r'src="/static/([^"]+)"', (STATIC / html).read_text())
         assert scripts[-1] == "stuck.js", html
         for other in (game_page.STATIC_FILES, settings_page.FILES):

@@ -16,7 +16,6 @@ import asyncio
 import sys
 import tomllib
 from dataclasses import dataclass, field, replace
-from functools import partial
 from pathlib import Path
 from typing import Any, Callable
 

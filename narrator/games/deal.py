@@ -11,7 +11,7 @@ change them. Pure: no audio, files or clock.
 from __future__ import annotations
 
 import random
-from typing import Hashable, Iterable, Mapping, Sequence, TypeVar
+from typing import Iterable, Mapping, Sequence, TypeVar
 
 T = TypeVar("T")
 
@@ -22,7 +22,7 @@ def pile(counts: Mapping[str, int], order: Iterable[str] | None = None) -> list[
     return [card for card in cards for _ in range(counts.get(card, 0))]
 
 
-def shuffled(seed: Hashable, *piles: Sequence[T]) -> tuple[list[T], ...]:
+def shuffled(seed: int | str, *piles: Sequence[T]) -> tuple[list[T], ...]:
     """Each pile shuffled in turn by one `random.Random(seed)` (the piles' order is part of the deal)."""
     rng = random.Random(seed)
     out = []

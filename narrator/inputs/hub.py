@@ -47,8 +47,9 @@ TABLE_SOURCES = frozenset({"keyboard", "button", "voice"})
 """Inputs at the table itself (not a phone, not a script): only they confirm a host screen."""
 HANDS_FREE = frozenset({"button", "voice"})
 """The table's inputs with no terminal: their `table_actions` (the keyboard types commands)."""
-COMMANDS = ("repeat", "pause", "resume", "undo", "help")
-"""What the table says to the narrator itself rather than to the open question."""
+NARRATOR_COMMANDS = tuple(c for c in COMMANDS if c != "done")
+"""What the table says to the narrator itself rather than to the open question (`done`
+answers the question)."""
 NOT_WHILE_CONFIRMING = ("pause", "resume", "help")
 """Commands a confirmation refuses: it is one short yes/no (a `repeat` asks it again, an
 `undo` is its "no")."""
@@ -181,7 +182,7 @@ class ListenerHub(PrivateAnswers):
                 text, meaning = "no", "no"  # undo while confirming takes the answer back
             elif meaning in NOT_WHILE_CONFIRMING:
                 return self.hints.text("confirm_first")
-        if meaning in COMMANDS:
+        if meaning in NARRATOR_COMMANDS:
             self._commands.put_nowait(Heard("command", meaning, source))
             return None
         return self._offer_words(text, meaning, source, confirm)

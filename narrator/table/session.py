@@ -152,7 +152,7 @@ def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
         show_lines = True
     pack = voice.pack
     listening = listen_options(run.listening)
-    private_script = bool(run.answers) and is_json_lines(Path(run.answers))
+    private_script = run.answers is not None and is_json_lines(Path(run.answers))
     heard = open_voice(listening, pack, names, warn)
     mode = TableMode(keyboard=run.keyboard, button=button, microphone=heard is not None, phones=run.phones,
                      answers=bool(run.answers), private_script=private_script, lang=pack.lang,
@@ -171,7 +171,7 @@ def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
     # whether every heard answer is: the mode's `confirm_heard`).
     scheduler = Scheduler(voice, output, clock, hub, transcript, display, night, confirm=True)
     sitting = Sitting(scheduler, hub, output, transcript, mode=mode, ahead=getattr(voice, "ahead", None))
-    if private_script:
+    if private_script and run.answers is not None:
         sitting.add(PrivateScriptListener(Path(run.answers)))
     elif run.answers:
         sitting.add(ScriptedListener(Path(run.answers), skip=answers_used))

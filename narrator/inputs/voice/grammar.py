@@ -18,8 +18,8 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from narrator import home
 from narrator.cues import Ask
+from narrator.inputs.words import COMMANDS  # the words every table has, one source
 
-COMMANDS = ("done", "repeat", "pause", "resume", "undo", "help")
 TABLE_WORDS = ("release_host",)
 """Heard at any moment where the pack spells them (the hub's `table_actions`, asked back first)."""
 
