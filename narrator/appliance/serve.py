@@ -372,7 +372,8 @@ class Appliance:
                 if self.page.carry_in(server) == "changed":  # the settings page's host screen is the game's
                     await self.say("phones.seats_new_table")  # never a silent wait for new scans
                 await open_phones(server, self.scheduler, self.run_options.host, self.run_options.port)
-                await wait_for_seats(server, self.run_options)  # every game with phones, as `narrator play`
+                await wait_for_seats(server, self.run_options,  # every game the table plays with phones
+                                     only_if_used=rules.phones_required(config) is None)
         try:
             return await play_loop(rules, config, store, self.scheduler, position, recap=recap,
                                    on_state=server.set_state if server else None)

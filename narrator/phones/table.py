@@ -89,14 +89,21 @@ def spoken_code(code: str) -> str:
     return " ".join(code)
 
 
-async def wait_for_seats(server: PhoneServer | None, run: Any) -> None:
+async def wait_for_seats(server: PhoneServer | None, run: Any, only_if_used: bool = False) -> None:
     """The step every game with phones takes before its first cue, at `narrator play` and on
     the appliance alike, whether the game needs phones or not: wait until every seat has a
     phone, the host screen presses 「このまま始める」, or the table says "done" (Enter, the
     button). Without it a game's first timers ran before anyone could sit (issue 37: Bestia
-    Magica's night memos reached 3 of 8 seats). An answers file answers for everyone: no wait."""
-    if server is not None and not run.answers:
-        await server.wait_for_phones()
+    Magica's night memos reached 3 of 8 seats). An answers file answers for everyone: no wait.
+
+    `only_if_used` (the appliance, whose phones are on unless the table says no, for a game
+    that can be played without them): a table using none (no host screen, no seat taken) is
+    not kept waiting for phones nobody brought; one phone or a host screen and it waits."""
+    if server is None or run.answers:
+        return
+    if only_if_used and not server.seats.has_host and len(server.seats.free()) == len(server.seats.names):
+        return
+    await server.wait_for_phones()
 
 
 async def listen_somewhere(page: Any, host: str, port: int, what: str, **start: Any) -> int:
