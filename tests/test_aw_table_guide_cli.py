@@ -32,7 +32,9 @@ def narrator(home, *args, **kwargs):
 def test_dry_run_prints_the_set_and_saves_nothing(tmp_path):
     home = tmp_path / "home"
     out, err = narrator(home, "play", "--players", "8", "--dry-run").communicate(timeout=60)
-    assert out.strip() == ("このゲームで使うカードを箱から出してください。役職カードは、市民4枚、裏切り者2枚、人狼2枚。"
+    set_text, _, plan = out.strip().partition("\n")  # then the night plan (docs/cli.md, --dry-run)
+    assert plan.startswith("night 1: seer 1 (10 s), seer 2 (10 s)")
+    assert set_text == ("このゲームで使うカードを箱から出してください。役職カードは、市民4枚、裏切り者2枚、人狼2枚。"
                            "アディショナルカードは、占い師2枚、霊能者1枚、香具師1枚、幻影魔導師1枚、恋人2枚、策士1枚。"
                            # 2 seers: which of them is 1人目 (issue 26)
                            "同じカードが2枚以上あるときは、夜に1人目、2人目と順番に呼びます。"
@@ -48,14 +50,14 @@ def test_dry_run_prints_a_tables_own_set_and_bestia_magica_roles(tmp_path):
     proc = narrator(tmp_path / "home", "play", "--table", str(table), "--dry-run")
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err
-    assert out.strip() == ("Take these cards out of the box. Role cards: 3 citizens, 1 traitor and 1 werewolf. "
+    assert out.strip().partition("\n")[0] == ("Take these cards out of the box. Role cards: 3 citizens, 1 traitor and 1 werewolf. "
                            "Additional cards: 2 seers, 2 phantom mages and 1 on-break card. When a card has more than "
                            "one copy, the night calls its holders one by one: counting clockwise from the dealer, "
                            "the holder sitting first is number 1.")
     proc = narrator(tmp_path / "home", "play", "bestia-magica", "--players", "5", "--dry-run")
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err
-    assert out.strip() == "このゲームで使う役職カードは、町民2枚、魔獣1枚、預言者1枚、護衛1枚です。"
+    assert out.strip().partition("\n")[0] == "このゲームで使う役職カードは、町民2枚、魔獣1枚、預言者1枚、護衛1枚です。"
 
 
 def test_dry_run_refuses_a_bad_set_in_one_line(tmp_path):
