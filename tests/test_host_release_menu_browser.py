@@ -111,6 +111,7 @@ async def drive(url, transcript, button):
             await claim(a, url, code, button)
             await a.wait_for_selector("#play", timeout=15000)
             await a.click("#play")
+            await a.click("#start", timeout=60000)  # a host screen and no phone seated: start anyway
             await a.wait_for_selector("#host #ask button", timeout=60000)
 
             # during the game: the table releases A, and B takes the game's new table code
@@ -145,6 +146,7 @@ async def drive(url, transcript, button):
                 seen["b_reads_codes"] = True
             except playwright_api.Error:
                 seen["b_reads_codes"] = False
+            await b.click("#start", timeout=60000)  # no phone seated: the host starts anyway
             await b.wait_for_selector("#host #ask button", timeout=30000)
             await b.click("#host #ask button >> nth=0")
             await b.wait_for_selector("#play", timeout=120000)

@@ -89,7 +89,7 @@ def test_the_host_screen_survives_a_closed_browser_and_a_power_cut(narrator_home
     assert (closed, resumed) == (True, True)  # the browser closed and opened again, and after the
     # power cut: the same phone is the host screen, with no button hold
     text = (tmp_path / "serve.log").read_text(errors="replace")
-    assert "resuming game" in text
+    assert "ゲーム" in text and "を再開します" in text  # the table's language: ja (narrator/terminal/lines.toml)
 
 
 async def before_the_cut(url, transcript, state):
