@@ -371,7 +371,8 @@ class Appliance:
                                      no_speaker=silent)
                 if self.page.carry_in(server) == "changed":  # the settings page's host screen is the game's
                     await self.say("phones.seats_new_table")  # never a silent wait for new scans
-                await open_phones(server, self.scheduler, self.run_options.host, self.run_options.port)
+                await open_phones(server, self.scheduler, self.run_options.host, self.run_options.port,
+                                  any_port=True)
                 await wait_for_seats(server, self.run_options,  # every game the table plays with phones
                                      only_if_used=rules.phones_required(config) is None)
         try:

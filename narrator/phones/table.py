@@ -119,14 +119,17 @@ async def listen_somewhere(page: Any, host: str, port: int, what: str, **start: 
         return await page.start(host, 0, **start)
 
 
-async def open_phones(server: PhoneServer, scheduler: Any, host: str | None, port: int) -> str:
+async def open_phones(server: PhoneServer, scheduler: Any, host: str | None, port: int,
+                      any_port: bool = False) -> str:
     """Start listening, print the address and the table code (and a QR code of both on a
     terminal) and say them; the wait for the seats is `wait_for_seats`, once the table's
     listeners run (Enter or the button may end it)."""
     host = bind_host(host)
     server.clock = scheduler.clock
     server.speak = speaker(scheduler)
-    port = await listen_somewhere(server, host, port, "phone page")
+    # the appliance (`any_port`) takes a free port when its own is held; `narrator play --port N`
+    # at a terminal is refused in one line instead, where someone can choose another
+    port = await (listen_somewhere(server, host, port, "phone page") if any_port else server.start(host, port))
     url = join_url(host, port)
     server.allowed_hosts.add(urlsplit(url).netloc.lower())
     if server.seats.has_host:
