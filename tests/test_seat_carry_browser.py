@@ -91,7 +91,7 @@ async def drive(url, transcript, button):
             button.press()  # the table confirms the host screen
             await host.wait_for_selector("#play", timeout=15000)
             await host.click("#play")
-            await host.wait_for_selector("#host #ask button", timeout=60000)  # the game waits at its first question
+            await host.wait_for_selector("#start", timeout=60000)  # the game waits for its seats
             players = []
             for number in range(1, SEATED + 1):
                 letters = await seat_code(host)
@@ -103,9 +103,11 @@ async def drive(url, transcript, button):
                 await player.wait_for_function("n => (document.getElementById('who') || {}).textContent === n",
                                                arg=f"{number}. {NAMES[number - 1]}", timeout=30000)
                 players.append(player)
+            await host.click("#start", timeout=60000)  # 3 of 5 seated: the host starts anyway
             await host.click("#host #ask button >> nth=0")
             await host.wait_for_selector("#play", timeout=120000)  # the game ended: the settings page again
             await host.click("#play")  # 「もう一回」 from the host screen
+            await host.click("#start", timeout=60000)  # the 3 carried, 2 seats free: start anyway
             await host.wait_for_selector("#host #ask button", timeout=60000)
             second = []
             for number, player in enumerate(players, 1):  # each page comes back to the game on its own
@@ -120,6 +122,7 @@ async def drive(url, transcript, button):
             await host.fill('.name-row[data-seat="5"] input.name', "葵")
             await act(host, "#save-names")
             await host.click("#play")
+            await host.click("#start", timeout=60000)  # a changed table: nobody seated, start anyway
             await host.wait_for_selector("#host #ask button", timeout=60000)
             third = []
             for player in players:
