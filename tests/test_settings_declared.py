@@ -189,3 +189,28 @@ def test_a_game_reads_its_declared_defaults():
     assert values
     for key, value in values.items():
         assert config[key] == (list(value) if isinstance(value, tuple) else value), key
+
+
+@pytest.mark.parametrize("spec, named", [
+    ({"help": 3}, "help is text"),
+    ({"heading": {"ja": 1}}, "heading is text"),
+    ({"low": "ten"}, "low is a number"),
+    ({"choices": "a,b"}, "choices is a list"),
+    ({"switch": "yes"}, "switch is true or false"),
+    ({"helps": "A typo."}, "unknown field helps"),
+])
+def test_a_declaration_of_the_wrong_type_is_one_line_naming_the_field(spec, named):
+    """A declaration is untrusted TOML (a game from outside brings its own): a field of the wrong
+    type is refused where it is declared, not carried into a flag's help or a docs row."""
+    from narrator.errors import SetupError
+    from narrator.settings import declare
+
+    with pytest.raises(SetupError, match=f"setting x: {named}"):
+        declare({"x": spec})
+
+
+def test_a_declared_bound_may_name_a_max_constant():
+    from narrator.settings import MAX_TIMER, declare
+
+    (setting,) = declare({"x": {"low": 0, "high": "MAX_TIMER", "value": [60, 10]}})
+    assert (setting.low, setting.high, setting.value, setting.default) == (0, MAX_TIMER, (60, 10), "60, 10")
