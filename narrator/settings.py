@@ -41,8 +41,9 @@ games' setups kept aside by a switch of game (checked by `narrator.appliance.tab
 
 @dataclass(frozen=True)
 class Setting:
-    """One table-file key: the key lists below, `narrator play`'s flags, `RunOptions` and the docs'
-    key tables derive from it or are checked against it (tests/test_settings_declared.py)."""
+    """One table-file key: the key lists below, `narrator play`'s flags, `RunOptions`, the host
+    screen and the docs' key tables (written by `scripts/docs-settings`) derive from it or are
+    checked against it (tests/test_settings_declared.py)."""
 
     key: str
     kind: str = "option"
@@ -62,7 +63,8 @@ class Setting:
     default: str = "none"
     doc: str = ""
     page: str = "table-file.md"
-    """The docs page whose key table has this key's row (form, flag_doc, default and doc fill it)."""
+    """The docs page whose key table has this key's row (form, flag_doc, default, doc and cites
+    fill it), `page.md#name` for a page's second table: `scripts/docs-settings` writes the row."""
     names: str = ""
     """The game's vocabulary its values name (`cards`, `roles`; `roles:attributes` when a
     second one follows a `:`, 魔獣:ソーレ): names there are read as ids
