@@ -15,7 +15,7 @@ import tomllib
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from narrator import home
 from narrator.errors import Refusal, SetupError, worded
@@ -41,16 +41,18 @@ games' setups kept aside by a switch of game (checked by `narrator.appliance.tab
 
 @dataclass(frozen=True)
 class Setting:
-    """One table-file key: the key lists below, `narrator play`'s flags, `RunOptions` and the docs'
-    key tables derive from it or are checked against it (tests/test_settings_declared.py)."""
+    """One table-file key: the key lists below, `narrator play`'s flags, `RunOptions`, the host
+    screen and the docs' key tables (written by `scripts/docs-settings`) derive from it or are
+    checked against it (tests/test_settings_declared.py)."""
 
     key: str
     kind: str = "option"
     """common (what is played), run (how: `RunOptions`), listening, or option (a game's own)."""
     parse: str = ""
     """How `build_settings` reads it (see `read_value`); a game's options are read by its `configure`."""
-    low: Any = None
-    high: Any = None
+    low: int | float | None = None
+    high: int | float | None = None
+    """Its bounds, for `read_value` (a listening key's are read by `listen_options`)."""
     choices: tuple[str, ...] = ()
     help: str = ""
     """Its `narrator play` flag's help line; empty: no flag of its own (table file only)."""
@@ -61,7 +63,8 @@ class Setting:
     default: str = "none"
     doc: str = ""
     page: str = "table-file.md"
-    """The docs page whose key table has this key's row (form, flag_doc, default and doc fill it)."""
+    """The docs page whose key table has this key's row (form, flag_doc, default, doc and cites
+    fill it), `page.md#name` for a page's second table: `scripts/docs-settings` writes the row."""
     names: str = ""
     """The game's vocabulary its values name (`cards`, `roles`; `roles:attributes` when a
     second one follows a `:`, 魔獣:ソーレ): names there are read as ids
@@ -69,7 +72,7 @@ class Setting:
     names_at: str = ""
     """Where in the value those names are: `keys` ("占い師=1"), `items` ("占い師,霊能者") or
     `values` ("Aki=預言者:S")."""
-    value: Any = None
+    value: object = None
     """The real default, read by the game's `configure` (None: none, or one it works out, such
     as the recommended set for the count); the docs' default column is written from it unless
     `default` says more. One declaration, so the setup code holds no second copy."""
@@ -77,6 +80,8 @@ class Setting:
     """Its heading on the host screen in each language, `heading = { ja = "…", en = "…" }`:
     (language, words) pairs, read as a dict by `headings`. Japanese is the table's first
     language: tests/test_settings_declared.py fails on a host-screen setting without it."""
+    cites: str = ""
+    """Where the rules say it (`P-BM-2`, `FAQ`): written after the key in its docs row."""
 
     @property
     def headings(self) -> dict[str, str]:
@@ -89,7 +94,7 @@ class Setting:
         return "--" + self.key.replace("_", "-") if self.help else None
 
 
-def as_written(value: Any) -> str:
+def as_written(value: object) -> str:
     """A declared default as the docs write it: `60, 10`, `true`, `20`."""
     if isinstance(value, (list, tuple)):
         return ", ".join(map(str, value))
@@ -101,22 +106,65 @@ def declared_values(settings: tuple[Setting, ...]) -> dict[str, Any]:
     return {s.key: s.value for s in settings if s.value is not None}
 
 
-def declare(table: Mapping[str, Mapping[str, Any]], **fill: Any) -> tuple[Setting, ...]:
+def declare(table: Mapping[str, object], **fill: object) -> tuple[Setting, ...]:
     """`Setting`s from TOML tables `{key: {field: value}}` (`fill`: fields a table leaves out); a
-    bound may name a `MAX_` constant of this module (TOML has no 2**256)."""
+    bound may name a `MAX_` constant of this module (TOML has no 2**256). The tables are read
+    as untrusted TOML: a field of the wrong type is one `SetupError` line naming it."""
     out = []
     for key, spec in table.items():
-        spec = {**fill, **spec, "choices": tuple(spec.get("choices", ())),
-                "heading": tuple(sorted(dict(spec.get("heading", {})).items()))}
-        if isinstance(spec.get("value"), list):
-            spec["value"] = tuple(spec["value"])
-        if spec.get("value") is not None and "default" not in spec:
-            spec["default"] = as_written(spec["value"])
-        for bound in ("low", "high"):
-            if isinstance(spec.get(bound), str) and spec[bound].startswith("MAX_"):
-                spec[bound] = globals()[spec[bound]]
-        out.append(Setting(key, **spec))
+        if not isinstance(spec, Mapping):
+            raise SetupError(f"setting {key}: declare it as a table of fields, [settings.{key}]")
+        out.append(_setting(key, {**fill, **spec}))
     return tuple(out)
+
+
+_TEXT_FIELDS = ("kind", "parse", "help", "form", "flag_doc", "default", "doc", "page", "names", "names_at",
+                "cites")
+_FIELDS = frozenset((*_TEXT_FIELDS, "low", "high", "choices", "switch", "value", "heading"))
+
+
+def _setting(key: str, spec: Mapping[str, object]) -> Setting:
+    """One declaration, each field checked for its type."""
+    unknown = sorted(set(spec) - _FIELDS)
+    if unknown:
+        raise SetupError(f"setting {key}: unknown field {unknown[0]}; a setting's fields are {sorted(_FIELDS)}")
+    text = {name: _declared_text(key, name, spec[name]) for name in _TEXT_FIELDS if name in spec}
+    value = spec.get("value")
+    value = tuple(value) if isinstance(value, list) else value
+    if value is not None and "default" not in text:
+        text["default"] = as_written(value)
+    switch = spec.get("switch", False)
+    if not isinstance(switch, bool):
+        raise SetupError(f"setting {key}: switch is true or false")
+    heading = spec.get("heading", {})
+    if not isinstance(heading, Mapping):
+        raise SetupError(f"setting {key}: heading is a table, {{ ja = \"…\", en = \"…\" }}")
+    return replace(Setting(key), **text, value=value, switch=switch,
+                   low=_bound(key, "low", spec.get("low")), high=_bound(key, "high", spec.get("high")),
+                   choices=_texts(key, "choices", spec.get("choices", ())),
+                   heading=tuple(sorted((str(lang), _declared_text(key, "heading", words))
+                                        for lang, words in heading.items())))
+
+
+def _declared_text(key: str, name: str, value: object) -> str:
+    if not isinstance(value, str):
+        raise SetupError(f"setting {key}: {name} is text, in quotes")
+    return value
+
+
+def _texts(key: str, name: str, value: object) -> tuple[str, ...]:
+    if not isinstance(value, (list, tuple)):
+        raise SetupError(f"setting {key}: {name} is a list of text")
+    return tuple(_declared_text(key, name, item) for item in value)
+
+
+def _bound(key: str, name: str, value: object) -> int | float | None:
+    """A declared bound: a number, or the name of a `MAX_` constant of this module."""
+    if isinstance(value, str) and value.startswith("MAX_"):
+        value = globals().get(value)
+    if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+        raise SetupError(f"setting {key}: {name} is a number or a MAX_ constant of narrator/settings.py")
+    return value
 
 
 SETTINGS = declare(tomllib.loads(Path(__file__).with_name("settings.toml").read_text(encoding="utf-8")))
@@ -241,8 +289,11 @@ def _build_settings(table: Mapping[str, Any], overrides: Mapping[str, Any], sour
         merged.pop(section, None)
     common = {k: merged.pop(k) for k in COMMON_KEYS if k in merged}
     listening = {k: merged.pop(k) for k in LISTEN_KEYS if k in merged}
-    values = {s.key: read_value(s, common[s.key], source)
-              for s in COMMON_SETTINGS if s.key in common and s.parse != "names"}
+    # A field per declared key, each value of its parser's type (`read_value`); which field a key
+    # is, only the declarations say, so the checker sees them as one mapping: the parsers are held
+    # to the fields' types by tests/test_settings_declared.py (every default read back).
+    values: dict[str, Any] = {s.key: read_value(s, common[s.key], source)
+                              for s in COMMON_SETTINGS if s.key in common and s.parse != "names"}
     if "audio_device" in values:  # naming a device means playing on it
         values["audio"] = "device"
     settings = TableSettings(source=source, options=merged, listening=listening, **values)
@@ -372,7 +423,7 @@ def parse_list(value: object, key: str, source: str) -> tuple[str, ...]:
 def parse_seconds_list(value: object, key: str, source: str, maximum: int = MAX_TIMER) -> tuple[int, ...]:
     """Seconds from a TOML list or "60,10", largest first (each 1 … `maximum`)."""
     if isinstance(value, (list, tuple)):
-        words: Any = value
+        words: Sequence[object] = value
     elif isinstance(value, str):
         words = parse_list(value, key, source)
     else:
@@ -382,7 +433,8 @@ def parse_seconds_list(value: object, key: str, source: str, maximum: int = MAX_
     return tuple(sorted({integer(w, key, source, minimum=1, maximum=maximum) for w in words}, reverse=True))
 
 
-def integer(value: object, key: str, source: str, minimum: int | None = None, maximum: int | None = None) -> int:
+def integer(value: object, key: str, source: str, minimum: float | None = None,
+            maximum: float | None = None) -> int:
     """A whole number: `true` is not 1, 2.5 and inf are not whole, "1e9" is not a number here."""
     try:
         if isinstance(value, bool) or not isinstance(value, (int, float, str)):
@@ -439,16 +491,16 @@ def _text(value: object, key: str, source: str) -> str:
     return str(value)
 
 
-def read_value(setting: Setting, value: object, source: str) -> Any:
+def read_value(setting: Setting, value: object, source: str) -> int | float | str | Path:
     """One shared key's value, read by its declared parser and bounds; a bad one is one line."""
     key, kind, low, high, choices = setting.key, setting.parse, setting.low, setting.high, setting.choices
     if kind in ("whole", "range"):
         whole = integer(value, key, source, minimum=low, maximum=high if kind == "whole" else None)
-        if kind == "range" and whole > high:
+        if kind == "range" and high is not None and whole > high:
             raise Refusal("out_of_range", source=source, key=key, low=low, high=high, value=_shown(whole))
         return whole
     if kind == "number":
-        return number(value, key, source, low, high)
+        return number(value, key, source, -math.inf if low is None else low, math.inf if high is None else high)
     if kind == "boolean":
         return boolean(value, key, source)
     if kind == "device":  # a device index is a number in TOML

@@ -166,3 +166,37 @@ def test_a_new_voice_line(copy):
     copy.review("timer.half", "残り半分です。", "ノコリハンブンデス、")
     copy.tests("tests/test_readings.py", "tests/test_voice_packs.py")
     assert len(copy.touched()) == stated("A new voice line"), copy.touched()
+
+
+HOUSE_RULE = """
+[settings.guard_announced]
+heading = { ja = "護衛が成功したら朝に言う", en = "Announce a successful guard" }
+cites = "house rule"
+doc = "the morning says that the guard saved someone (not whom)"
+"""
+
+HOUSE_RULE_TEST = '''
+
+def test_guard_announced_is_a_house_rule_off_by_default():
+    assert configure(players=8, seed=1).rules["guard_announced"] is False
+    assert configure(players=8, seed=1, guard_announced="true").rules["guard_announced"] is True
+    with pytest.raises(SetupError, match="guard_announced"):
+        configure(players=8, seed=1, guard_announced="maybe")
+'''
+
+
+def test_a_new_setting_on_the_host_screen(copy):
+    """A Bestia Magica house rule: its declaration and its test, by hand; its docs row is
+    written by scripts/docs-settings, and the count leaves out what the tool wrote."""
+    copy.replace("narrator/games/bestia_magica/definition.toml", "\nquiet_rounds = 3 ",
+                 "\nguard_announced = false           # a house rule: the morning says the guard saved someone\n"
+                 "quiet_rounds = 3 ")
+    copy.append("narrator/games/bestia_magica/definition.toml", HOUSE_RULE)
+    copy.append("tests/test_bestia_magica_setup.py", HOUSE_RULE_TEST)
+    by_hand = copy.touched()
+    copy.run("-m", "narrator.cli.docs_settings")  # scripts/docs-settings, in the copy
+    generated = sorted(set(copy.touched()) - set(by_hand))
+    assert generated == ["docs/bestia-magica.md"], generated
+    assert "| `guard_announced` (house rule) | false | the morning says" in (copy.root / generated[0]).read_text()
+    copy.tests("tests/test_settings_declared.py", "tests/test_bestia_magica_setup.py", "tests/test_settings_page.py")
+    assert len(by_hand) == stated("A new setting"), by_hand

@@ -5,13 +5,14 @@ everything that lists keys agrees with the declarations: `TableSettings`, `RunOp
 
 from __future__ import annotations
 
-import re
+import shutil
 from dataclasses import MISSING, fields
 from pathlib import Path
 
 import click
 import pytest
 
+from narrator.cli import docs_settings
 from narrator.cli.flags import table_flags
 from narrator.cli.play import play, resume_options
 from narrator.games import game_names, get_game
@@ -103,49 +104,91 @@ def test_play_has_a_flag_for_every_declared_flag_with_its_help_line():
     assert len(flags) == len([s for s in SETTINGS if s.flag and not s.switch]) + len(first)
 
 
-def key_tables(page: Path) -> list[tuple[list[str], list[str]]]:
-    """Each key table of a page: (its header's column names, its row lines)."""
-    lines = page.read_text(encoding="utf-8").splitlines()
-    tables = []
-    for i, line in enumerate(lines):
-        columns = [c.strip() for c in line.strip().strip("|").split("|")]
-        if columns[0] == "key" and len(columns) > 1 and columns[1] in ("flag", "default"):
+def test_the_docs_key_tables_are_written_from_the_declarations():
+    """Each key table's rows are the declarations' (scripts/docs-settings writes them): a row
+    missing, left over or different is a stale page, and the line says what to run."""
+    stale = docs_settings.stale()
+    assert not stale, f"{', '.join(stale)}: the settings tables differ from the declarations; run scripts/docs-settings"
+
+
+def test_every_row_naming_a_key_is_in_a_written_table():
+    """A key row written by hand outside the markers would escape the check above."""
+    for page in DOCS.glob("*.md"):
+        lines = page.read_text(encoding="utf-8").split("\n")
+        inside = {i for m in docs_settings.marked(lines, page.name) for i in range(m.start, m.end)}
+        for i, line in enumerate(lines):
+            columns = [c.strip() for c in line.strip().strip("|").split("|")]
+            if not (line.startswith("|") and columns[0] == "key" and columns[1:2] in (["flag"], ["default"])):
+                continue
             rows = []
             for row in lines[i + 2:]:
                 if not row.startswith("|"):
                     break
                 rows.append(row)
-            tables.append((columns, rows))
-    return tables
+            if any(docs_settings.KEYED.match(row) for row in rows):
+                assert i in inside, f"docs/{page.name}: mark the key table at line {i + 1} " \
+                    "(<!-- settings table … -->) and run scripts/docs-settings"
 
 
-def row_of(setting: Setting, columns: list[str]) -> str:
-    """The row the declaration gives, for a table with these columns."""
-    flag = setting.flag_doc or (f"`{setting.flag} {setting.form}`" if setting.form else f"`{setting.flag}`"
-                                if setting.flag else "—")
-    cells = {"key": f"`{setting.key}`", "flag": flag, "default": setting.default, "meaning": setting.doc}
-    return "| " + " | ".join(cells[c] for c in columns) + " |"
+@pytest.fixture
+def docs(tmp_path):
+    """A copy of docs/ to make a page stale in."""
+    shutil.copytree(DOCS, tmp_path / "docs")
+    return tmp_path / "docs"
 
 
-def test_the_docs_key_tables_are_the_declared_settings():
-    by_page: dict[str, list[Setting]] = {}
-    for setting in declared():
-        by_page.setdefault(setting.page, []).append(setting)
-    pages = {p.name for p in DOCS.glob("*.md") if key_tables(p)}
-    assert set(by_page) <= pages
-    for name in sorted(pages):
-        rows = {}
-        for columns, lines in key_tables(DOCS / name):
-            for line in lines:
-                key = re.match(r"\|\s*`([a-z_]+)`", line)
-                if key:  # a row whose key is prose ("*role defaults*") names no key
-                    rows[key.group(1)] = (columns, line)
-        settings = {s.key: s for s in by_page.get(name, [])}
-        assert sorted(rows) == sorted(settings), name
-        for key, setting in settings.items():
-            columns, line = rows[key]
-            if setting.doc:
-                assert line == row_of(setting, columns), f"{name}: {key}"
+def test_a_page_with_a_row_missing_or_different_is_stale_and_the_tool_writes_it_back(docs):
+    page = docs / "bestia-magica.md"
+    text = page.read_text(encoding="utf-8")
+    assert docs_settings.stale(docs) == []
+    row = next(line for line in text.split("\n") if line.startswith("| `guard_self` (P-BM-2) |"))
+    page.write_text(text.replace(row + "\n", ""), encoding="utf-8")
+    assert docs_settings.stale(docs) == ["docs/bestia-magica.md"]
+    page.write_text(text.replace(row, row.replace("| false |", "| true |")), encoding="utf-8")
+    assert docs_settings.stale(docs) == ["docs/bestia-magica.md"]
+    page.write_text(text.replace(row, row + "\n| `guard_twice` | false | a row with no declaration |"), encoding="utf-8")
+    assert docs_settings.stale(docs) == ["docs/bestia-magica.md"]
+    assert docs_settings.write(docs) == ["docs/bestia-magica.md"]
+    assert page.read_text(encoding="utf-8") == text and docs_settings.stale(docs) == []
+
+
+def test_the_prose_rows_and_the_pages_columns_are_kept(docs):
+    """`*role defaults*` is the page's own row; the columns are the page's choice."""
+    page = docs / "bestia-magica.md"
+    text = page.read_text(encoding="utf-8")
+    page.write_text(text.replace("| key | default | rule |\n|---|---|---|", "| key | rule |\n|---|---|")
+                    .replace("| see `definition.toml` `[roles]` |", "|"), encoding="utf-8")
+    docs_settings.write(docs)
+    rows = page.read_text(encoding="utf-8").split("| key | rule |\n|---|---|\n")[1].split("\n")
+    assert rows[0].startswith("| *role defaults* (P-BM-1/2) | each role's team")
+    assert rows[1] == "| `murderer_reads` (P-BM-2) | what prophet and undertaker see for the murderer: `H` or `U` " \
+                      "(angel, demon, sleep demon read `U`; beasts `B`; others `H`) |"
+
+
+def test_a_setting_no_page_marks_or_without_its_words_is_one_line_naming_the_fix(docs, monkeypatch):
+    extra = Setting("tiny_timer", doc="seconds of the tiny timer", page="tiny.md")
+    monkeypatch.setattr(docs_settings, "declared", lambda: [*declared(), extra])
+    with pytest.raises(docs_settings.Stale, match="no page of docs/ marks the settings table tiny.md"):
+        docs_settings.stale(docs)
+    monkeypatch.setattr(docs_settings, "declared", lambda: [*declared(), Setting("tiny_timer")])
+    with pytest.raises(docs_settings.Stale, match="tiny_timer declares no `doc`"):
+        docs_settings.stale(docs)
+
+
+def test_the_tool_checks_and_writes_from_the_command_line(docs, monkeypatch, capsys):
+    page = docs / "history.md"
+    text = page.read_text(encoding="utf-8")
+    page.write_text(text.replace("| `history` | true |", "| `history` | yes |"), encoding="utf-8")
+    assert docs_settings.main(["--check"], docs) == 1
+    assert capsys.readouterr().out == ("docs/history.md: its settings table differs from the declarations; "
+                                       "run scripts/docs-settings\n")
+    assert docs_settings.main([], docs) == 0
+    assert capsys.readouterr().out == "docs/history.md: settings table written\n"
+    assert page.read_text(encoding="utf-8") == text and docs_settings.main(["--check"], docs) == 0
+    page.write_text(text.replace("<!-- end of settings table -->", ""), encoding="utf-8")
+    assert docs_settings.main(["--check"], docs) == 1
+    assert capsys.readouterr().err == ("scripts/docs-settings: docs/history.md: the settings table history.md has no "
+                                       "`<!-- end of settings table -->` line; add it after the table\n")
 
 
 def test_a_flag_whose_zero_means_different_things_names_each_games_meaning():
@@ -189,3 +232,28 @@ def test_a_game_reads_its_declared_defaults():
     assert values
     for key, value in values.items():
         assert config[key] == (list(value) if isinstance(value, tuple) else value), key
+
+
+@pytest.mark.parametrize("spec, named", [
+    ({"help": 3}, "help is text"),
+    ({"heading": {"ja": 1}}, "heading is text"),
+    ({"low": "ten"}, "low is a number"),
+    ({"choices": "a,b"}, "choices is a list"),
+    ({"switch": "yes"}, "switch is true or false"),
+    ({"helps": "A typo."}, "unknown field helps"),
+])
+def test_a_declaration_of_the_wrong_type_is_one_line_naming_the_field(spec, named):
+    """A declaration is untrusted TOML (a game from outside brings its own): a field of the wrong
+    type is refused where it is declared, not carried into a flag's help or a docs row."""
+    from narrator.errors import SetupError
+    from narrator.settings import declare
+
+    with pytest.raises(SetupError, match=f"setting x: {named}"):
+        declare({"x": spec})
+
+
+def test_a_declared_bound_may_name_a_max_constant():
+    from narrator.settings import MAX_TIMER, declare
+
+    (setting,) = declare({"x": {"low": 0, "high": "MAX_TIMER", "value": [60, 10]}})
+    assert (setting.low, setting.high, setting.value, setting.default) == (0, MAX_TIMER, (60, 10), "60, 10")

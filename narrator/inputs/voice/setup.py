@@ -24,7 +24,8 @@ from narrator.settings import SETTINGS
 from narrator.sound.engines import EngineUnavailable, load_stt, stt_engine_names
 from narrator.sound.names import heard_forms
 
-LISTEN_BOUNDS = {s.key: (float(s.low), float(s.high)) for s in SETTINGS if s.kind == "listening" and s.high is not None}
+LISTEN_BOUNDS = {s.key: (float(s.low), float(s.high)) for s in SETTINGS
+                 if s.kind == "listening" and s.low is not None and s.high is not None}
 """The listening keys that are numbers, with their bounds as narrator/settings.toml declares them."""
 LISTEN_CHOICES = next(s.choices for s in SETTINGS if s.key == "listen")
 
