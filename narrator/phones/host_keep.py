@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
 
 from narrator import home
 from narrator.phones.seats import read_kept
+from narrator.phones.serving import Menu
 
 FILE = "phones-host.json"
 """In the narrator's home, beside the table file."""
@@ -48,7 +49,7 @@ def save(path: Path | None, digest: str | None, key: str | None) -> bool:
     return True
 
 
-def restore(page: Any, path: Path | None, warn: Callable[[str], None] | None = None) -> bool:
+def restore(page: Menu, path: Path | None, warn: Callable[[str], None] | None = None) -> bool:
     """Give `page` (a SettingsPage) the kept host screen; True when there was one."""
     kept = load(path, warn)
     if kept is None:

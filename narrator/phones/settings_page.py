@@ -29,8 +29,10 @@ from typing import Any, Callable
 from aiohttp import web
 
 from narrator.errors import NarratorError, Refusal
-from narrator.phones import (app_cache, carry, crypto, gate, guard, host_channel, host_keep, host_release, naming,
-                             settings_view, wire)
+from narrator.inputs.hub import ListenerHub
+from narrator.phones import (app_cache, carry, crypto, gate, guard, host_channel, host_keep, host_release, host_turns,
+                             naming, settings_view, wire)
+from narrator.phones.host_turns import PendingHost
 from narrator.phones.seats import new_table_code, normal_code
 from narrator.phones.server import STATIC_FILES, _own_names
 
@@ -69,9 +71,11 @@ class SettingsPage:
         self.table_code = new_table_code()
         self.host_digest: str | None = None
         """The SHA-256 of the host screen's token (carry.py carries it into each game and back)."""
-        self.pending: Any = None
+        self.pending: PendingHost | None = None
         """A phone that typed the table code, waiting for a press at the table (carry.claim)."""
-        self.hub: Any = None
+        self.turns = host_turns.Turns(carry.CONFIRM_SECONDS)
+        """The line of phones waiting to claim the host screen (host_turns.py)."""
+        self.hub: ListenerHub | None = None
         """The appliance's hub: a press or "done" at the table confirms a waiting phone."""
         self.now: Callable[[], float] = lambda: asyncio.get_running_loop().time()
         self.seat_tokens: dict[str, int] = {}
@@ -175,7 +179,7 @@ class SettingsPage:
             self.hub.drop_table_claim(self._table_confirms)
         if self.hub is not None and hasattr(self.hub, "forget"):  # the game's page takes `release` over
             self.hub.forget(self)
-        if self.release_until is not None and hasattr(self.hub, "hear_also"):
+        if self.release_until is not None and self.hub is not None:
             self.hub.hear_also(())  # a release asked and never answered: the voice stops hearing "yes"
         self.pending, self.release_until = None, None
         if self._sweeper is not None:
