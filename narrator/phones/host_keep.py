@@ -25,8 +25,8 @@ FILE = "phones-host.json"
 
 def load(path: Path | None, warn: Callable[[str], None] | None = None) -> tuple[str, str | None] | None:
     """(the host's token digest, its public key or None), or None when no host screen is kept."""
-    saved = read_kept(path, dict, warn, "the table confirms a host screen again")
-    digest = (saved or {}).get("digest")
+    saved = read_kept(path, dict, warn, "the table confirms a host screen again") or {}
+    digest = saved.get("digest")
     if not isinstance(digest, str) or len(digest) != 64:
         return None
     key = saved.get("key")
