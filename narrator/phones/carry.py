@@ -19,14 +19,15 @@ a host screen is confirmed by the table once before it is ever carried.
 from __future__ import annotations
 
 import secrets
+
 from aiohttp import web
 
 from narrator.inputs.hub import TABLE_SOURCES
 from narrator.phones import crypto, seat_carry, wire
 from narrator.phones.host import CONFIRM_SECONDS, COOKIE_AGE
 from narrator.phones.host_turns import PendingHost
-from narrator.phones.serving import Menu, Serving
 from narrator.phones.seats import _digest, new_token
+from narrator.phones.serving import Menu, Serving
 
 CARRY_KEY = PRESS_FOR_KEY = True
 """The game takes the settings page's confirmed key; a new one waits for the table's press
