@@ -333,7 +333,8 @@ def test_carrying_leaves_a_resumed_games_own_host_screen_and_a_game_of_another_c
 
     from narrator.phones.seats import Seats
 
-    page = SimpleNamespace(host_digest="d" * 64, keys=SeatKeys(None), pending=object(), table_code="1")
+    page = SimpleNamespace(host_digest="d" * 64, keys=SeatKeys(None), pending=object(), table_code="1",
+                           host_changed=lambda: None)  # serving.Menu: what carry asks of the settings page
     resumed = SimpleNamespace(seats=Seats(["Aki", "Ben"]), keys=SeatKeys(None), host_cookie="narrator_g_host")
     resumed.seats.claim(HOST, "its own")
     assert carry.into_game(page, resumed) is False and resumed.host_cookie == "narrator_g_host"
@@ -347,11 +348,15 @@ def test_carrying_leaves_a_resumed_games_own_host_screen_and_a_game_of_another_c
 
 
 class SettingsPageStandIn:
-    """What carry.claim and carry.confirm ask of the settings page."""
+    """What carry.claim and carry.confirm ask of the settings page (serving.Menu)."""
 
     def __init__(self, sources=("button",)):
         self.pending, self.host_digest, self.keys, self.t = None, None, SeatKeys(None), 100.0
         self.hub, self.said = SimpleNamespace(sources=set(sources)), []
+        self.turns = host_turns.Turns(carry.CONFIRM_SECONDS)
+
+    def host_changed(self):
+        pass
 
     def now(self):
         return self.t

@@ -13,7 +13,8 @@ request bodies safely, `guard`
 caps connections, times them out and keeps room for seated phones, `network` finds the address to announce, `standings`
 shows the table's history on the host screen after the game. On the appliance, between
 games, `settings_page` serves the table's settings, and `carry` keeps its host screen the
-host screen of each game and back. The page
+host screen of each game and back. The handlers take what they use of their page as
+Protocols (`serving`: `server` imports them, so they never import it). The page
 itself is plain HTML, CSS and a little JavaScript (static/; tweetnacl-js and scrypt-js
 vendored from npm with their licences).
 """

@@ -19,14 +19,15 @@ a host screen is confirmed by the table once before it is ever carried.
 from __future__ import annotations
 
 import secrets
-from typing import Any
 
 from aiohttp import web
 
 from narrator.inputs.hub import TABLE_SOURCES
-from narrator.phones import crypto, host_turns, seat_carry, wire
-from narrator.phones.host import CONFIRM_SECONDS, COOKIE_AGE, PendingHost
+from narrator.phones import crypto, seat_carry, wire
+from narrator.phones.host import CONFIRM_SECONDS, COOKIE_AGE
+from narrator.phones.host_turns import PendingHost
 from narrator.phones.seats import _digest, new_token
+from narrator.phones.serving import Menu, Serving
 
 CARRY_KEY = PRESS_FOR_KEY = True
 """The game takes the settings page's confirmed key; a new one waits for the table's press
@@ -39,14 +40,12 @@ def digest(token: str | None) -> str | None:
     return _digest(token) if token and len(token) <= 200 else None
 
 
-def claim(page: Any, key: Any = None, address: str = "?") -> web.Response:
+def claim(page: Menu, key: object = None, address: str = "?") -> web.Response:
     """The right table code on the settings page: the phone waits for a press (or "done") at
     the table, its number said aloud; a table with nothing to press takes it at once. `key`
     (the page's public key) is bound to the new token, so the host's saves come sealed.
     Phones take turns (host_turns.py)."""
     now = page.now()
-    if not hasattr(page, "turns"):
-        page.turns = host_turns.Turns(CONFIRM_SECONDS)
     if not page.turns.may_claim(address, page.pending, now):
         return wire.error(409, "another phone is waiting for the table to confirm it; try again shortly")
     token = new_token()
@@ -68,7 +67,7 @@ def claim(page: Any, key: Any = None, address: str = "?") -> web.Response:
     return response
 
 
-def confirm(page: Any) -> bool:
+def confirm(page: Menu) -> bool:
     """The table pressed: the waiting phone becomes the host screen (False: none waits)."""
     pending, page.pending = page.pending, None
     if pending is None or pending.until <= page.now() or page.host_digest is not None:
@@ -79,18 +78,17 @@ def confirm(page: Any) -> bool:
     return True
 
 
-def _kept(page: Any) -> None:
+def _kept(page: Menu) -> None:
     """The page's host screen changed: kept on the card at once (host_keep.py)."""
-    if hasattr(page, "host_changed"):
-        page.host_changed()
+    page.host_changed()
 
 
-def into_game(page: Any, server: Any) -> bool:
+def into_game(page: Menu | None, server: Serving) -> bool:
     """Before a game's page opens: it answers the host cookie, and the settings page's host
     screen is its host screen. A resumed game whose host screen is still seated keeps it, by
     the cookie it had: this one when the appliance served it (issue 37: a resumed game knew it
     by the game's own cookie only, and locked its host screen out). True when carried."""
-    served = getattr(server.seats, "host_cookie", None) == COOKIE  # resumed, or carried before
+    served = server.seats.host_cookie == COOKIE  # resumed, or carried before
     if served or not server.seats.seated():  # the appliance's seat cookie (a fresh game's, or kept)
         server.cookie = seat_carry.COOKIE
     if server.seats.has_host:  # resumed: by this cookie if the appliance served it (issue 37:
@@ -98,8 +96,7 @@ def into_game(page: Any, server: Any) -> bool:
             server.host_cookie = COOKIE
         return False
     server.host_cookie = COOKIE
-    if hasattr(server.seats, "answer_cookie"):
-        server.seats.answer_cookie(COOKIE)
+    server.seats.answer_cookie(COOKIE)
     if page is None or page.host_digest is None:
         return False
     server.seats.carry_host(page.host_digest)
@@ -108,7 +105,7 @@ def into_game(page: Any, server: Any) -> bool:
     return True
 
 
-def back_from_game(page: Any, server: Any) -> None:
+def back_from_game(page: Menu | None, server: Serving) -> None:
     """After the game: the settings page's host screen is the game's, as it stands now."""
     if page is None or server.host_cookie != COOKIE:
         return
@@ -117,13 +114,13 @@ def back_from_game(page: Any, server: Any) -> None:
         page.host_digest = held
         page.table_code = server.seats.table_code  # the old code was said to everyone
     key = server.keys.host_public_key(held) if held is not None else None
-    if key is not None:  # the key the table confirmed in the game: the host's saves come sealed
+    if held is not None and key is not None:  # the key the table confirmed in the game: its saves come sealed
         page.keys.bind_host_digest(held, key)
     _kept(page)
     page.pending = None
 
 
-async def bind_key(server: Any, request: web.Request) -> web.Response:
+async def bind_key(server: Serving, request: web.Request) -> web.Response:
     """A host screen asks for a new key (its page lost the one the table confirmed): the
     narrator asks the table aloud, with a number the screen shows, and the key is bound only on
     the table's press within `CONFIRM_SECONDS` (host.confirm_host), as a claim is. Why (issue
@@ -137,7 +134,7 @@ async def bind_key(server: Any, request: web.Request) -> web.Response:
     token, key = server.token(request, host_cookie=True), body.get("key")
     if token is None:  # (is_host above: the host cookie is there)
         return wire.error(403, "only the host screen may do this")
-    if len(crypto._unb64(key) or b"") != 32:
+    if not isinstance(key, str) or len(crypto._unb64(key) or b"") != 32:
         return wire.error(400, "send {\"key\": PUBLIC_KEY} (32 bytes, base64)")
     if not PRESS_FOR_KEY:  # as before issue 38
         server.keys.bind_host(token, key)

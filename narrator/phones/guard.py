@@ -32,7 +32,9 @@ import resource
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Protocol, runtime_checkable
+
+from aiohttp import web
 
 WANTED_FILES = 4096
 """The soft open-file limit the narrator asks for (systemd and shells default to 1024)."""
@@ -66,6 +68,15 @@ def caps_for(soft_limit: int) -> tuple[int, int]:
     return total, max(4, min(32, total // 4))
 
 
+@runtime_checkable
+class Connection(Protocol):
+    """What the guard uses of a connection's transport (asyncio's, or a test's stand-in)."""
+
+    def get_extra_info(self, name: str) -> object: ...
+
+    def abort(self) -> None: ...
+
+
 @dataclass
 class _Conn:
     address: str
@@ -84,15 +95,15 @@ class ConnectionGuard:
     request_timeout: float = REQUEST_TIMEOUT
     refused: int = 0
     evicted: int = 0
-    conns: dict[Any, _Conn] = field(default_factory=dict)
+    conns: dict[Connection, _Conn] = field(default_factory=dict)
     now: Callable[[], float] = time.monotonic
     """The guard's clock (a test's manual one)."""
 
-    def factory(self, inner: Any) -> Any:
+    def factory(self, inner: Callable[[], asyncio.Protocol]) -> Callable[[], asyncio.Protocol]:
         """A protocol factory for `loop.create_server`: aiohttp's, behind the caps."""
         return lambda: _Guarded(self, inner())
 
-    def admit(self, transport: Any) -> bool:
+    def admit(self, transport: Connection) -> bool:
         """Take a new connection, or refuse it. At the total cap the oldest connection that
         is not seated makes room (idle first, then one in a request: a stranger's request may
         be a flood's, and a phone's costs it one retry), its own address's first, so a flood
@@ -116,26 +127,30 @@ class ConnectionGuard:
         self.conns[transport] = _Conn(address, self.now())
         return True
 
-    def started(self, transport: Any) -> None:
-        conn = self.conns.get(transport)
+    def _conn(self, transport: Connection | None) -> _Conn | None:
+        """The connection's entry (None: a request whose transport is gone, or one not counted)."""
+        return self.conns.get(transport) if transport is not None else None
+
+    def started(self, transport: Connection | None) -> None:
+        conn = self._conn(transport)
         if conn is not None:
             conn.busy, conn.since = True, self.now()
 
-    def finished(self, transport: Any) -> None:
-        conn = self.conns.get(transport)
+    def finished(self, transport: Connection | None) -> None:
+        conn = self._conn(transport)
         if conn is not None:
             conn.busy, conn.since = False, self.now()
 
-    def seated(self, transport: Any, seat: str) -> None:
+    def seated(self, transport: Connection | None, seat: str) -> None:
         """This connection carried `seat`'s token: keep room for it (up to `SEAT_ROOM`)."""
-        conn = self.conns.get(transport)
+        conn = self._conn(transport)
         if conn is None or conn.seat is not None:
             return
         if sum(1 for c in self.conns.values() if c.seat == seat) < SEAT_ROOM:
             conn.seat = seat
 
-    def streaming(self, transport: Any) -> None:
-        conn = self.conns.get(transport)
+    def streaming(self, transport: Connection | None) -> None:
+        conn = self._conn(transport)
         if conn is not None:
             conn.stream = True
 
@@ -161,17 +176,21 @@ class ConnectionGuard:
 class _Guarded(asyncio.Protocol):
     """Passes everything to aiohttp's protocol; refuses the connection when over a cap."""
 
-    def __init__(self, guard: ConnectionGuard, inner: Any):
-        self.guard, self.inner, self.transport = guard, inner, None
+    def __init__(self, guard: ConnectionGuard, inner: asyncio.Protocol):
+        self.guard, self.inner = guard, inner
+        self.transport: Connection | None = None
 
-    def connection_made(self, transport: Any) -> None:
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        if not isinstance(transport, Connection):  # a TCP listener's always is one (it can `abort`)
+            transport.close()
+            return
         if not self.guard.admit(transport):
             transport.abort()  # refused: the descriptor is given back at once
             return
         self.transport = transport
         self.inner.connection_made(transport)
 
-    def connection_lost(self, exc: Any) -> None:
+    def connection_lost(self, exc: Exception | None) -> None:
         if self.transport is not None:
             self.guard.conns.pop(self.transport, None)
             self.inner.connection_lost(exc)
@@ -180,7 +199,7 @@ class _Guarded(asyncio.Protocol):
         if self.transport is not None:
             self.inner.data_received(data)
 
-    def eof_received(self) -> Any:
+    def eof_received(self) -> bool | None:
         return self.inner.eof_received() if self.transport is not None else None
 
     def pause_writing(self) -> None:
@@ -190,13 +209,17 @@ class _Guarded(asyncio.Protocol):
         self.inner.resume_writing()
 
 
+Handler = Callable[[asyncio.AbstractEventLoop, dict[str, Any]], object]
+"""An event loop's exception handler (asyncio's shape: the loop and its context)."""
+
+
 class AcceptErrors:
     """The loop's exception handler while a page listens: a failed `accept()` for want of
     descriptors or memory is one line per burst on stderr (the journal), never a traceback per
     try (asyncio retries each second, and a full backlog fails every try). Anything else goes
     to the handler that was there before."""
 
-    def __init__(self, previous: Any = None, now: Callable[[], float] = time.monotonic):
+    def __init__(self, previous: Handler | None = None, now: Callable[[], float] = time.monotonic):
         self.previous, self.now = previous, now
         self.last: float | None = None
         self.failed = 0
@@ -229,11 +252,13 @@ class AcceptErrors:
         self.last = now
 
 
-async def listen(runner: Any, guard: ConnectionGuard, host: str, port: int) -> tuple[Any, asyncio.Task]:
+async def listen(runner: web.BaseRunner, guard: ConnectionGuard, host: str,
+                 port: int) -> tuple[asyncio.Server, asyncio.Task[None]]:
     """Serve `runner`'s app (set up with `handler_cancellation=True`, `keepalive_timeout=
     REQUEST_TIMEOUT`) on host:port behind `guard`; returns the listening server and the sweep
     task (cancel it on stop). OSError when the address cannot be had."""
     loop = asyncio.get_running_loop()
     AcceptErrors.install(loop)
+    assert runner.server is not None, "the runner is set up first"
     listener = await loop.create_server(guard.factory(runner.server), host, port, backlog=64, reuse_address=True)
     return listener, asyncio.ensure_future(guard.sweep_forever())

@@ -14,14 +14,15 @@ from __future__ import annotations
 import asyncio
 import io
 import secrets
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, Awaitable, Callable
 
 from aiohttp import web
 
-from narrator.inputs.hub import TABLE_SOURCES
+from narrator.inputs.hub import TABLE_SOURCES, ListenerHub
 from narrator.phones import channel, gate, host_channel, standings, wire
+from narrator.phones.host_turns import PendingHost
 from narrator.phones.seats import HOST, SeatTaken, _digest, new_token
+from narrator.phones.serving import Serving
 
 WRONG_CODE_DELAY = gate.WRONG_CODE_DELAY
 """Read when a server is made (`server.gate`); a test may set it first."""
@@ -38,21 +39,7 @@ CONFIRM_SECONDS = 15.0
 """Seconds the table has to confirm a phone that entered the table code."""
 
 
-@dataclass
-class PendingHost:
-    """A phone that entered the table code, waiting for the table to confirm it (issue 24: a
-    script took the host screen 20 ms after `release host`, since the code is said aloud)."""
-
-    token: str
-    word: str
-    until: float
-    address: str = ""
-    """Who claimed (host_turns.py: the line of the others waiting)."""
-    key: str | None = None
-    """A host screen asking for a new key (`carry.bind_key`): it is bound on the press."""
-
-
-def confirm_host(server: Any) -> bool:
+def confirm_host(server: Serving) -> bool:
     """The table confirmed (a button press, "done" said or typed): the waiting phone becomes
     the host screen. False when no phone is waiting, or its time ran out. A request for a new
     host key waits while a question is open: the table's press answers the question (a laptop
@@ -83,14 +70,14 @@ WAITS_FOR_TABLE = True
 """A claim made before the table's inputs start waits for them (a test turns it off)."""
 
 
-def at_table(hub: Any) -> bool:
+def at_table(hub: ListenerHub) -> bool:
     """Whether the table can press or say "done": an input of its own listens, or is still to
     start (issue 38: `narrator play` started the keyboard after saying the code, and for those
     ~11 s a claim became the host screen with no press)."""
     return bool(hub.sources & TABLE_SOURCES) or (WAITS_FOR_TABLE and getattr(hub, "table_to_come", False))
 
 
-def table_ready(server: Any) -> None:
+def table_ready(server: Serving) -> None:
     """The table's keyboard, button or microphone has started: a claim made while the code was
     being said gets its whole window from now, so the table can press for it."""
     pending = server.pending_host
@@ -98,7 +85,7 @@ def table_ready(server: Any) -> None:
         pending.until = max(pending.until, server.gate.now() + CONFIRM_SECONDS)
 
 
-def _claim_host(server: Any, request: web.Request, body: dict[str, Any]) -> web.Response:
+def _claim_host(server: Serving, request: web.Request, body: dict[str, object]) -> web.Response:
     """The table code: the phone waits for the table's confirmation, said aloud with a number
     its screen shows; a table with nothing to confirm by (no keyboard, button or microphone)
     takes it at once, said aloud all the same; one whose keyboard, button or microphone is
@@ -125,7 +112,7 @@ def _claim_host(server: Any, request: web.Request, body: dict[str, Any]) -> web.
     return response
 
 
-def add_routes(server: Any, app: web.Application) -> None:
+def add_routes(server: Serving, app: web.Application) -> None:
     app.router.add_get("/api/join/challenge", _bound(server, challenge))
     for path, handler in (("/api/host/release", release), ("/api/host/move", move), ("/api/host/start", start)):
         app.router.add_post(path, _bound(server, handler))
@@ -134,13 +121,17 @@ def add_routes(server: Any, app: web.Application) -> None:
     standings.add_routes(server, app)
 
 
-def _bound(server: Any, handler: Any) -> Any:
+Handler = Callable[[Serving, web.Request], Awaitable[web.StreamResponse]]
+"""A route of the host screen's, given the server it serves."""
+
+
+def _bound(server: Serving, handler: Handler) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
     async def run(request: web.Request) -> web.StreamResponse:
         return await handler(server, request)
     return run
 
 
-def host_view(server: Any) -> dict[str, Any]:
+def host_view(server: Serving) -> dict[str, Any]:
     """What the host screen shows: every seat by number, taken or free, and the public question."""
     seats = [{"number": i, "name": n, "taken": server.seats.taken(n)} for i, n in enumerate(server.seats.names, 1)]
     view: dict[str, Any] = {"seats": seats, "free": len(server.seats.free()), "ask": None}
@@ -155,7 +146,7 @@ def host_view(server: Any) -> dict[str, Any]:
     return view
 
 
-def _cookie(server: Any, response: web.Response, name: str, token: str) -> None:
+def _cookie(server: Serving, response: web.Response, name: str, token: str) -> None:
     response.set_cookie(name, token, httponly=True, samesite="Strict", path="/", max_age=COOKIE_AGE)
 
 
@@ -165,12 +156,12 @@ def _gone(request: web.Request) -> bool:
     return transport is None or transport.is_closing()
 
 
-async def challenge(server: Any, request: web.Request) -> web.Response:
+async def challenge(server: Serving, request: web.Request) -> web.Response:
     """A fresh challenge for this address's next sealed join (join_challenge.py)."""
     return wire.reply({"challenge": server.challenges.give(request.remote or "?")})
 
 
-async def join(server: Any, request: web.Request) -> web.Response:
+async def join(server: Serving, request: web.Request) -> web.Response:
     """A phone gives a code: a free seat's own code seats it; the table code makes the host screen.
 
     Nothing here waits on anyone else (see gate.py): an address that sent a wrong code is
@@ -190,7 +181,7 @@ async def join(server: Any, request: web.Request) -> web.Response:
         gate.end(address)
 
 
-async def _checked_join(server: Any, request: web.Request, body: dict[str, Any], address: str) -> web.Response:
+async def _checked_join(server: Serving, request: web.Request, body: dict[str, object], address: str) -> web.Response:
     """A join whose body has arrived (it holds a place in the gate while its code is looked at)."""
     gate = server.gate
     typed = await channel.joining_code(server, body, address)  # a sealed join proves the code, never sends it
@@ -214,7 +205,7 @@ async def _checked_join(server: Any, request: web.Request, body: dict[str, Any],
     return wire.error(403, "wrong or used code: ask the host screen for your seat's code")
 
 
-def _seat_number(server: Any, request: web.Request) -> str | web.Response:
+def _seat_number(server: Serving, request: web.Request) -> str | web.Response:
     if not server.is_host(request):
         return wire.error(403, "only the host screen shows seat codes")
     number = request.match_info["number"]
@@ -231,7 +222,7 @@ def _join_link(request: web.Request, seat_code: str | None) -> str:
     return f"http://{request.host}/#code={seat_code}"
 
 
-async def code(server: Any, request: web.Request) -> web.Response:
+async def code(server: Serving, request: web.Request) -> web.Response:
     name = _seat_number(server, request)
     if isinstance(name, web.Response):
         return name
@@ -239,7 +230,7 @@ async def code(server: Any, request: web.Request) -> web.Response:
     return channel.host_reply(server, request, {"seat": name, "code": seat_code, "link": _join_link(request, seat_code)})
 
 
-async def qr(server: Any, request: web.Request) -> web.Response:
+async def qr(server: Serving, request: web.Request) -> web.Response:
     name = _seat_number(server, request)
     if isinstance(name, web.Response):
         return name
@@ -254,22 +245,22 @@ async def qr(server: Any, request: web.Request) -> web.Response:
     return web.Response(body=out.getvalue(), content_type="image/svg+xml")
 
 
-async def _host_body(server: Any, request: web.Request) -> dict[str, Any] | web.Response:
+async def _host_body(server: Serving, request: web.Request) -> dict[str, object] | web.Response:
     if not server.is_host(request):
         return wire.error(403, "only the host screen may do this")
     return await host_channel.body_of(server, request)
 
 
-def _number(server: Any, seat: str) -> int:
+def _number(server: Serving, seat: str) -> int:
     """A seat's number, as every phone shows it (said aloud: a name would say who it is)."""
     return server.seats.names.index(seat) + 1
 
 
-def _seat(server: Any, value: object) -> str | None:
+def _seat(server: Serving, value: object) -> str | None:
     return value if isinstance(value, str) and value in server.seats.names else None
 
 
-async def release(server: Any, request: web.Request) -> web.Response:
+async def release(server: Serving, request: web.Request) -> web.Response:
     """Free a seat (a lost phone): its token stops working and the seat gets a new code."""
     body = await _host_body(server, request)
     if isinstance(body, web.Response):
@@ -283,7 +274,7 @@ async def release(server: Any, request: web.Request) -> web.Response:
     return wire.reply({"ok": True, "free": seat})
 
 
-async def move(server: Any, request: web.Request) -> web.Response:
+async def move(server: Serving, request: web.Request) -> web.Response:
     """The phone on one seat takes a free seat instead (it scanned the wrong code)."""
     body = await _host_body(server, request)
     if isinstance(body, web.Response):
@@ -300,7 +291,7 @@ async def move(server: Any, request: web.Request) -> web.Response:
     return wire.reply({"ok": True})
 
 
-async def start(server: Any, request: web.Request) -> web.Response:
+async def start(server: Serving, request: web.Request) -> web.Response:
     """Start the game now, with seats still free."""
     body = await _host_body(server, request)
     if isinstance(body, web.Response):

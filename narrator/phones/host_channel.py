@@ -12,14 +12,16 @@ inside. A host screen that gave a key at join (every page does) is refused a pla
 from __future__ import annotations
 
 import json
-from typing import Any, Awaitable, Callable, cast
+from typing import Awaitable, Callable, Mapping, TypeVar, cast
 
 from aiohttp import web
 
 from narrator.phones import wire
+from narrator.phones.serving import Door
 
 DOOR = "/api/host"
-OPENED: Any = web.RequestKey("host_body", dict) if hasattr(web, "RequestKey") else "narrator.host_body"
+OPENED: web.RequestKey[dict[str, object]] | str = (
+    web.RequestKey("host_body", dict) if hasattr(web, "RequestKey") else "narrator.host_body")
 """Where the door leaves the opened body on the request, for the action's handler (a typed key
 where aiohttp has them, 3.12 on)."""
 SEALED_ONLY = True
@@ -27,16 +29,18 @@ SEALED_ONLY = True
 NOT_SEALED = "this request is not sealed with the host screen's key: reload the host screen"
 PLAIN_REFUSED = "the host screen's actions are sealed: reload the host screen"
 
-Action = Callable[[Any, web.Request], Awaitable[web.Response]]
+P = TypeVar("P", bound=Door)
+"""The page the door is on (the game's, the settings page): its actions are handed that page."""
+Action = Callable[[P, web.Request], Awaitable[web.Response]]
 
 
-def add_routes(server: Any, app: web.Application, actions: dict[str, Action]) -> None:
+def add_routes(server: P, app: web.Application, actions: Mapping[str, Action[P]]) -> None:
     async def run(request: web.Request) -> web.StreamResponse:
         return await door(server, request, actions)
     app.router.add_post(DOOR, run)
 
 
-async def door(server: Any, request: web.Request, actions: dict[str, Action]) -> web.Response:
+async def door(server: P, request: web.Request, actions: Mapping[str, Action[P]]) -> web.Response:
     """Open the host screen's sealed request, do the action it names, seal the reply."""
     if not server.is_host(request):
         return wire.error(403, "only the host screen may do this")
@@ -55,7 +59,7 @@ async def door(server: Any, request: web.Request, actions: dict[str, Action]) ->
     return wire.reply(server.keys.seal_for_host(token, reply))
 
 
-async def body_of(server: Any, request: web.Request) -> dict[str, Any] | web.Response:
+async def body_of(server: Door, request: web.Request) -> dict[str, object] | web.Response:
     """A host action's body: opened by the door; a plain one only from a host screen with no key."""
     if OPENED in request:
         return request[OPENED]

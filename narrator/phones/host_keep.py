@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
 
 from narrator import home
 from narrator.phones.seats import read_kept
+from narrator.phones.serving import Menu
 
 FILE = "phones-host.json"
 """In the narrator's home, beside the table file."""
@@ -24,8 +25,8 @@ FILE = "phones-host.json"
 
 def load(path: Path | None, warn: Callable[[str], None] | None = None) -> tuple[str, str | None] | None:
     """(the host's token digest, its public key or None), or None when no host screen is kept."""
-    saved = read_kept(path, dict, warn, "the table confirms a host screen again")
-    digest = (saved or {}).get("digest")
+    saved = read_kept(path, dict, warn, "the table confirms a host screen again") or {}
+    digest = saved.get("digest")
     if not isinstance(digest, str) or len(digest) != 64:
         return None
     key = saved.get("key")
@@ -48,7 +49,7 @@ def save(path: Path | None, digest: str | None, key: str | None) -> bool:
     return True
 
 
-def restore(page: Any, path: Path | None, warn: Callable[[str], None] | None = None) -> bool:
+def restore(page: Menu, path: Path | None, warn: Callable[[str], None] | None = None) -> bool:
     """Give `page` (a SettingsPage) the kept host screen; True when there was one."""
     kept = load(path, warn)
     if kept is None:

@@ -10,7 +10,7 @@ at the menu, between games: the settings page (settings_page.py) answers the sam
 
 from __future__ import annotations
 
-from typing import Any
+from narrator.phones.serving import Releasing
 
 WORD = "release_host"
 """The hub's word for it: the button's hold (inputs/button.py), the voice pack's phrase."""
@@ -18,25 +18,27 @@ CONFIRM_SECONDS = 15.0
 """Seconds the table has to answer the question."""
 
 
-def _now(server: Any) -> float:
+def _now(server: Releasing) -> float:
     """The game's page's clock (its gate's), or the settings page's own (`SettingsPage.now`)."""
     own = getattr(server, "now", None)
     return own() if callable(own) else server.gate.now()
 
 
-def ask(server: Any) -> None:
+def ask(server: Releasing) -> None:
     """The gesture or the phrase: ask the table to confirm, and hear its "yes" meanwhile."""
     server.release_until = _now(server) + CONFIRM_SECONDS
     server.announce("phones.host_release_ask", {"seconds": int(CONFIRM_SECONDS)})
-    server.hub.hear_also(("yes",))
+    if server.hub is not None:  # (the table's word or press asked it: there is a hub)
+        server.hub.hear_also(("yes",))
 
 
-def confirm(server: Any) -> bool:
+def confirm(server: Releasing) -> bool:
     """The table's press or "yes": True when a question was open (the words are spent)."""
     until, server.release_until = server.release_until, None
     if until is None:
         return False
-    server.hub.hear_also(())
+    if server.hub is not None:
+        server.hub.hear_also(())
     if until <= _now(server):
         return False  # too late: the press is an ordinary one
     server.release("host")  # a new table code, said aloud

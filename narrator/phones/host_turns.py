@@ -13,12 +13,27 @@ again at once (a table that missed its press simply types the code again).
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 
 FAIR = True
 """Claims take turns (a test turns it off to show a laptop holding the claim forever)."""
 QUEUE = 16
 """Addresses remembered in line at most (more are refused until there is room)."""
+
+
+@dataclass
+class PendingHost:
+    """A phone that entered the table code, waiting for the table to confirm it (issue 24: a
+    script took the host screen 20 ms after `release host`, since the code is said aloud).
+    Kept here, beside the line it waits at; host.py and carry.py make them."""
+
+    token: str
+    word: str
+    until: float
+    address: str = ""
+    """Who claimed (the line of the others waiting, `Turns`)."""
+    key: str | None = None
+    """A host screen asking for a new key (`carry.bind_key`): it is bound on the press."""
 
 
 class Turns:
@@ -29,7 +44,7 @@ class Turns:
         self.line: list[str] = []
         self.start: float | None = None
 
-    def may_claim(self, address: str, pending: Any, now: float) -> bool:
+    def may_claim(self, address: str, pending: PendingHost | None, now: float) -> bool:
         """Whether `address` may claim now; False means it waits (and is put in line)."""
         if pending is not None and pending.until > now:
             if address != pending.address:

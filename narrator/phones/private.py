@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from narrator import home
+from narrator.cues import Request
+from narrator.inputs.private_answers import OpenCollect
 from narrator.phones.seats import read_kept
 
 
@@ -43,7 +45,8 @@ def _entry(entry: object) -> bool:
     return isinstance(entry, dict) and isinstance(entry.get("to"), str) and isinstance(entry.get("text"), dict)
 
 
-def request_view(open_collect: Any, name: str, text: Callable[[str, dict], dict[str, str]]) -> dict[str, Any] | None:
+def request_view(open_collect: tuple[int, OpenCollect] | None, name: str,
+                 text: Callable[[str, dict[str, Any]], dict[str, str]]) -> dict[str, Any] | None:
     """What `name` is asked in the open private round, or None when they are not asked."""
     if open_collect is None:
         return None
@@ -60,7 +63,7 @@ def request_view(open_collect: Any, name: str, text: Callable[[str, dict], dict[
     }
 
 
-def check_private_answer(request: Any, answer: Any) -> tuple[dict[str, Any] | None, str | None]:
+def check_private_answer(request: Request, answer: object) -> tuple[dict[str, Any] | None, str | None]:
     """(the answer in canonical form, None) or (None, why it does not fit `request`)."""
     if not isinstance(answer, dict):
         return None, "the answer must be an object"

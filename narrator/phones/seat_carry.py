@@ -16,7 +16,7 @@ from one game to the next; a game resumed after a power cut knows it by the seat
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from narrator.phones.serving import Serving
 
 COOKIE = "narrator_seat"
 """The seated phones' cookie on every game the appliance serves (carry.COOKIE is the host's)."""
@@ -33,7 +33,7 @@ class Kept:
     seats: dict[str, tuple[str, str]] = field(default_factory=dict)
 
 
-def after_game(server: Any) -> Kept | None:
+def after_game(server: Serving) -> Kept | None:
     """What to carry from a game that ended (None: none of its phones answered this cookie)."""
     if getattr(server, "cookie", None) != COOKIE:
         return None
@@ -45,7 +45,7 @@ def after_game(server: Any) -> Kept | None:
     return Kept(tuple(server.seats.names), server.keys.public_salt, seats)
 
 
-def into_game(kept: Kept | None, server: Any) -> str:
+def into_game(kept: Kept | None, server: Serving) -> str:
     """Seat the last game's phones in `server` (before it opens): "carried", "changed" (the
     table is not the same: everyone joins anew) or "none" (nothing to carry)."""
     if not CARRY or kept is None or not kept.seats or server.seats.seated():

@@ -18,7 +18,7 @@ import hashlib
 import hmac
 import secrets
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable, TypeVar
 
 from narrator import home
 from narrator.terminal import said
@@ -204,7 +204,11 @@ class Seats:
         home.write_atomic(self.path, json.dumps(data))
 
 
-def read_kept(path: Path | None, kind: type, warn: Callable[[str], None] | None, fresh: str) -> Any:
+K = TypeVar("K", dict, list)
+"""What a phones file holds: an object or a list."""
+
+
+def read_kept(path: Path | None, kind: type[K], warn: Callable[[str], None] | None, fresh: str) -> K | None:
     """A phones file's content, or None: a missing file, or a damaged one (not JSON, not a
     `kind`), which is set aside beside itself and said once; the phones then start `fresh`."""
     if path is None:

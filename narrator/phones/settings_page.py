@@ -24,15 +24,18 @@ from __future__ import annotations
 import asyncio
 import secrets
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Awaitable, Callable
 
 from aiohttp import web
 
 from narrator.errors import NarratorError, Refusal
-from narrator.phones import (app_cache, carry, crypto, gate, guard, host_channel, host_keep, host_release, naming,
-                             settings_view, wire)
+from narrator.inputs.hub import ListenerHub
+from narrator.phones import (app_cache, carry, crypto, gate, guard, host_channel, host_keep, host_release, host_turns,
+                             naming, settings_view, wire)
+from narrator.phones.host_turns import PendingHost
 from narrator.phones.seats import new_table_code, normal_code
 from narrator.phones.server import STATIC_FILES, _own_names
+from narrator.sound.voicepack import VoicePack
 
 STATIC = Path(__file__).with_name("static")
 FILES = STATIC_FILES
@@ -43,6 +46,8 @@ WRONG_CODE_DELAY = gate.WRONG_CODE_DELAY
 HANDLER_CANCELLATION = True
 """A handler whose client hung up is cancelled, as on the game page (server.py): a gone
 sender's try holds nothing and claims nothing."""
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+"""The next handler a middleware hands the request to (aiohttp's)."""
 HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
            "X-Frame-Options": "DENY",
            "Content-Security-Policy": "default-src 'self'; style-src 'self'; script-src 'self'; frame-ancestors 'none'"}
@@ -63,15 +68,17 @@ class SettingsPage:
 
     def __init__(self, table: Callable[[], dict[str, Any]], apply: Callable[[str, Any], Any],
                  announce: Callable[[str, dict[str, Any]], None], play: Callable[[], None],
-                 packs: dict[str, Any], lang: str):
+                 packs: dict[str, VoicePack], lang: str):
         self.table, self.apply, self.announce, self.play = table, apply, announce, play
         self.packs, self.lang = packs, lang
         self.table_code = new_table_code()
         self.host_digest: str | None = None
         """The SHA-256 of the host screen's token (carry.py carries it into each game and back)."""
-        self.pending: Any = None
+        self.pending: PendingHost | None = None
         """A phone that typed the table code, waiting for a press at the table (carry.claim)."""
-        self.hub: Any = None
+        self.turns = host_turns.Turns(carry.CONFIRM_SECONDS)
+        """The line of phones waiting to claim the host screen (host_turns.py)."""
+        self.hub: ListenerHub | None = None
         """The appliance's hub: a press or "done" at the table confirms a waiting phone."""
         self.now: Callable[[], float] = lambda: asyncio.get_running_loop().time()
         self.seat_tokens: dict[str, int] = {}
@@ -81,7 +88,7 @@ class SettingsPage:
         """Who may try the table code now (the game page's gate: no lock, no queue)."""
         self.guard = guard.ConnectionGuard(*guard.caps_for(guard.raise_file_limit()))
         """The connection caps and idle sweep of every page the narrator serves."""
-        self._listener: Any = None
+        self._listener: asyncio.Server | None = None
         self._sweeper: asyncio.Task | None = None
         self.keys = crypto.SeatKeys()
         """The narrator's key pair and the host screen's public key: its saves come sealed
@@ -175,7 +182,7 @@ class SettingsPage:
             self.hub.drop_table_claim(self._table_confirms)
         if self.hub is not None and hasattr(self.hub, "forget"):  # the game's page takes `release` over
             self.hub.forget(self)
-        if self.release_until is not None and hasattr(self.hub, "hear_also"):
+        if self.release_until is not None and self.hub is not None:
             self.hub.hear_also(())  # a release asked and never answered: the voice stops hearing "yes"
         self.pending, self.release_until = None, None
         if self._sweeper is not None:
@@ -194,7 +201,7 @@ class SettingsPage:
         return self._runner is not None
 
     @web.middleware
-    async def _guarded(self, request: web.Request, handler: Any) -> web.StreamResponse:
+    async def _guarded(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         """The guard sees each request begin and end (a connection in a request is not idle);
         the host screen's and a seated phone's connections have room kept for them."""
         self.guard.started(request.transport)
@@ -207,7 +214,7 @@ class SettingsPage:
             self.guard.finished(request.transport)
 
     @web.middleware
-    async def _same_origin(self, request: web.Request, handler: Any) -> web.StreamResponse:
+    async def _same_origin(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         """A POST must come from this page (its Origin): a page elsewhere cannot change the table;
         and every request must name this machine (its Host): a page elsewhere that points a name
         of its own at this address (DNS rebinding) would otherwise pass the Origin check."""
@@ -278,7 +285,7 @@ class SettingsPage:
         self.gate.wrong(address)
         return wire.error(403, "wrong code: the narrator says the table code")
 
-    async def _changes(self, request: web.Request) -> dict[str, Any] | web.Response:
+    async def _changes(self, request: web.Request) -> dict[str, object] | web.Response:
         if not self.is_host(request):
             return wire.error(403, "only the host screen changes the settings")
         return await host_channel.body_of(self, request)

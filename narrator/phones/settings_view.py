@@ -13,20 +13,22 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from narrator.errors import NarratorError
 from narrator.games import game_names, get_game
-from narrator.settings import SETTINGS, build_settings
+from narrator.games.contract import Game
+from narrator.settings import SETTINGS, Setting, TableSettings, build_settings
 from narrator.sound.names import KANJI, openjtalk_analysis, spoken_readings
+from narrator.sound.voicepack import VoicePack
 
 
-def texts(packs: Mapping[str, Any], line: str, params: Mapping[str, Any] | None = None) -> dict[str, str]:
+def texts(packs: Mapping[str, VoicePack], line: str, params: Mapping[str, Any] | None = None) -> dict[str, str]:
     """A line's words in every page language whose pack has it."""
     return {lang: pack.speak(line, dict(params or {})).text for lang, pack in packs.items() if pack.has(line)}
 
 
-def _kind(value: Any) -> str:
+def _kind(value: object) -> str:
     if isinstance(value, bool):
         return "bool"
     if isinstance(value, (int, float)):
@@ -40,7 +42,7 @@ def _kind(value: Any) -> str:
     return "text"
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: object) -> object:
     if isinstance(value, Mapping):
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -49,12 +51,12 @@ def _plain(value: Any) -> Any:
 
 
 @lru_cache(maxsize=1)
-def _analysis() -> Any:
+def _analysis() -> Callable[[str], str] | None:
     """Open JTalk's reading of kanji (loaded once: the page is drawn on every change)."""
     return openjtalk_analysis()
 
 
-def names_view(settings: Any, seats: tuple[str, ...], packs: Mapping[str, Any]) -> list[dict[str, Any]]:
+def names_view(settings: TableSettings, seats: tuple[str, ...], packs: Mapping[str, VoicePack]) -> list[dict[str, str]]:
     """Each seat's name, the reading the table gave, and `said`: how the narrator's voice
     (the table's language; Japanese, its first, when unset) will read it, so that the host hears no
     surprise at the first night and corrects a wrong guess here (saved as `name:reading`).
@@ -71,7 +73,7 @@ def names_view(settings: Any, seats: tuple[str, ...], packs: Mapping[str, Any]) 
     return [{"name": "", "reading": "", "seat": n, "said": said.get(n, n)} for n in seats]
 
 
-def addable(game: Any, settings: Any, setting: Any, value: Mapping[str, Any]) -> list[str]:
+def addable(game: Game, settings: TableSettings, setting: Setting, value: Mapping[str, object]) -> list[str]:
     """The ids a counts row may add, one at a time: those of its vocabulary (`Setting.names`)
     that the game's own `configure` accepts with 1 added to this table (a card's countdown
     only for a night card in play), so the page never offers a card it would then refuse."""
@@ -94,12 +96,12 @@ def addable(game: Any, settings: Any, setting: Any, value: Mapping[str, Any]) ->
 SHARED = {s.key: s for s in SETTINGS}
 
 
-def heading(setting: Any, packs: Mapping[str, Any]) -> dict[str, str]:
+def heading(setting: Setting, packs: Mapping[str, VoicePack]) -> dict[str, str]:
     """A setting's declared heading in the page's languages (those it has a pack for)."""
     return {lang: words for lang, words in setting.headings.items() if lang in packs}
 
 
-def build(table: Mapping[str, Any], packs: Mapping[str, Any], preset_names: list[str]) -> dict[str, Any]:
+def build(table: Mapping[str, Any], packs: Mapping[str, VoicePack], preset_names: list[str]) -> dict[str, Any]:
     """The settings as the page draws them; `table` is the checked table file, `preset_names` its
     saved presets (the appliance reads them: this room never imports the appliance's)."""
     settings = build_settings(table, {}, "table file")
@@ -108,18 +110,19 @@ def build(table: Mapping[str, Any], packs: Mapping[str, Any], preset_names: list
     config = configured.to_dict()
     label = game.label or (lambda id_: "")
     named = names_view(settings, game.names(configured), packs)
-    rows, ids = [], []
+    rows: list[dict[str, object]] = []
+    ids: list[str] = []
     for setting in game.settings:
         raw = settings.options.get(setting.key)
         value = _plain(config.get(setting.key, raw))
         kind = _kind(value) if value is not None else "text"
-        if kind in ("counts", "order"):
-            ids += [i for i in (value if kind == "order" else value.keys()) if i not in ids]
-        row = {"key": setting.key, "label": heading(setting, packs), "kind": kind, "value": value,
-               "set": setting.key in settings.options, "default": setting.default}
-        if kind == "counts":
-            row["addable"] = addable(game, settings, setting, value)
-            ids += [i for i in row["addable"] if i not in ids]
+        if kind in ("counts", "order") and isinstance(value, (dict, list)):  # a dict's ids are its keys
+            ids += [i for i in value if isinstance(i, str) and i not in ids]
+        row: dict[str, object] = {"key": setting.key, "label": heading(setting, packs), "kind": kind, "value": value,
+                                  "set": setting.key in settings.options, "default": setting.default}
+        if kind == "counts" and isinstance(value, dict):
+            more = row["addable"] = addable(game, settings, setting, value)
+            ids += [i for i in more if i not in ids]
         rows.append(row)
     return {
         "game": settings.game,

@@ -17,9 +17,11 @@ from typing import Any
 from aiohttp import web
 
 from narrator.phones import wire
+from narrator.phones.serving import Serving
 from narrator.phones.views import phone_play
 from narrator.table.history import record_of, records
 from narrator.table.standings import select, standings
+from narrator.table.store import GameStore
 
 STRINGS = Path(__file__).with_name("static") / "strings.json"
 SHOWN_IN = ("setup", "over")
@@ -35,19 +37,19 @@ def page_strings() -> dict[str, dict[str, str]]:
 class TableHistory:
     """Where the server finds the history of the game it serves."""
 
-    def __init__(self, store: Any):
+    def __init__(self, store: GameStore):
         self.store = store
         self.root = store.folder.parent.parent
         self.on = store.meta["run"].get("history") is not False
 
 
-def add_routes(server: Any, app: web.Application) -> None:
+def add_routes(server: Serving, app: web.Application) -> None:
     async def run(request: web.Request) -> web.StreamResponse:
         return await reply(server, request)
     app.router.add_get("/api/host/standings", run)
 
 
-async def reply(server: Any, request: web.Request) -> web.Response:
+async def reply(server: Serving, request: web.Request) -> web.Response:
     """The host screen's request (the Standings button): this game's standings, or why not now."""
     if not server.is_host(request):
         return wire.error(403, "only the host screen may do this")
@@ -56,7 +58,7 @@ async def reply(server: Any, request: web.Request) -> web.Response:
     return wire.reply(table_standings(server))
 
 
-def after_the_game(server: Any) -> dict[str, Any] | None:
+def after_the_game(server: Serving) -> dict[str, Any] | None:
     """What the host view carries once the game is over (read once), else None."""
     if server.shown is None or not server.shown.finished:
         return None
@@ -65,7 +67,7 @@ def after_the_game(server: Any) -> dict[str, Any] | None:
     return server.final_standings
 
 
-def table_standings(server: Any) -> dict[str, Any]:
+def table_standings(server: Serving) -> dict[str, Any]:
     """This game's standings: each player's line, what they held in both languages."""
     history: TableHistory | None = getattr(server, "history", None)
     if history is None or not history.on:

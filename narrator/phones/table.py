@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from typing import Any, Callable
+from typing import Any, Callable, Protocol, TextIO
 from urllib.parse import urlsplit
 
 from narrator.cues import Say
-from narrator.games.contract import Game
+from narrator.games.contract import Game, GameConfig
+from narrator.inputs.hub import ListenerHub
 from narrator.phones.network import bind_host, join_url, show_qr, spoken_address
 from narrator.phones.crypto import SeatKeys
 from narrator.phones.private import PrivateLines
@@ -21,7 +22,10 @@ from narrator.phones.standings import TableHistory
 from narrator.phones.server import PhoneServer
 from narrator.errors import SetupError
 from narrator.games import game_names, get_game
-from narrator.sound.voicepack import load_pack
+from narrator.settings import RunSettings
+from narrator.sound.voicepack import VoicePack, load_pack
+from narrator.table.scheduler import Scheduler
+from narrator.table.store import GameStore
 
 PAGE_LANGUAGES = ("ja", "en")
 
@@ -33,7 +37,7 @@ def check_game(rules: Game) -> None:
         raise SetupError(f"the phone page serves {', '.join(served)}, not {rules.name}; drop --phones")
 
 
-def make_server(rules: Game, config: Any, store: Any, hub: Any, lang: str, voice: str = "auto",
+def make_server(rules: Game, config: GameConfig, store: GameStore, hub: ListenerHub, lang: str, voice: str = "auto",
                 no_speaker: bool = False) -> PhoneServer:
     """The game's phone server; `no_speaker`: the appliance plays it without sound (the host screen says so)."""
     check_game(rules)
@@ -48,7 +52,7 @@ def make_server(rules: Game, config: Any, store: Any, hub: Any, lang: str, voice
     return server
 
 
-def page_packs(voice: str = "auto") -> dict[str, Any]:
+def page_packs(voice: str = "auto") -> dict[str, VoicePack]:
     """The packs whose words the page shows, one per page language: the bundled ones, and for
     its own language the pack the table plays with (a pack of a game's own lines, say)."""
     packs = {lang_: load_pack(lang_) for lang_ in PAGE_LANGUAGES}
@@ -59,7 +63,7 @@ def page_packs(voice: str = "auto") -> dict[str, Any]:
     return packs
 
 
-def speaker(scheduler: Any) -> Callable[[str, dict[str, Any]], None]:
+def speaker(scheduler: Scheduler) -> Callable[[str, dict[str, Any]], None]:
     """Say a line of the server's at once, beside whatever the game is saying (a host screen
     claimed, a seat released): on the timeline's next slot, never failing the game."""
     def speak(line: str, params: dict[str, Any]) -> None:
@@ -72,7 +76,7 @@ def speaker(scheduler: Any) -> Callable[[str, dict[str, Any]], None]:
     return speak
 
 
-def print_table_code(code: str, url: str, stream: Any = None) -> None:
+def print_table_code(code: str, url: str, stream: TextIO | None = None) -> None:
     """The table code on the table's own terminal, never in a log: on the appliance stderr is
     the journal, which any user in the `adm` group reads, so there it is only "announced"."""
     stream = stream or sys.stderr
@@ -89,7 +93,7 @@ def spoken_code(code: str) -> str:
     return " ".join(code)
 
 
-async def wait_for_seats(server: PhoneServer | None, run: Any, only_if_used: bool = False) -> None:
+async def wait_for_seats(server: PhoneServer | None, run: RunSettings, only_if_used: bool = False) -> None:
     """The step every game with phones takes before its first cue, at `narrator play` and on
     the appliance alike, whether the game needs phones or not: wait until every seat has a
     phone, the host screen presses 「このまま始める」, or the table says "done" (Enter, the
@@ -106,7 +110,14 @@ async def wait_for_seats(server: PhoneServer | None, run: Any, only_if_used: boo
     await server.wait_for_phones()
 
 
-async def listen_somewhere(page: Any, host: str, port: int, what: str, **start: Any) -> int:
+class Listens(Protocol):
+    """A page that listens (the game's phone page, the settings page) on host:port; returns the
+    port. A page's own keywords (the settings page's `no_speaker`) pass through `listen_somewhere`."""
+
+    async def start(self, host: str, port: int, /) -> int: ...
+
+
+async def listen_somewhere(page: Listens, host: str, port: int, what: str, **start: bool) -> int:
     """Listen on `port`, else on a free one: a port another program holds (a second service,
     a stuck old one) must not leave the table without its page. The address said aloud is the
     one listened on, so the table never needs to know which it was."""
@@ -119,7 +130,7 @@ async def listen_somewhere(page: Any, host: str, port: int, what: str, **start: 
         return await page.start(host, 0, **start)
 
 
-async def open_phones(server: PhoneServer, scheduler: Any, host: str | None, port: int,
+async def open_phones(server: PhoneServer, scheduler: Scheduler, host: str | None, port: int,
                       any_port: bool = False) -> str:
     """Start listening, print the address and the table code (and a QR code of both on a
     terminal) and say them; the wait for the seats is `wait_for_seats`, once the table's

@@ -13,23 +13,24 @@ is a run of spoken lines; the host screen lists them too, for the table to read 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Callable
 
 from aiohttp import web
 
-from narrator.cues import End, Say
+from narrator.cues import Cue, End, Say
 from narrator.phones import host_channel, wire
+from narrator.phones.serving import Serving
 
 SOURCE = "phone"
 
 
-def add_routes(server: Any, app: web.Application) -> None:
+def add_routes(server: Serving, app: web.Application) -> None:
     async def run(request: web.Request) -> web.StreamResponse:
         return await end_timer(server, request)
     app.router.add_post("/api/host/end-timer", run)
 
 
-async def end_timer(server: Any, request: web.Request) -> web.Response:
+async def end_timer(server: Serving, request: web.Request) -> web.Response:
     """`done` for the timer running now (the discussion), from the host screen only."""
     if not server.is_host(request):
         return wire.error(403, "only the host screen may do this")
@@ -49,7 +50,7 @@ class EndLines:
     def __init__(self) -> None:
         self.lines: list[dict[str, str]] | None = None
 
-    def follow(self, cue: Any, text: Any) -> bool:
+    def follow(self, cue: Cue, text: Callable[[str, dict[str, object]], dict[str, str]]) -> bool:
         """Take `cue` (a cue the scheduler starts); True when the end's list grew."""
         if isinstance(cue, End):
             self.lines = []

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from aiohttp import web
+from aiohttp import StreamReader, web
 
 BUCKET = 16384
 """Bytes every message is padded to (a larger one: the next multiple). A full view of a
@@ -48,7 +48,7 @@ def error(status: int, message: str) -> web.Response:
     return reply({"error": message}, status)
 
 
-async def json_body(request: web.Request) -> dict[str, Any] | web.Response:
+async def json_body(request: web.Request) -> dict[str, object] | web.Response:
     """The request's JSON object; a form, a non-object, a huge or deeply nested body is refused."""
     if request.content_type != "application/json":
         return error(415, "send JSON (Content-Type: application/json)")
@@ -69,7 +69,7 @@ async def json_body(request: web.Request) -> dict[str, Any] | web.Response:
     return body
 
 
-async def _read_bounded(stream: Any, limit: int) -> bytes:
+async def _read_bounded(stream: StreamReader, limit: int) -> bytes:
     """The body to its end, or its first `limit` bytes: one `read(n)` returns only what has
     arrived so far, so a body that comes in pieces (a padded memo over a slow link) would be
     cut and refused as bad JSON."""
@@ -82,7 +82,7 @@ async def _read_bounded(stream: Any, limit: int) -> bytes:
     return raw
 
 
-def parse(raw: bytes) -> Any:
+def parse(raw: bytes) -> object:
     """JSON from a request body, or a 400: too deep a nesting is refused before parsing
     (the parser recurses, and a deep enough body would raise from inside it)."""
     if _bracket_depth(raw) > MAX_DEPTH:
