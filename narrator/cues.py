@@ -144,7 +144,7 @@ class Request:
     key: str = "target"
     """The answer's field naming the chosen player: "target" (memo) or "vote"."""
 
-    def check(self, answer: Any) -> dict[str, Any]:
+    def check(self, answer: object) -> dict[str, Any]:
         """The answer in canonical form, or raise ValueError saying what would fit."""
         if not isinstance(answer, dict):
             raise ValueError(f"the answer for {self.player} must be an object, not {answer!r}")
