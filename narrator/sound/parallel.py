@@ -22,7 +22,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator, Protocol
 
 from narrator.sound.clips import process
 from narrator.sound.engines import TTS_GROUP, TextToSpeech, VoiceSettings, load_tts
@@ -44,6 +44,15 @@ def default_jobs() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not Linux
         return max(1, os.cpu_count() or 1)
+
+
+class Jobs(Protocol):
+    """The clips to render: a list, or a background render's feed (it counts its jobs, and
+    hands them out in the order the game will need them)."""
+
+    def __len__(self) -> int: ...
+
+    def __iter__(self) -> Iterator[Job]: ...
 
 
 def workers_for(engine: TextToSpeech, jobs: int | None, todo: int) -> int:
@@ -98,7 +107,7 @@ def _work(job: Job, settings: VoiceSettings) -> Job:
     return job
 
 
-def render_all(engine: TextToSpeech, todo: list[Job], settings: VoiceSettings, jobs: int | None = None,
+def render_all(engine: TextToSpeech, todo: Jobs, settings: VoiceSettings, jobs: int | None = None,
                done: Callable[[Job], None] | None = None) -> int:
     """Render every job (with `workers_for` processes); `done` is called as each finishes.
 
