@@ -11,10 +11,13 @@ nothing below the table calls back up into it.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from narrator.cues import Ask, Say
 from narrator.inputs.heard import Heard
+
+if TYPE_CHECKING:
+    from narrator.table.scheduler import Scheduler
 
 YES_NO = ("yes", "no")
 
@@ -33,7 +36,7 @@ def confirmation(heard: Heard, vocabulary: Mapping[str, Any] | None = None) -> A
 class Confirmer:
     """The scheduler's confirmer: plays the confirmation through it."""
 
-    def __init__(self, scheduler: Any):
+    def __init__(self, scheduler: Scheduler):
         self.scheduler = scheduler
 
     async def confirmed(self, ask: Ask, heard: Heard) -> bool:
