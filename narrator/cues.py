@@ -97,7 +97,7 @@ class Ask(Cue):
     written to the shared transcript, whoever answers it: passing one device, a script in the
     holder's place answers it unheard (the turn would tell the table whose it is)."""
 
-    def ends_with(self, value: Any) -> bool:
+    def ends_with(self, value: object) -> bool:
         """Whether the answer `value` (a word, or names) is one that ends the game."""
         return any(v in self.ends_game for v in (value if isinstance(value, (list, tuple)) else [value]))
 
