@@ -307,10 +307,11 @@ class Continue:
 @dataclass(frozen=True)
 class Answer:
     """The table answered the open question: a word, a name, a list of names or a round's
-    collected answers (`value` is whatever the question's parser made of it)."""
+    collected answers (`value` is whatever the question's parser made of it, or a log's JSON:
+    an `object` the game's step checks with isinstance before it uses it)."""
 
     type: ClassVar[str] = "answer"
-    value: Any
+    value: object
     source: str | None = None
     """Which listener it came from (keyboard, voice, button, phones, script); None in a replay."""
 
@@ -337,7 +338,7 @@ EVENT_TYPES = ("start", "answer", "continue", "undo")
 """The log's event types, in the order the log reader names them."""
 
 
-def answered(event: GameEvent) -> Any:
+def answered(event: GameEvent) -> object:
     """The value of the answer a step that asked is handed. `run_step` gives an `ask_` step
     nothing but an `Answer`, so any other event here is a bug in the game's step table."""
     if not isinstance(event, Answer):

@@ -24,15 +24,12 @@ import string
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Protocol
+from typing import Any, Iterable, Mapping, Protocol
 
 from narrator import home
 from narrator.sound.clips import RATE, WIDTH, read_pcm, write_pcm
-from narrator.sound.engines import TextToSpeech
+from narrator.sound.engines import TextToSpeech, VoiceSettings
 from narrator.sound.voicepack import Spoken, VoicePack
-
-if TYPE_CHECKING:
-    from narrator.sound.voice import EngineVoice
 
 PAUSES = {"、": 0.15, ",": 0.15, "，": 0.15, "。": 0.3, ".": 0.3, "？": 0.3, "?": 0.3, "！": 0.3, "!": 0.3}
 """Seconds of silence a piece's edge punctuation becomes (the engine never sees it alone)."""
@@ -65,6 +62,20 @@ class Speaking(Protocol):
 
     @property
     def cache_dir(self) -> Path: ...
+
+
+class RendersPieces(Speaking, Protocol):
+    """What rendering pieces uses of a voice (`voice.EngineVoice`, which imports this module):
+    its engine's settings, its cache key and clip processing, and its count of engine runs."""
+
+    synthesized: int
+
+    @property
+    def settings(self) -> VoiceSettings: ...
+
+    def _key(self, *parts: object) -> str: ...
+
+    def _process(self, source: Path, wav: Path) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -158,11 +169,11 @@ def _add(out: list[Piece], words: str, is_name: bool) -> None:
 # --- rendering ------------------------------------------------------------------------------
 
 
-def piece_wav(voice: EngineVoice, piece: Piece) -> Path:
+def piece_wav(voice: RendersPieces, piece: Piece) -> Path:
     return voice.cache_dir / f"piece-{voice._key(voice.engine.name, voice.settings.__dict__, piece.words)}.wav"
 
 
-def render_piece(voice: EngineVoice, piece: Piece) -> bool:
+def render_piece(voice: RendersPieces, piece: Piece) -> bool:
     """Render one piece into the cache unless it is there; True if the engine ran."""
     wav = piece_wav(voice, piece)
     if wav.is_file():
@@ -178,7 +189,7 @@ def render_piece(voice: EngineVoice, piece: Piece) -> bool:
     return True
 
 
-def joined(voice: EngineVoice, parts: list[Piece]) -> tuple[Path, str]:
+def joined(voice: RendersPieces, parts: list[Piece]) -> tuple[Path, str]:
     """The clip of a line said in pieces: each piece from the cache (rendered if missing), joined."""
     wavs = [piece_wav(voice, p) for p in parts]
     key = voice._key("joined", [(w.name, p.pause) for w, p in zip(wavs, parts)])
@@ -191,7 +202,7 @@ def joined(voice: EngineVoice, parts: list[Piece]) -> tuple[Path, str]:
     return out, "synthesized" if any(fresh) else "cache"
 
 
-def is_cached(voice: EngineVoice, parts: list[Piece]) -> bool:
+def is_cached(voice: RendersPieces, parts: list[Piece]) -> bool:
     return all(piece_wav(voice, p).is_file() for p in parts)
 
 
@@ -229,7 +240,7 @@ NAME_FIELDS = ("name", "names", "target")
 """Placeholders the games fill with player names (used only to find the fixed pieces ahead)."""
 
 
-def missing(voice: EngineVoice, requests: Iterable[tuple[str, Mapping[str, Any]]], names: Iterable[str] = ()) -> list[Piece]:
+def missing(voice: RendersPieces, requests: Iterable[tuple[str, Mapping[str, Any]]], names: Iterable[str] = ()) -> list[Piece]:
     """The pieces the requests (every wording) and the table's names still need rendered."""
     if not getattr(voice.engine, "names_apart", False):
         return []
@@ -263,7 +274,7 @@ def _speed(voice: Speaking) -> dict[str, float]:
     return _speeds(voice).get(voice.engine.name, {})
 
 
-def _learn(voice: EngineVoice, seconds: float, piece: Piece, loaded: bool) -> None:
+def _learn(voice: RendersPieces, seconds: float, piece: Piece, loaded: bool) -> None:
     """Keep the engine's speed here: seconds per name (short pieces, where each render's fixed
     cost dominates) and per character of a line's words, as running means, and its load time."""
     data = _speeds(voice)

@@ -16,17 +16,15 @@ import json
 import wave
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, AbstractSet as Set, Any, Callable, Iterable, Mapping, Protocol
+from typing import AbstractSet as Set, Any, Callable, Iterable, Mapping, Protocol
 
 from narrator import home
 from narrator.sound import name_clips, parallel
+from narrator.sound.name_clips import Piece
 from narrator.sound.clips import RATE, WIDTH, process, read_pcm
 from narrator.sound.engines import EngineUnavailable, TextToSpeech
 from narrator.sound.voicepack import Spoken, VoicePack
 
-if TYPE_CHECKING:
-    from narrator.sound.background_render import BackgroundRender
-    from narrator.sound.name_clips import Piece
 
 OnReady = Callable[[int], object]
 """Called with how many more requests (or pieces) are ready: a progress bar's `update`."""
@@ -76,6 +74,13 @@ class Voice(Protocol):
     def sound(self, name: str) -> bytes | None: ...
 
 
+class RendersAhead(Protocol):
+    """A game's background render (`background_render.BackgroundRender`, which imports this
+    module): a clip it has queued is waited for, not synthesized twice."""
+
+    def wait_for(self, wav: Path) -> bool: ...
+
+
 class TextVoice:
     """Speaks nothing: the words are shown, and last as long as reading them aloud would."""
 
@@ -112,7 +117,7 @@ class EngineVoice:
         clips of its background render are counted there, `BackgroundRender.rendered`)."""
         self.on_demand = 0
         """Clips synthesized by `ensure` because nothing rendered them ahead (goal: none in a game)."""
-        self.ahead: BackgroundRender | None = None
+        self.ahead: RendersAhead | None = None
         """The game's background render (`narrator.sound.background_render`), if one runs: a clip
         it has queued is waited for, not synthesized here."""
         self._memory: dict[Path, bytes] = {}

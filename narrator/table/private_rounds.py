@@ -175,7 +175,10 @@ class PrivateRounds:
         """The holder's answer to `request` (its screen shown by `show`), or None on `u`; `pause`
         holds the table meanwhile."""
         heard, undone = await self._unless_command(self.hub.collect(cue, (request,)), pause=True, show=show)
-        return None if undone else heard.value[request.player]
+        if undone:
+            return None
+        assert isinstance(heard.value, dict)  # a round's answers, by player (`ListenerHub.collect`)
+        return heard.value[request.player]
 
     async def _confirmed(self, show: Callable[[], None]) -> bool:
         """Enter confirms the choice `show` puts on screen; `u` takes it back."""
