@@ -284,6 +284,8 @@ class Scheduler:
 
 
 _CuePlayer = Callable[[Scheduler, Any, "StepItem | None", _Step], Awaitable[None]]
+"""A method playing one kind of cue: each takes its own kind, which its row in `_CUE_PLAYERS`
+pairs it with (a callable's parameter cannot say "the kind beside it", hence `Any` there)."""
 _CUE_PLAYERS: tuple[tuple[type, _CuePlayer], ...] = (
     (list, Scheduler._private_lines), (Collect, Scheduler._collect), (Event, Scheduler._event),
     (CountIn, Scheduler._count_in), (Say, Scheduler._say),  # a CountIn is a Say: first
