@@ -81,9 +81,9 @@ def cue_requests(cues: Iterable[Cue]) -> list[tuple[str, dict[str, Any]]]:
     return [request for cue in cues for request in said_lines(cue)]
 
 
-def _answers(ask: Ask) -> list[Any]:
+def _answers(ask: Ask) -> list[str | list[str]]:
     if ask.multiple:
-        singles = [[name] for name in ask.choices]
+        singles: list[str | list[str]] = [[name] for name in ask.choices]
         pairs = [list(p) for p in itertools.combinations(ask.choices, 2)] if len(ask.choices) <= PAIRS_UP_TO else []
         return singles + pairs
     return list(ask.choices)

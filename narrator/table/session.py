@@ -81,7 +81,7 @@ class Sitting:
     hub: ListenerHub
     output: AudioOutput
     transcript: Transcript
-    starters: list[Callable[[asyncio.AbstractEventLoop], Any]] = field(default_factory=list)
+    starters: list[Callable[[asyncio.AbstractEventLoop], object]] = field(default_factory=list)
     mode: TableMode = field(default_factory=TableMode)
     """The table's mode, chosen as the sitting opened and handed to the hub, the pack and the scheduler."""
     ahead: BackgroundRender | None = None
