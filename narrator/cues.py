@@ -97,7 +97,7 @@ class Ask(Cue):
     written to the shared transcript, whoever answers it: passing one device, a script in the
     holder's place answers it unheard (the turn would tell the table whose it is)."""
 
-    def ends_with(self, value: Any) -> bool:
+    def ends_with(self, value: object) -> bool:
         """Whether the answer `value` (a word, or names) is one that ends the game."""
         return any(v in self.ends_game for v in (value if isinstance(value, (list, tuple)) else [value]))
 
@@ -144,7 +144,7 @@ class Request:
     key: str = "target"
     """The answer's field naming the chosen player: "target" (memo) or "vote"."""
 
-    def check(self, answer: Any) -> dict[str, Any]:
+    def check(self, answer: object) -> dict[str, Any]:
         """The answer in canonical form, or raise ValueError saying what would fit."""
         if not isinstance(answer, dict):
             raise ValueError(f"the answer for {self.player} must be an object, not {answer!r}")
@@ -307,10 +307,11 @@ class Continue:
 @dataclass(frozen=True)
 class Answer:
     """The table answered the open question: a word, a name, a list of names or a round's
-    collected answers (`value` is whatever the question's parser made of it)."""
+    collected answers (`value` is whatever the question's parser made of it, or a log's JSON:
+    an `object` the game's step checks with isinstance before it uses it)."""
 
     type: ClassVar[str] = "answer"
-    value: Any
+    value: object
     source: str | None = None
     """Which listener it came from (keyboard, voice, button, phones, script); None in a replay."""
 
@@ -337,7 +338,7 @@ EVENT_TYPES = ("start", "answer", "continue", "undo")
 """The log's event types, in the order the log reader names them."""
 
 
-def answered(event: GameEvent) -> Any:
+def answered(event: GameEvent) -> object:
     """The value of the answer a step that asked is handed. `run_step` gives an `ask_` step
     nothing but an `Answer`, so any other event here is a bug in the game's step table."""
     if not isinstance(event, Answer):

@@ -10,7 +10,6 @@ import os
 import re
 import sys
 from pathlib import Path
-from typing import Any
 
 SOURCE_VOICES = Path(__file__).resolve().parents[1] / "voices"
 """The bundled voice packs in a source tree (a clone, an editable install): beside the package."""
@@ -97,7 +96,7 @@ def read_bounded(path: Path, limit: int = MAX_KEPT_BYTES) -> bytes | None:
         return None
 
 
-def read_json(path: Path, limit: int = MAX_KEPT_BYTES) -> Any:
+def read_json(path: Path, limit: int = MAX_KEPT_BYTES) -> object:
     """The parsed JSON of `path`, None when it is missing; DamagedFile when it is not JSON."""
     import json
 
@@ -128,7 +127,7 @@ def set_aside(path: Path) -> Path:
     return target
 
 
-def read_kept_json(path: Path, limit: int = MAX_KEPT_BYTES) -> tuple[Any, DamagedFile | None, Path | None]:
+def read_kept_json(path: Path, limit: int = MAX_KEPT_BYTES) -> tuple[object, DamagedFile | None, Path | None]:
     """A kept file's JSON read the careful way, with no reason to stop: (data, None, None), or
     (None, the damage, where it was set aside) when it is damaged. The caller says the one line
     (in the table's words) and goes on as if the file were missing: a damaged file that was not

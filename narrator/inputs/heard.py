@@ -7,7 +7,6 @@ Its own module because both halves of the hub (`hub.py`, questions and commands,
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 
 @dataclass(frozen=True)
@@ -15,7 +14,7 @@ class Heard:
     """An answer to the open question, or a command (`done`, `repeat`, `pause`, `undo`)."""
 
     kind: str
-    value: Any
+    value: object
     source: str
     confirm: bool = False
     """Repeat the answer back and ask yes/no before it counts (a listener that can mishear)."""

@@ -9,9 +9,12 @@ not English.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from narrator.errors import AnswerError
+
+if TYPE_CHECKING:
+    from narrator.sound.voicepack import VoicePack
 
 KEYS = {"yes": "y", "no": "n", "done": "Enter"}
 """The keyboard key shown beside a choice word (yes → y)."""
@@ -20,7 +23,7 @@ KEYS = {"yes": "y", "no": "n", "done": "Enter"}
 class Hint(AnswerError):
     """An answer that does not fit, as the pack's line `hint.<key>` with its parameters."""
 
-    def __init__(self, key: str, **params: Any):
+    def __init__(self, key: str, **params: object):
         self.key, self.params = key, params
         super().__init__(key)
 
@@ -31,10 +34,10 @@ class Hint(AnswerError):
 class Hints:
     """The pack's hint lines, filled in; choice words in the pack's own words."""
 
-    def __init__(self, pack: Any = None):
+    def __init__(self, pack: VoicePack | None = None):
         self.pack = pack if pack is not None else _english()
 
-    def text(self, hint: str, /, **params: Any) -> str:
+    def text(self, hint: str, /, **params: object) -> str:
         line = f"hint.{hint}"
         if not self.pack.has(line):
             return f"{hint} {params}" if params else hint
@@ -44,7 +47,7 @@ class Hints:
         """The words for an error raised while parsing an answer (choices in the pack's words)."""
         if not isinstance(error, Hint):
             return str(error)
-        params = {k: self.choices(v) if k == "choices" else v for k, v in error.params.items()}
+        params = {k: self.choices(v) if k == "choices" and isinstance(v, tuple) else v for k, v in error.params.items()}
         return self.text(error.key, **params)
 
     def word(self, choice: str) -> str:
@@ -64,7 +67,7 @@ class Hints:
 
 
 @lru_cache(maxsize=1)
-def _english() -> Any:
+def _english() -> VoicePack:
     from narrator.sound.voicepack import load_pack
 
     return load_pack("en")

@@ -10,7 +10,7 @@ Rounds of private answers (memos, votes) are the hub's other job: `private_answe
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Protocol, Sequence
 
 from narrator.cues import Ask, Cue
 from narrator.errors import AnswerError, NoMoreAnswers
@@ -312,7 +312,7 @@ class ListenerHub(PrivateAnswers):
                                 if getattr(h, "__self__", None) is not owner}
         self.table_actions = {w: h for w, h in self.table_actions.items() if getattr(h, "__self__", None) is not owner}
 
-    def cue_started(self, cue: Cue) -> None:  # the scheduler starts `cue`: tell `cue_watchers` (phones)
+    def cue_started(self, cue: Cue | Sequence[Cue]) -> None:  # the scheduler starts `cue` (or private lines): tell `cue_watchers`
         for callback in self.cue_watchers:
             callback(cue)
 

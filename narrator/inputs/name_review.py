@@ -13,9 +13,10 @@ from typing import Any, Callable, Mapping, Sequence
 
 from narrator.inputs.hints import Hints
 from narrator.sound.names import openjtalk_analysis, spoken_readings
+from narrator.sound.voicepack import VoicePack
 
 
-def review_readings(names: Sequence[str], given: Mapping[str, Any] | None, pack: object,
+def review_readings(names: Sequence[str], given: Mapping[str, Any] | None, pack: VoicePack,
                     ask: Callable[[str], str] | None, show: Callable[[str], None],
                     analyse: Callable[[str], str] | None = None) -> dict[str, Any]:
     """Show each name's reading; with `ask` (a keyboard), take `name:reading` lines until an

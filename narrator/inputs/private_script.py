@@ -22,6 +22,7 @@ from typing import Any
 
 from narrator.errors import AnswerError, SetupError
 from narrator.inputs.hub import ListenerHub
+from narrator.inputs.private_answers import OpenCollect
 from narrator.settings import read_text_bounded
 
 SOURCE = "script"
@@ -110,7 +111,7 @@ class PrivateScriptListener:
                                      f"asks '{ask.line}'; give this game an answers file with one answer per line"))
                 return
 
-    def _answer_round(self, hub: ListenerHub, round_: Any) -> str | None:
+    def _answer_round(self, hub: ListenerHub, round_: OpenCollect) -> str | None:
         phase, number = round_.phase, round_.number
         label = f"night {number}" if phase == "night" else f"day {number}{' revote' if phase == 'revote' else ''}"
         for (p, n, player), (line, _) in sorted(self.records.items(), key=lambda kv: kv[1][0]):

@@ -47,7 +47,7 @@ def name_form(text: str) -> str:
     return jaconv.kata2hira(_norm(text))
 
 
-def parse_answer(ask: Ask, text: str, vocabulary: Vocabulary) -> Any:
+def parse_answer(ask: Ask, text: str, vocabulary: Vocabulary) -> str | list[str]:
     """The answer `text` gives to `ask`, or raise AnswerError with what would fit.
 
     A word whose vocabulary meaning is one of the choices is that choice, so a question
@@ -63,7 +63,7 @@ def parse_answer(ask: Ask, text: str, vocabulary: Vocabulary) -> Any:
     return _parse_names(ask, text, vocabulary)
 
 
-def _parse_names(ask: Ask, text: str, vocabulary: Vocabulary | None = None) -> Any:
+def _parse_names(ask: Ask, text: str, vocabulary: Vocabulary | None = None) -> str | list[str]:
     """Names (or their numbers) separated by commas: as written, in hiragana or katakana,
     by their reading, or full-width (１ = 1)."""
     text = unicodedata.normalize("NFKC", text)

@@ -18,9 +18,10 @@ from __future__ import annotations
 import threading
 from collections import deque
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterator, Mapping, Sequence
 
 from narrator.sound import parallel
+from narrator.sound.voice import EngineVoice
 
 
 class _Feed:
@@ -65,7 +66,7 @@ class _Feed:
 class BackgroundRender:
     """Renders `requests`' missing clips on the pool, in order, on a thread of its own."""
 
-    def __init__(self, voice: Any, requests: list[tuple[str, Mapping[str, Any]]], jobs: int | None = None):
+    def __init__(self, voice: EngineVoice, requests: Sequence[tuple[str, Mapping[str, Any]]], jobs: int | None = None):
         self.voice = voice
         todo = list({job.wav: job for _, job in voice.missing_jobs(requests)}.values())
         self.feed = _Feed(todo)
@@ -91,7 +92,7 @@ class BackgroundRender:
             self.ready[job.wav].set()
 
         try:
-            parallel.render_all(self.voice.engine, self.feed, self.voice.settings, jobs, done)  # type: ignore[arg-type]
+            parallel.render_all(self.voice.engine, self.feed, self.voice.settings, jobs, done)
         except BaseException as err:
             self.error = err
         finally:

@@ -12,9 +12,11 @@ natural voice never renders here; the fallback's clips come from the base pack's
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from narrator.sound.voice import Clip, EngineVoice, _Variants, cache_dir_for
+from narrator.sound.engines import TextToSpeech
+from narrator.sound.voice import Clip, EngineVoice, OnReady, TextVoice, _Variants, cache_dir_for
 from narrator.sound.voicepack import Spoken, VoicePack, load_pack
 
 
@@ -35,12 +37,12 @@ class FillInVoice:
         self.natural.pack = self.fallback.pack = pack
 
     @property
-    def engine(self) -> Any:
+    def engine(self) -> TextToSpeech:
         """What renders here: the fallback (it says lines whole, never names apart)."""
         return self.fallback.engine
 
     @property
-    def cache_dir(self) -> Any:
+    def cache_dir(self) -> Path:
         return self.fallback.cache_dir
 
     @property
@@ -61,7 +63,7 @@ class FillInVoice:
     def wordings(self, line: str, params: Mapping[str, Any]) -> list[Spoken]:
         return self.natural.wordings(line, params)
 
-    def prepare(self, requests: Iterable[tuple[str, Mapping[str, Any]]], progress: Any = None,
+    def prepare(self, requests: Iterable[tuple[str, Mapping[str, Any]]], progress: OnReady | None = None,
                 jobs: int | None = None) -> int:
         """Render ahead with the fallback what the natural voice lacks; load every clip."""
         requests = list(requests)
@@ -78,16 +80,16 @@ class FillInVoice:
         return self.natural.sound(name)
 
 
-def slow(voice: Any) -> bool:
+def slow(voice: object) -> bool:
     """A voice whose engine takes hours for a pack on a Pi (it says names apart: Kokoro)."""
     return bool(getattr(getattr(voice, "engine", None), "names_apart", False))
 
 
-def filled_in(voice: Any) -> Any:
+def filled_in(voice: TextVoice | EngineVoice | FillInVoice) -> TextVoice | EngineVoice | FillInVoice:
     """`voice` filled in by its pack's first fallback engine that runs, if it is slow; else `voice`."""
     from narrator.sound.engines import EngineUnavailable, load_tts
 
-    if not slow(voice):
+    if not isinstance(voice, EngineVoice) or not slow(voice):
         return voice
     for name in voice.pack.engines:
         if name == voice.engine.name:
@@ -99,7 +101,7 @@ def filled_in(voice: Any) -> Any:
     return voice
 
 
-def fill_in(voice: Any, fallback_engine: Any) -> FillInVoice:
+def fill_in(voice: EngineVoice, fallback_engine: TextToSpeech) -> FillInVoice:
     """`voice` (the natural one) filled in by `fallback_engine`, whose clips go in the base pack's cache."""
     pack = voice.pack
     base = load_pack(str(pack.folders[-1])) if len(pack.folders) > 1 else pack

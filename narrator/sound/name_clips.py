@@ -24,10 +24,12 @@ import string
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Protocol
 
 from narrator import home
 from narrator.sound.clips import RATE, WIDTH, read_pcm, write_pcm
+from narrator.sound.engines import TextToSpeech, VoiceSettings
+from narrator.sound.voicepack import Spoken, VoicePack
 
 PAUSES = {"、": 0.15, ",": 0.15, "，": 0.15, "。": 0.3, ".": 0.3, "？": 0.3, "?": 0.3, "！": 0.3, "!": 0.3}
 """Seconds of silence a piece's edge punctuation becomes (the engine never sees it alone)."""
@@ -48,6 +50,34 @@ NOTICES = ((30, "names_ahead.half_minute"), (60, "names_ahead.one_minute"), (120
 LONGER_NOTICE = "names_ahead.longer"
 
 
+class Speaking(Protocol):
+    """What finding a line's pieces reads of a voice (`EngineVoice`, `FillInVoice`): the engine
+    (does it say names apart? read kanji?), the pack, and the cache its speed is kept beside."""
+
+    @property
+    def engine(self) -> TextToSpeech: ...
+
+    @property
+    def pack(self) -> VoicePack: ...
+
+    @property
+    def cache_dir(self) -> Path: ...
+
+
+class RendersPieces(Speaking, Protocol):
+    """What rendering pieces uses of a voice (`voice.EngineVoice`, which imports this module):
+    its engine's settings, its cache key and clip processing, and its count of engine runs."""
+
+    synthesized: int
+
+    @property
+    def settings(self) -> VoiceSettings: ...
+
+    def _key(self, *parts: object) -> str: ...
+
+    def _process(self, source: Path, wav: Path) -> None: ...
+
+
 @dataclass(frozen=True)
 class Piece:
     words: str
@@ -65,7 +95,7 @@ def _names(value: object) -> list[str] | None:
     return None
 
 
-def pieces(voice: Any, spoken: Any) -> list[Piece] | None:
+def pieces(voice: Speaking, spoken: Spoken) -> list[Piece] | None:
     """The pieces `spoken` is said in, or None when it names nobody (it is rendered whole)."""
     if not getattr(voice.engine, "names_apart", False):
         return None
@@ -75,7 +105,7 @@ def pieces(voice: Any, spoken: Any) -> list[Piece] | None:
     return _split(voice, spoken.line, spoken.variant, params)
 
 
-def _split(voice: Any, line: str, variant: int, params: Mapping[str, Any]) -> list[Piece]:
+def _split(voice: Speaking, line: str, variant: int, params: Mapping[str, Any]) -> list[Piece]:
     pack, kanji = voice.pack, voice.engine.reads_kanji
     text, reading = pack.lines[line].wordings()[variant]
     template = text if kanji or reading is None else reading
@@ -139,11 +169,11 @@ def _add(out: list[Piece], words: str, is_name: bool) -> None:
 # --- rendering ------------------------------------------------------------------------------
 
 
-def piece_wav(voice: Any, piece: Piece) -> Path:
+def piece_wav(voice: RendersPieces, piece: Piece) -> Path:
     return voice.cache_dir / f"piece-{voice._key(voice.engine.name, voice.settings.__dict__, piece.words)}.wav"
 
 
-def render_piece(voice: Any, piece: Piece) -> bool:
+def render_piece(voice: RendersPieces, piece: Piece) -> bool:
     """Render one piece into the cache unless it is there; True if the engine ran."""
     wav = piece_wav(voice, piece)
     if wav.is_file():
@@ -159,7 +189,7 @@ def render_piece(voice: Any, piece: Piece) -> bool:
     return True
 
 
-def joined(voice: Any, parts: list[Piece]) -> tuple[Path, str]:
+def joined(voice: RendersPieces, parts: list[Piece]) -> tuple[Path, str]:
     """The clip of a line said in pieces: each piece from the cache (rendered if missing), joined."""
     wavs = [piece_wav(voice, p) for p in parts]
     key = voice._key("joined", [(w.name, p.pause) for w, p in zip(wavs, parts)])
@@ -172,11 +202,11 @@ def joined(voice: Any, parts: list[Piece]) -> tuple[Path, str]:
     return out, "synthesized" if any(fresh) else "cache"
 
 
-def is_cached(voice: Any, parts: list[Piece]) -> bool:
+def is_cached(voice: RendersPieces, parts: list[Piece]) -> bool:
     return all(piece_wav(voice, p).is_file() for p in parts)
 
 
-def name_pieces(voice: Any, names: Iterable[str]) -> list[Piece]:
+def name_pieces(voice: Speaking, names: Iterable[str]) -> list[Piece]:
     """Every form a line may say a name in: bare (「太郎が」) and with the pack's honorific."""
     form = voice.pack.formats.get("name", "{name}")
     out: dict[str, Piece] = {}
@@ -187,7 +217,7 @@ def name_pieces(voice: Any, names: Iterable[str]) -> list[Piece]:
     return list(out.values())
 
 
-def fixed_pieces(voice: Any) -> list[Piece]:
+def fixed_pieces(voice: Speaking) -> list[Piece]:
     """The words of every line that names players, apart from the names: rendered ahead.
 
     Lines that also take numbers (「{day}日目の…」) are left to the game that says them.
@@ -210,7 +240,7 @@ NAME_FIELDS = ("name", "names", "target")
 """Placeholders the games fill with player names (used only to find the fixed pieces ahead)."""
 
 
-def missing(voice: Any, requests: Iterable[tuple[str, Mapping[str, Any]]], names: Iterable[str] = ()) -> list[Piece]:
+def missing(voice: RendersPieces, requests: Iterable[tuple[str, Mapping[str, Any]]], names: Iterable[str] = ()) -> list[Piece]:
     """The pieces the requests (every wording) and the table's names still need rendered."""
     if not getattr(voice.engine, "names_apart", False):
         return []
@@ -228,11 +258,11 @@ def missing(voice: Any, requests: Iterable[tuple[str, Mapping[str, Any]]], names
 # --- how long it takes ----------------------------------------------------------------------
 
 
-def _speed_file(voice: Any) -> Path:
+def _speed_file(voice: Speaking) -> Path:
     return voice.cache_dir / "render-speed.json"
 
 
-def _speeds(voice: Any) -> dict[str, dict[str, float]]:
+def _speeds(voice: Speaking) -> dict[str, dict[str, float]]:
     try:
         data = home.read_json(_speed_file(voice))
     except (OSError, ValueError):  # a damaged record is only a worse first estimate
@@ -240,11 +270,11 @@ def _speeds(voice: Any) -> dict[str, dict[str, float]]:
     return data if isinstance(data, dict) else {}
 
 
-def _speed(voice: Any) -> dict[str, float]:
+def _speed(voice: Speaking) -> dict[str, float]:
     return _speeds(voice).get(voice.engine.name, {})
 
 
-def _learn(voice: Any, seconds: float, piece: Piece, loaded: bool) -> None:
+def _learn(voice: RendersPieces, seconds: float, piece: Piece, loaded: bool) -> None:
     """Keep the engine's speed here: seconds per name (short pieces, where each render's fixed
     cost dominates) and per character of a line's words, as running means, and its load time."""
     data = _speeds(voice)
@@ -262,7 +292,7 @@ def _learn(voice: Any, seconds: float, piece: Piece, loaded: bool) -> None:
         pass
 
 
-def estimate_seconds(voice: Any, todo: list[Piece]) -> float:
+def estimate_seconds(voice: Speaking, todo: list[Piece]) -> float:
     """How long rendering `todo` will take here, from the speed measured so far."""
     if not todo:
         return 0.0

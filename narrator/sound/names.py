@@ -25,12 +25,15 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 import jaconv
 
 from narrator.sound import romaji
 from narrator.sound.japanese_names import latin_names, name_costs
+
+if TYPE_CHECKING:
+    from narrator.sound.voicepack import VoicePack
 
 KANA = re.compile(r"^[\u3041-\u3096\u30a1-\u30fa\u30fc\u30fb・ー\s]+$")
 KANJI = re.compile(r"[\u4e00-\u9fff\u3400-\u4dbf\u3005]")
@@ -137,7 +140,7 @@ SEAT = re.compile(r"^[Pp]?([0-9]{1,3})$")
 """A default seat's name: Bestia Magica's `P1`…, the numbered seats (`1`…) of the other games."""
 
 
-def seat_reading(pack: Any, name: str) -> str | None:
+def seat_reading(pack: VoicePack, name: str) -> str | None:
     """How the pack says a default seat (`P3`, `3`): its `[format] seat_readings` entry for the
     number, else its `seat_reading` with the number (「さんばん」, "Player 3"), so that eight
     seats are eight words (romaji would read every `P` as 「プ」); None for any other name."""
@@ -149,7 +152,7 @@ def seat_reading(pack: Any, name: str) -> str | None:
     return (formats.get("seat_readings", {}) or {}).get(str(n)) or formats.get("seat_reading", "{n}").format(n=n)
 
 
-def spoken_readings(pack: Any, names: Sequence[str], given: Mapping[str, Any] | None,
+def spoken_readings(pack: VoicePack, names: Sequence[str], given: Mapping[str, Any] | None,
                     analyse: Callable[[str], str] | None = None) -> dict[str, str]:
     """How `pack` reads each name: a reading the table gave first, then a default seat's
     (`seat_reading`), then (Japanese) `reading_for`'s; other languages say the rest as written
@@ -167,8 +170,8 @@ def spoken_readings(pack: Any, names: Sequence[str], given: Mapping[str, Any] | 
     return out
 
 
-def with_readings(pack: Any, names: Sequence[str], given: Mapping[str, Any] | None,
-                  analyse: Callable[[str], str] | None = None) -> Any:
+def with_readings(pack: VoicePack, names: Sequence[str], given: Mapping[str, Any] | None,
+                  analyse: Callable[[str], str] | None = None) -> VoicePack:
     """`pack` that reads each player's name by its reading (`spoken_readings`)."""
     from dataclasses import replace
 

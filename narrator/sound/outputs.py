@@ -18,7 +18,7 @@ import threading
 import time
 import wave
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from narrator.sound.clips import RATE, WIDTH
 from narrator.errors import NarratorError
@@ -54,6 +54,52 @@ class AudioOutput(Protocol):
 
     def close(self) -> None:
         """Finish (write the file, drain the speaker) and release the device."""
+
+
+class GameClock(Protocol):
+    """What an output reads of the game clock (`narrator.table.clock`, a floor above): its game
+    second now; a live clock also maps game seconds to and from `time.monotonic()` (looked up)."""
+
+    def now(self) -> float: ...
+
+
+class _Stream(Protocol):
+    """A sounddevice `RawOutputStream`: started once, stopped and closed when the output closes."""
+
+    def start(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class SoundDevice(Protocol):
+    """What the narrator uses of the `sounddevice` module (untyped): its error, its device list
+    (a list of dicts, or one dict for one device) and a raw output stream."""
+
+    PortAudioError: type[Exception]
+
+    def query_devices(self, device: int | str | None = None, kind: str | None = None) -> object: ...
+
+    def RawOutputStream(self, *, samplerate: int, channels: int, dtype: str, device: int | str | None,
+                        blocksize: int, latency: float, callback: _Callback) -> _Stream: ...
+
+
+class _TimeInfo(Protocol):
+    """PortAudio's times of a callback's block, in the stream's own clock."""
+
+    outputBufferDacTime: float
+    currentTime: float
+
+
+class _Buffer(Protocol):
+    """The block a stream's callback fills (a cffi buffer)."""
+
+    def __setitem__(self, index: slice, value: bytes) -> None: ...
+
+
+class _Callback(Protocol):
+    def __call__(self, outdata: _Buffer, frames: int, timeinfo: _TimeInfo, status: object) -> None: ...
 
 
 class NullOutput:
@@ -159,7 +205,7 @@ class LiveOutput:
     latency = BUFFER
     """Seconds from handing a clip over to the earliest it can be heard."""
 
-    def __init__(self, clock: Any, volume: float = 1.0):
+    def __init__(self, clock: GameClock, volume: float = 1.0):
         self.clock = clock
         self.mixer = Mixer(volume=volume)
         self.anchor = time.monotonic()
@@ -208,7 +254,7 @@ class NullSink(LiveOutput):
     underrun on a real card). Benchmarks read those onsets.
     """
 
-    def __init__(self, clock: Any, volume: float = 1.0, buffer: float = BUFFER):
+    def __init__(self, clock: GameClock, volume: float = 1.0, buffer: float = BUFFER):
         super().__init__(clock, volume)
         self.buffer = self.latency = buffer
         self._stop = threading.Event()
@@ -242,7 +288,7 @@ class NullSink(LiveOutput):
 class SpeakerOutput(LiveOutput):
     """A PortAudio device through sounddevice: one stream, its callback pulls from the mixer."""
 
-    def __init__(self, clock: Any, device: str | int | None = None, volume: float = 1.0):
+    def __init__(self, clock: GameClock, device: str | int | None = None, volume: float = 1.0):
         super().__init__(clock, volume)
         sd = import_sounddevice()
         self.device = resolve_device(sd, device)
@@ -254,7 +300,7 @@ class SpeakerOutput(LiveOutput):
             raise AudioUnavailable(f"cannot open audio device {self.device!r} ({err}); "
                                    "pick another with --audio-device or use --audio null") from None
 
-    def _callback(self, outdata: Any, frames: int, timeinfo: Any, status: Any) -> None:
+    def _callback(self, outdata: _Buffer, frames: int, timeinfo: _TimeInfo, status: object) -> None:
         # Re-anchor when the device clock and the monotonic clock part by more than 20 ms.
         dac = time.monotonic() + max(0.0, timeinfo.outputBufferDacTime - timeinfo.currentTime)
         drift = dac - (self.anchor + self.rendered / RATE)
@@ -282,7 +328,7 @@ class SpeakerOutput(LiveOutput):
 class Tee:
     """A speaker (or null sink) and a recording at once: `--audio-out` while playing live."""
 
-    def __init__(self, *outputs: Any):
+    def __init__(self, *outputs: AudioOutput):
         self.outputs = outputs
         self.live = any(getattr(o, "live", False) for o in outputs)
         self.latency = max(getattr(o, "latency", 0.0) for o in outputs)
@@ -326,7 +372,8 @@ def raise_priority() -> None:
         pass
 
 
-def import_sounddevice() -> Any:
+def import_sounddevice() -> SoundDevice:
+    """The sounddevice module (imported here only: without PortAudio, text mode still works)."""
     try:
         import sounddevice
     except OSError:
@@ -336,7 +383,7 @@ def import_sounddevice() -> Any:
     return sounddevice
 
 
-def resolve_device(sd: Any, device: str | int | None) -> int | str | None:
+def resolve_device(sd: SoundDevice, device: str | int | None) -> int | str | None:
     """A device index or name that PortAudio has as an output, or AudioUnavailable naming the fix."""
     if isinstance(device, str) and device.strip().isdigit():
         device = int(device)
@@ -352,16 +399,23 @@ def resolve_device(sd: Any, device: str | int | None) -> int | str | None:
 
 def output_devices() -> list[str]:
     """`index: name` of every output device PortAudio sees (for doctor and errors)."""
-    sd = import_sounddevice()
-    return [f"{i}: {d['name']}" for i, d in enumerate(sd.query_devices()) if d.get("max_output_channels", 0) > 0]
+    devices = import_sounddevice().query_devices()
+    listed = devices if isinstance(devices, (list, tuple)) else ()  # sounddevice's DeviceList is a tuple
+    return [f"{i}: {d['name']}" for i, d in enumerate(listed) if isinstance(d, dict) and _outputs(d) > 0]
 
 
-def open_output(kind: str, clock: Any, device: str | None = None, volume: float = 1.0,
+def _outputs(device: dict[str, object]) -> int:
+    """A device's output channels (0 when its entry lacks them)."""
+    channels = device.get("max_output_channels", 0)
+    return channels if isinstance(channels, int) else 0
+
+
+def open_output(kind: str, clock: GameClock, device: str | None = None, volume: float = 1.0,
                 record: Path | None = None) -> AudioOutput:
     """`null` → NullSink, `auto`/`device` → a speaker (raises AudioUnavailable), `none` → nothing;
     with `record`, a Recorder too."""
     if kind == "none":
-        output: Any = NullOutput()
+        output: AudioOutput = NullOutput()
     elif kind == "null":
         output = NullSink(clock, volume)
     else:

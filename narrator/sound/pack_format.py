@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import string
 from pathlib import Path
-from typing import Any, Mapping, Protocol
+from typing import Any, Iterable, Mapping, Protocol, Sequence
 
 from narrator.errors import NarratorError
 
@@ -37,13 +37,14 @@ class PackFormatter(string.Formatter):
     def __init__(self, pack: FormattedPack, reading: bool, names: bool = False):
         self.pack, self.reading, self.names = pack, reading, names
 
-    def _name(self, value: Any) -> Any:
+    def _name(self, value: object) -> object:
         """A player's name by its reading (when this formats what an engine says)."""
         if self.names and isinstance(value, str):
             return self.pack.name_readings.get(value, value)
         return value
 
     def format_field(self, value: Any, format_spec: str) -> str:
+        """One line parameter, by its spec (`value` is typed as `string.Formatter` types it)."""
         formats = self.pack.formats
         if format_spec == "duration":
             return self._duration(int(value))
@@ -61,12 +62,12 @@ class PackFormatter(string.Formatter):
             return formats.get("join", ", ").join(names)
         return super().format_field(self._name(value), format_spec)
 
-    def _counted(self, items: Any) -> str:
+    def _counted(self, items: Iterable[Sequence[object]]) -> str:
         """`[[line_id, n], …]` as a list: each item is its own line said with `n`
         (「市民4枚」, "4 citizens"), joined as the pack joins names."""
         words = []
         for line_id, n in items:
-            line = self.pack.lines.get(line_id)
+            line = self.pack.lines.get(str(line_id))
             if line is None:
                 raise NarratorError(f"voice pack '{self.pack.name}' has no line '{line_id}'; add it to {self.pack.path / 'lines'}")
             template = line.reading if self.reading and line.reading is not None else line.text

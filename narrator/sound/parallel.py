@@ -22,10 +22,10 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Callable, Iterable, Iterator, Protocol
 
 from narrator.sound.clips import process
-from narrator.sound.engines import TTS_GROUP, VoiceSettings, load_tts
+from narrator.sound.engines import TTS_GROUP, TextToSpeech, VoiceSettings, load_tts
 from narrator.sound.worker_tether import tie_to_parent
 
 
@@ -46,7 +46,16 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def workers_for(engine: Any, jobs: int | None, todo: int) -> int:
+class Jobs(Protocol):
+    """The clips to render: a list, or a background render's feed (it counts its jobs, and
+    hands them out in the order the game will need them)."""
+
+    def __len__(self) -> int: ...
+
+    def __iter__(self) -> Iterator[Job]: ...
+
+
+def workers_for(engine: TextToSpeech, jobs: int | None, todo: int) -> int:
     """How many processes render `todo` clips: one for a threaded engine or a render of a few clips,
     and one for an engine whose clips depend on what its process rendered before
     (`history_dependent`): workers with other histories would make other clips."""
@@ -57,7 +66,7 @@ def workers_for(engine: Any, jobs: int | None, todo: int) -> int:
     return max(1, min(wanted, todo))
 
 
-def _registered(engine: Any) -> bool:
+def _registered(engine: TextToSpeech) -> bool:
     """A worker opens the engine by name: only an engine registered under its name can go there
     (a test's stand-in renders in this process)."""
     from importlib.metadata import entry_points
@@ -69,7 +78,7 @@ def _registered(engine: Any) -> bool:
         return False
 
 
-def render_clip(engine: Any, job: Job, settings: VoiceSettings) -> None:
+def render_clip(engine: TextToSpeech, job: Job, settings: VoiceSettings) -> None:
     """Synthesize `job.words` and write the processed clip to `job.wav` (atomically)."""
     raw = job.wav.with_suffix(".raw.wav")
     engine.render(job.words, raw, settings)
@@ -79,7 +88,7 @@ def render_clip(engine: Any, job: Job, settings: VoiceSettings) -> None:
     raw.unlink(missing_ok=True)
 
 
-_worker_engine: Any = None
+_worker_engine: TextToSpeech | None = None
 
 
 def _open_worker(engine_name: str, parent: int | None = None) -> None:
@@ -92,11 +101,13 @@ def _open_worker(engine_name: str, parent: int | None = None) -> None:
 
 
 def _work(job: Job, settings: VoiceSettings) -> Job:
+    if _worker_engine is None:
+        raise RuntimeError("a render worker ran a job before its engine was opened")
     render_clip(_worker_engine, job, settings)
     return job
 
 
-def render_all(engine: Any, todo: list[Job], settings: VoiceSettings, jobs: int | None = None,
+def render_all(engine: TextToSpeech, todo: Jobs, settings: VoiceSettings, jobs: int | None = None,
                done: Callable[[Job], None] | None = None) -> int:
     """Render every job (with `workers_for` processes); `done` is called as each finishes.
 

@@ -12,7 +12,11 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Any, Callable, TextIO
+from types import TracebackType
+from typing import TYPE_CHECKING, Callable, TextIO
+
+if TYPE_CHECKING:
+    from click.termui import ProgressBar
 
 EVERY = 15.0
 """Seconds between two progress lines when the output is not a terminal."""
@@ -48,7 +52,7 @@ class Progress:
         self.done = 0
         self.started = clock()
         self._printed = self.started
-        self._bar: Any = None
+        self._bar: ProgressBar[int] | None = None
         if self.out.isatty():
             import click
 
@@ -74,9 +78,10 @@ class Progress:
     def __enter__(self) -> "Progress":
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
         if self._bar is not None:
-            self._bar.__exit__(*exc)
-        elif exc[0] is None:
+            self._bar.__exit__(kind, error, trace)
+        elif kind is None:
             print(f"{self.label}: {self.done}/{self.total} {self.unit} in {self.clock() - self.started:.0f} s",
                   file=self.out, flush=True)

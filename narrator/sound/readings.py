@@ -14,7 +14,10 @@ import re
 import sys
 import tomllib
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from narrator.sound.voicepack import VoicePack
 
 FILE = "readings.toml"
 KANJI = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\u3005]")
@@ -30,7 +33,14 @@ SAMPLES: dict[str, Any] = {
 """The value each placeholder is analysed with."""
 
 
-def entries(pack: Any) -> Iterator[tuple[str, str]]:
+@runtime_checkable
+class Reads(Protocol):
+    """Open JTalk's engine: besides rendering (`TextToSpeech`), the kana reading it gives words."""
+
+    def reading(self, text: str) -> str: ...
+
+
+def entries(pack: VoicePack) -> Iterator[tuple[str, str]]:
     """(key, words for Open JTalk) of every wording with kanji; key `line` or `line#variant`."""
     for line_id in sorted(pack.lines):
         if not pack.is_spoken(line_id):
@@ -43,7 +53,7 @@ def entries(pack: Any) -> Iterator[tuple[str, str]]:
                 yield (line_id if variant == 0 else f"{line_id}#{variant}"), words
 
 
-def reviewed(pack: Any) -> dict[str, str]:
+def reviewed(pack: VoicePack) -> dict[str, str]:
     """The pack's reviewed readings: its own file, or the file of the pack it inherits (ja-natural: ja's)."""
     found = [Path(folder) / FILE for folder in (getattr(pack, "folders", ()) or (pack.path,))]
     path = next((p for p in found if p.is_file()), Path(pack.path) / FILE)
@@ -53,7 +63,7 @@ def reviewed(pack: Any) -> dict[str, str]:
         return {k: v for k, v in tomllib.load(f).items() if isinstance(v, str)}
 
 
-def differences(pack: Any, analyse: Callable[[str], str]) -> list[tuple[str, str, str | None, str]]:
+def differences(pack: VoicePack, analyse: Callable[[str], str]) -> list[tuple[str, str, str | None, str]]:
     """(key, words, reviewed reading or None, Open JTalk's reading) for every line that differs."""
     from concurrent.futures import ThreadPoolExecutor
 
@@ -64,14 +74,15 @@ def differences(pack: Any, analyse: Callable[[str], str]) -> list[tuple[str, str
     return [(key, words, kept.get(key), said) for (key, words), said in zip(lines, heard) if kept.get(key) != said]
 
 
-def main(argv: list[str] | None = None, widen: Callable[[Any], Any] | None = None) -> int:
+def main(argv: list[str] | None = None, widen: Callable[[VoicePack], VoicePack] | None = None) -> int:
     """`scripts/review-readings [pack …]`: print Open JTalk's reading of each line that the
     reviewed file lacks (or that changed), as TOML to paste after checking it by ear and eye.
     `widen(pack)`: the pack with the lines reviewed beside it (the games' own, from the CLI floor)."""
     from narrator.sound.engines import load_tts
     from narrator.sound.voicepack import load_pack
 
-    engine: Any = load_tts("openjtalk")  # Open JTalk's engine: `reading` besides TextToSpeech
+    engine = load_tts("openjtalk")
+    assert isinstance(engine, Reads)  # the openjtalk engine (engines/openjtalk) gives readings
     found = 0
     for name in (argv or ["ja"]):
         pack = load_pack(name)

@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import itertools
 import json
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Generic, Iterable, Mapping, Protocol, TypeVar
 
 from narrator.cues import Answer, Ask, Collect, Continue, Cue, GameEvent, Private, Start, said_lines
 from narrator.errors import AnswerError
+from narrator.sound.voicepack import VoicePack
 
 COMMON_LINES = ("control.paused", "control.resumed", "control.undone", "confirm.yes", "confirm.no", "confirm.again")
 """Said by the table's loop, whatever the game: pause, undo, and the confirmation of an answer
@@ -37,20 +38,58 @@ TICKS_UP_TO = 60
 """`voices render` without a table renders countdown numbers 0 … this."""
 
 
+class Walked(Protocol):
+    """A game's state as the walk reads it (`narrator.games.contract.GameState`, a floor above)."""
+
+    @property
+    def finished(self) -> bool: ...
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+_C = TypeVar("_C", contravariant=True)
+_S = TypeVar("_S", bound=Walked)
+Config = TypeVar("Config")
+State = TypeVar("State", bound=Walked)
+
+
+class Walkable(Protocol, Generic[_C, _S]):
+    """The rules as the walk plays them (`narrator.games.contract.Game`, a floor above): its
+    functions of a config and a state, read-only."""
+
+    @property
+    def sayable(self) -> Callable[[_C], list[Cue]] | None: ...
+
+    @property
+    def new_state(self) -> Callable[[], _S]: ...
+
+    @property
+    def advance(self) -> Callable[[_C, _S, GameEvent], tuple[_S, list[Cue]]]: ...
+
+    @property
+    def recap(self) -> Callable[[_C, _S], list[Cue]]: ...
+
+    @property
+    def undo_barrier(self) -> Callable[[_C, _S], Cue | None]: ...
+
+    @property
+    def names(self) -> Callable[[_C], tuple[str, ...]]: ...
+
+
 def cue_requests(cues: Iterable[Cue]) -> list[tuple[str, dict[str, Any]]]:
     """The (line, params) pairs a list of cues will say (`narrator.cues.said_lines`: one answer)."""
     return [request for cue in cues for request in said_lines(cue)]
 
 
-def _answers(ask: Ask) -> list[Any]:
+def _answers(ask: Ask) -> list[str | list[str]]:
     if ask.multiple:
-        singles = [[name] for name in ask.choices]
+        singles: list[str | list[str]] = [[name] for name in ask.choices]
         pairs = [list(p) for p in itertools.combinations(ask.choices, 2)] if len(ask.choices) <= PAIRS_UP_TO else []
         return singles + pairs
     return list(ask.choices)
 
 
-def game_requests(game: Any, config: Any, max_states: int = MAX_STATES) -> list[tuple[str, dict[str, Any]]]:
+def game_requests(game: Walkable[Config, State], config: Config, max_states: int = MAX_STATES) -> list[tuple[str, dict[str, Any]]]:
     """Every (line, params) the game with this config can say, found by playing every branch."""
     seen_requests: dict[str, tuple[str, dict[str, Any]]] = {}
 
@@ -64,7 +103,7 @@ def game_requests(game: Any, config: Any, max_states: int = MAX_STATES) -> list[
     private = False
     # Each entry: a state and the events to try on it in turn; the first the game takes is
     # the path followed (an answer this step refuses is not a path a table can take).
-    frontier: list[tuple[Any, list[GameEvent]]] = [(game.new_state(), [Start()])]
+    frontier: list[tuple[State, list[GameEvent]]] = [(game.new_state(), [Start()])]
     seen_states: set[str] = set()
     fanned_out: set[str] = set()
     while frontier and len(seen_states) < max_states:
@@ -108,7 +147,7 @@ def game_requests(game: Any, config: Any, max_states: int = MAX_STATES) -> list[
     return list(seen_requests.values())
 
 
-def opening_requests(game: Any, config: Any) -> list[tuple[str, dict[str, Any]]]:
+def opening_requests(game: Walkable[Config, State], config: Config) -> list[tuple[str, dict[str, Any]]]:
     """What the game says before the table can first answer: its start, up to and with its first
     question (or round of private answers), and the table loop's own lines.
 
@@ -132,7 +171,7 @@ def opening_requests(game: Any, config: Any) -> list[tuple[str, dict[str, Any]]]
     return list(out.values())
 
 
-def pack_requests(pack: Any, extra: Iterable[tuple[str, Mapping[str, Any]]] = ()) -> list[tuple[str, dict[str, Any]]]:
+def pack_requests(pack: VoicePack, extra: Iterable[tuple[str, Mapping[str, Any]]] = ()) -> list[tuple[str, dict[str, Any]]]:
     """Every fixed line of a pack (no placeholders), countdown numbers 0 … 60, plus `extra`."""
     out: dict[str, tuple[str, dict[str, Any]]] = {}
     for line_id in sorted(pack.lines):

@@ -16,13 +16,18 @@ import json
 import wave
 from dataclasses import dataclass
 from pathlib import Path
-from typing import AbstractSet as Set, Any, Iterable, Mapping, Protocol
+from typing import AbstractSet as Set, Any, Callable, Iterable, Mapping, Protocol
 
 from narrator import home
 from narrator.sound import name_clips, parallel
+from narrator.sound.name_clips import Piece
 from narrator.sound.clips import RATE, WIDTH, process, read_pcm
 from narrator.sound.engines import EngineUnavailable, TextToSpeech
 from narrator.sound.voicepack import Spoken, VoicePack
+
+
+OnReady = Callable[[int], object]
+"""Called with how many more requests (or pieces) are ready: a progress bar's `update`."""
 
 PROCESSING = "trim-norm-v2"
 """Part of every cache key: change it when clip processing changes, and the cache renews."""
@@ -69,6 +74,13 @@ class Voice(Protocol):
     def sound(self, name: str) -> bytes | None: ...
 
 
+class RendersAhead(Protocol):
+    """A game's background render (`background_render.BackgroundRender`, which imports this
+    module): a clip it has queued is waited for, not synthesized twice."""
+
+    def wait_for(self, wav: Path) -> bool: ...
+
+
 class TextVoice:
     """Speaks nothing: the words are shown, and last as long as reading them aloud would."""
 
@@ -83,7 +95,7 @@ class TextVoice:
         spoken = self.pack.speak(line, params, self._variants.next(self.pack, line))
         return Clip(spoken, None, self.pack.seconds_for(spoken.text))
 
-    def prepare(self, requests: Iterable[tuple[str, Mapping[str, Any]]], progress: Any = None) -> int:
+    def prepare(self, requests: Iterable[tuple[str, Mapping[str, Any]]], progress: OnReady | None = None) -> int:
         return 0
 
     def sound(self, name: str) -> bytes | None:
@@ -105,7 +117,7 @@ class EngineVoice:
         clips of its background render are counted there, `BackgroundRender.rendered`)."""
         self.on_demand = 0
         """Clips synthesized by `ensure` because nothing rendered them ahead (goal: none in a game)."""
-        self.ahead: Any = None
+        self.ahead: RendersAhead | None = None
         """The game's background render (`narrator.sound.background_render`), if one runs: a clip
         it has queued is waited for, not synthesized here."""
         self._memory: dict[Path, bytes] = {}
@@ -126,7 +138,7 @@ class EngineVoice:
 
     # --- rendering ahead -------------------------------------------------------------------
 
-    def prepare(self, requests: Iterable[tuple[str, Mapping[str, Any]]], progress: Any = None,
+    def prepare(self, requests: Iterable[tuple[str, Mapping[str, Any]]], progress: OnReady | None = None,
                 jobs: int | None = None, load: bool = True) -> int:
         """Render (if needed) and load every wording of every request; returns how many were new.
 
@@ -181,7 +193,7 @@ class EngineVoice:
                     out[(wav, index)] = (index, parallel.Job(self._words(spoken), wav, _on_second(spoken)))
         return list(out.values())
 
-    def render_missing(self, requests: list[tuple[str, Mapping[str, Any]]], progress: Any = None,
+    def render_missing(self, requests: list[tuple[str, Mapping[str, Any]]], progress: OnReady | None = None,
                        jobs: int | None = None, reported: Set[int] = frozenset()) -> int:
         """Render the clips the requests lack with the pool; `progress(1)` per request made ready
         (except those in `reported`, which the caller reports)."""
@@ -238,7 +250,7 @@ class EngineVoice:
             return name_clips.is_cached(self, parts)
         return self._cached(spoken).is_file()
 
-    def prepare_pieces(self, parts: list[Any], progress: Any = None) -> int:
+    def prepare_pieces(self, parts: list[Piece], progress: OnReady | None = None) -> int:
         """Render the pieces a slow engine says lines in (`name_clips`): names, fixed words."""
         new = 0
         for piece in parts:
@@ -273,7 +285,7 @@ class EngineVoice:
         tmp.replace(wav)
 
     @staticmethod
-    def _key(*parts: Any) -> str:
+    def _key(*parts: object) -> str:
         ident = json.dumps([PROCESSING, *parts], ensure_ascii=False, sort_keys=True, default=str)
         return hashlib.sha256(ident.encode()).hexdigest()[:24]
 
@@ -291,7 +303,7 @@ def _mode(spoken: Spoken) -> tuple[str, ...]:
     return ("onset",) if _on_second(spoken) else ()
 
 
-def open_engine(pack: VoicePack, warn: Any = None, names: Iterable[str] | None = None) -> TextToSpeech | None:
+def open_engine(pack: VoicePack, warn: Callable[[str], None] | None = None, names: Iterable[str] | None = None) -> TextToSpeech | None:
     """The first of the pack's engines that runs here; one warning if a preferred one does not."""
     from narrator.sound.engines import load_tts
 

@@ -9,7 +9,7 @@ time left is estimated from it; if that is more than `FEW_SECONDS`, the pack's
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Callable
 
 FEW_SECONDS = 5.0
 """Renders expected to end sooner than this are not announced."""
@@ -29,7 +29,7 @@ class WaitNotice:
     """Wraps a progress callback: counts lines done and says the estimate once, when it is long."""
 
     def __init__(self, total: int, say: Callable[[str, float], None], clock: Callable[[], float],
-                 progress: Callable[[int], Any] | None = None):
+                 progress: Callable[[int], object] | None = None):
         self.total, self.say, self.clock, self.progress = total, say, clock, progress
         self.done = 0
         self.started = clock()

@@ -10,11 +10,9 @@ Countdowns and questions call `pause` and `turn_clock_wait` when a command comes
 from __future__ import annotations
 
 import asyncio
-from typing import Any
-
 from narrator.cues import TurnClock
 from narrator.errors import NoMoreAnswers
-from narrator.inputs.hub import ListenerHub
+from narrator.inputs.hub import Heard, ListenerHub
 from narrator.sound.voice import Voice
 from narrator.table.narration import Narration
 from narrator.table.timeline import Timeline
@@ -52,7 +50,7 @@ class TableCommands:
         self.turn_clock.shift(self.timeline.now() - began)
         return self.timeline.now() - began
 
-    async def _command_while_paused(self) -> Any:
+    async def _command_while_paused(self) -> Heard:
         """The next command; a pause nothing is left to end (a script's last line) stops the
         game like a listener running dry, instead of holding it forever."""
         command = asyncio.ensure_future(self.hub.command())

@@ -11,10 +11,11 @@ nothing below the table calls back up into it.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Protocol
 
-from narrator.cues import Ask, Say
+from narrator.cues import Ask, Cue, Say
 from narrator.inputs.heard import Heard
+from narrator.sound.voice import Voice
 
 YES_NO = ("yes", "no")
 
@@ -30,10 +31,23 @@ def confirmation(heard: Heard, vocabulary: Mapping[str, Any] | None = None) -> A
     return Ask("confirm.name", YES_NO, params={"names": names})
 
 
+class Asks(Protocol):
+    """What the confirmer uses of the scheduler (`Scheduler`, which imports this module): the
+    step's context, its voice's pack words, and playing a question."""
+
+    @property
+    def context(self) -> dict[str, Any]: ...
+
+    @property
+    def voice(self) -> Voice: ...
+
+    async def play(self, cues: list[Cue], context: dict[str, Any]) -> Heard | None: ...
+
+
 class Confirmer:
     """The scheduler's confirmer: plays the confirmation through it."""
 
-    def __init__(self, scheduler: Any):
+    def __init__(self, scheduler: Asks):
         self.scheduler = scheduler
 
     async def confirmed(self, ask: Ask, heard: Heard) -> bool:

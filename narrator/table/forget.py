@@ -15,7 +15,7 @@ import hashlib
 import json
 import unicodedata
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, TypeGuard
 
 from narrator import home
 from narrator.errors import DamagedGame, NarratorError, Refusal, SaveError, SetupError
@@ -54,10 +54,10 @@ def forgotten(root: Path, warn: Callable[[str], None] | None = None) -> dict[str
         (warn or _warn)(str(Refusal("history_note_set_aside", path=path, reason=damage.reason,
                                     moved=moved.name if moved is not None and moved != path else path.name)))
         return {}
-    return {game: set(digests) for game, digests in (data or {}).items()}
+    return {game: set(digests) for game, digests in (data if _note_shape(data) else {}).items()}
 
 
-def _note_shape(data: object) -> bool:
+def _note_shape(data: object) -> TypeGuard[dict[str, list[str]]]:
     return isinstance(data, dict) and all(
         isinstance(game, str) and isinstance(digests, list) and all(isinstance(d, str) for d in digests)
         for game, digests in data.items())

@@ -14,17 +14,18 @@ is skipped with one warning line and the rest are read.
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any, Callable
 
 from narrator.errors import NarratorError
-from narrator.games.contract import Game
+from narrator.games.contract import C, S, Game
 from narrator.table.forget import forgotten, is_forgotten, shown_name
 from narrator.table.runner import rebuild
 from narrator.table.saved_games import rules_of, saved_games, unfinished
 from narrator.table.store import GameStore
 
 
-def record_of(game: Game, config: Any, state: Any, game_id: str, meta: dict[str, Any]) -> dict[str, Any]:
+def record_of(game: Game[C, S], config: C, state: S, game_id: str, meta: dict[str, Any]) -> dict[str, Any]:
     """One finished game's record: when, which game, who won, and each player by name."""
     kept = game.record(config, state)
     players = [dict(p, name=shown_name(p["name"])) for p in kept.get("players", []) if p.get("name")]
@@ -32,7 +33,7 @@ def record_of(game: Game, config: Any, state: Any, game_id: str, meta: dict[str,
             "players": players, "answers": kept.get("answers", {})}
 
 
-def records(root: Any, warn: Callable[[str], None]) -> list[dict[str, Any]]:
+def records(root: Path, warn: Callable[[str], None]) -> list[dict[str, Any]]:
     """Every finished game's record, oldest first; the forgotten players left out."""
     gone = forgotten(root, warn)
     out = []
@@ -63,7 +64,7 @@ def _read(store: GameStore) -> dict[str, Any] | None:
     return record_of(game, config, final_state(game, config, store), store.id, meta)
 
 
-def final_state(game: Game, config: Any, store: GameStore) -> Any:
+def final_state(game: Game[C, S], config: C, store: GameStore) -> S:
     """The game's last state: its snapshot, else its log replayed (a snapshot lost)."""
     snapshot, _ = store.load_snapshot()
     state = game.state_from_dict(snapshot.state) if snapshot is not None else None

@@ -48,7 +48,7 @@ class Narration:
         self.context = context
         self.instruction = None
 
-    async def say(self, clip: Clip, kind: str, prompt: Ask | None = None, **extra: Any) -> None:
+    async def say(self, clip: Clip, kind: str, prompt: Ask | None = None, **extra: object) -> None:
         """Say `clip` on its slot; with `prompt`, show the question's keys as it begins."""
         start = self.timeline.slot()
         await self.timeline.sleep_until(start - LEAD)
@@ -87,7 +87,7 @@ class Narration:
     def at_night(self) -> bool:
         return self.context.get("night", 0) > self.context.get("day", 0)
 
-    def record(self, kind: str, line: str, text: str, t: float, **extra: Any) -> None:
+    def record(self, kind: str, line: str, text: str, t: float, **extra: object) -> None:
         self.transcript.write({"kind": kind, "line": line, "text": text, "t": round(t, 3), **self.context, **extra})
 
     def record_event(self, cue: Event) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import Any, Callable
+from typing import Any, Awaitable, Callable
 
 from narrator.cues import Ask, Collect, Countdown, Cue, Private, Request
 from narrator.inputs.hub import Heard, ListenerHub
@@ -23,6 +23,11 @@ from narrator.table.display import ConsoleDisplay
 from narrator.table.narration import Narration
 from narrator.table.timeline import Timeline
 from narrator.table.transcript import Transcript
+
+PrivateGroup = list[Private | Countdown]
+"""One player's private lines in a row (one device hand-over), with the countdown to read them."""
+StepItem = Cue | PrivateGroup
+"""What a step plays, cue by cue: a cue, or a group of private lines (`group_privates`)."""
 
 
 class PrivateRounds:
@@ -42,18 +47,18 @@ class PrivateRounds:
         """The narration's display: one for the whole scheduler (a test may swap it)."""
         return self.narration.display
 
-    async def lines(self, cues: list[Any]) -> None:
+    async def lines(self, cues: PrivateGroup) -> None:
         """Private lines for one player: recorded; in pass-the-device mode shown to them alone.
 
         A `Countdown` at the end of the group is the time to read them (see `group_privates`):
         played when the lines went to phones at once, skipped when each player has just read
         theirs alone on the device."""
         reading = [c for c in cues if isinstance(c, Countdown)]
-        cues = [c for c in cues if isinstance(c, Private)]
-        to = cues[0].to
-        texts = [self.voice.pack.speak(c.line, c.params).text for c in cues]
+        privates = [c for c in cues if isinstance(c, Private)]
+        to = privates[0].to
+        texts = [self.voice.pack.speak(c.line, c.params).text for c in privates]
         t = round(self.timeline.slot(), 3)
-        for cue, text in zip(cues, texts):
+        for cue, text in zip(privates, texts):
             self.transcript.write_private({"kind": "private", "to": to, "line": cue.line, "text": text, "t": t,
                                            **self.narration.context})
             self.hub.publish_private(to, cue.line, text)
@@ -83,9 +88,9 @@ class PrivateRounds:
         choices = "  " + ", ".join(f"{i}={name}" for i, name in enumerate(cue.choices, 1))
         screen = [self._text(cue.line, cue.params), choices]
         while True:
-            heard, command = await self._unless_command(self.hub.first_answer(cue), pause=True,
-                                                        show=partial(self.display.private, player, screen))
-            if command is not None:
+            heard, undone = await self._unless_command(self.hub.first_answer(cue), pause=True,
+                                                       show=partial(self.display.private, player, screen))
+            if undone:
                 continue  # `u` before choosing: nothing to take back
             chosen = heard.value[0] if isinstance(heard.value, list) else heard.value
             number = cue.choices.index(chosen) + 1 if chosen in cue.choices else 0
@@ -101,9 +106,9 @@ class PrivateRounds:
     async def unheard(self, cue: Ask) -> Heard:
         """A silent private question (`Ask.silent`) answered by a script in its holder's place:
         nothing said, shown or written for the table; an `undo` meanwhile is returned."""
-        heard, command = await self._unless_command(self.hub.first_answer(cue), pause=True)
-        if command is not None:
-            return command
+        heard, undone = await self._unless_command(self.hub.first_answer(cue), pause=True)
+        if undone:
+            return heard  # the undo
         at = self.timeline.resync()
         self.transcript.write_private({"kind": "answer", "line": cue.line, "to": cue.player, "value": heard.value,
                                        "source": heard.source, "t": round(at, 3), **self.narration.context})
@@ -127,13 +132,13 @@ class PrivateRounds:
         if self.hub.sequential_private and early is None:
             heard = await self._pass_round(cue)
         else:
-            heard, command = await self._unless_command(self._collect_answers(cue, early))
-            if command is not None:
+            heard, undone = await self._unless_command(self._collect_answers(cue, early))
+            if undone:
                 self.display.clear()
                 at = self.timeline.resync()
                 self.narration.record("answer", f"collect.{cue.phase}", "", at, number=cue.number,
-                                      value="undo", source=command.source)
-                return command
+                                      value="undo", source=heard.source)
+                return heard
         at = self.timeline.resync()
         record = {"kind": "answer", "line": f"collect.{cue.phase}", "text": "", "t": round(at, 3),
                   **self.narration.context, "number": cue.number}
@@ -169,17 +174,20 @@ class PrivateRounds:
     async def _private_answer(self, cue: Collect, request: Request, show: Callable[[], None]) -> dict[str, Any] | None:
         """The holder's answer to `request` (its screen shown by `show`), or None on `u`; `pause`
         holds the table meanwhile."""
-        heard, command = await self._unless_command(self.hub.collect(cue, (request,)), pause=True, show=show)
-        return None if command is not None else heard.value[request.player]
+        heard, undone = await self._unless_command(self.hub.collect(cue, (request,)), pause=True, show=show)
+        if undone:
+            return None
+        assert isinstance(heard.value, dict)  # a round's answers, by player (`ListenerHub.collect`)
+        return heard.value[request.player]
 
     async def _confirmed(self, show: Callable[[], None]) -> bool:
         """Enter confirms the choice `show` puts on screen; `u` takes it back."""
-        _, command = await self._unless_command(self.hub.answer(Ask("private.confirm", ("done",))), show=show)
-        return command is None
+        _, undone = await self._unless_command(self.hub.answer(Ask("private.confirm", ("done",))), show=show)
+        return not undone
 
-    async def _unless_command(self, awaitable: Any, pause: bool = False,
-                              show: Callable[[], None] | None = None) -> tuple[Any, Heard | None]:
-        """Wait for `awaitable` unless `undo` comes first: (its result, None) or (None, the undo).
+    async def _unless_command(self, awaitable: Awaitable[Heard], pause: bool = False,
+                              show: Callable[[], None] | None = None) -> tuple[Heard, bool]:
+        """Wait for `awaitable` unless `undo` comes first: (its result, False) or (the undo, True).
         Other commands are let go, except `pause` (with `pause`), which holds the table.
 
         `show` puts the question's screen up once the question is open: the keyboard is read
@@ -195,10 +203,10 @@ class PrivateRounds:
                 await asyncio.wait({task, command_task}, return_when=asyncio.FIRST_COMPLETED)
                 if task.done():
                     command_task.cancel()
-                    return task.result(), None
+                    return task.result(), False
                 command = command_task.result()
                 if command.value == "undo":
-                    return None, command
+                    return command, True
                 if command.value == "pause" and pause:
                     await self.commands.pause()
         finally:
@@ -245,24 +253,26 @@ class SeatedRequest(Request):
     def number(self, name: str) -> int:
         return self.choices.index(name) + 1
 
-    def check(self, answer: Any) -> dict[str, Any]:
+    def check(self, answer: object) -> dict[str, Any]:
         return Request.check(replace(self, choices=self.allowed), answer)
 
 
-def group_privates(cues: list[Cue]) -> list[Any]:
+def group_privates(cues: list[Cue]) -> list[StepItem]:
     """Consecutive `Private` cues to the same player become one list (one device hand-over).
 
     A `Countdown` right after private lines is the time to read them: it joins the last list,
     so `PrivateRounds.lines` can skip it when each player has read alone on the device."""
-    out: list[Any] = []
+    out: list[StepItem] = []
     for cue in cues:
+        group = out[-1] if out and isinstance(out[-1], list) else None
         if isinstance(cue, Private):
-            if out and isinstance(out[-1], list) and out[-1][0].to == cue.to and isinstance(out[-1][-1], Private):
-                out[-1].append(cue)
+            first = group[0] if group else None
+            if group and isinstance(first, Private) and first.to == cue.to and isinstance(group[-1], Private):
+                group.append(cue)
             else:
                 out.append([cue])
-        elif isinstance(cue, Countdown) and out and isinstance(out[-1], list):
-            out[-1].append(cue)
+        elif isinstance(cue, Countdown) and group is not None:
+            group.append(cue)
         else:
             out.append(cue)
     return out

@@ -16,10 +16,14 @@ logged, so a resume simply starts counting again.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from narrator.cues import Ask, Collect, Cue
 from narrator.games.contract import DEFAULT_QUIET_ROUNDS
+from narrator.inputs.heard import Heard
+
+if TYPE_CHECKING:
+    from narrator.table.scheduler import Scheduler
 
 QUIET_ASK = "control.quiet"
 """「{rounds}回続けて…続けますか」: asked after `rounds` unanswered rounds in a row."""
@@ -27,7 +31,7 @@ PAUSED_ASK = "control.quiet_paused"
 """「一時停止しています。再開するなら「はい」と…」: asked after each いいえ, until はい."""
 
 
-def unanswered(cues: list[Cue], heard: Any) -> bool:
+def unanswered(cues: list[Cue], heard: Heard | None) -> bool:
     """Whether the step just played ended in a private round its timer closed with no answer."""
     last = cues[-1] if cues else None
     return (isinstance(last, Collect) and not last.call and bool(last.requests) and heard is not None
@@ -42,7 +46,7 @@ class QuietWatch:
         self.rounds = rounds
         self.quiet = 0
 
-    def heard(self, cues: list[Cue], heard: Any) -> bool:
+    def heard(self, cues: list[Cue], heard: Heard | None) -> bool:
         """Take the step's end; True when the table should be asked now (the count restarts)."""
         if not cues or not isinstance(cues[-1], Collect):
             return False  # a step between rounds (the morning, the discussion) changes nothing
@@ -53,7 +57,7 @@ class QuietWatch:
         return False
 
 
-async def ask_table(scheduler: Any, rounds: int, context: dict[str, Any]) -> None:
+async def ask_table(scheduler: Scheduler, rounds: int, context: dict[str, Any]) -> None:
     """Ask whether to go on; after each いいえ ask whether to resume, until はい."""
     question = Ask(QUIET_ASK, ("yes", "no"), {"rounds": rounds})
     while True:

@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Awaitable, Callable
 
-from narrator.cues import Ask, Collect, CountIn, Countdown, Cue, End, Event, Say, Timer, TurnClock
+from narrator.cues import Ask, Collect, CountIn, Countdown, Cue, End, Event, Private, Say, Timer, TurnClock
 from narrator.inputs.hub import Heard, ListenerHub
 from narrator.sound.outputs import AudioOutput
 from narrator.sound.voice import Clip, Voice
@@ -34,7 +34,7 @@ from narrator.table.confirm import Confirmer
 from narrator.table.deadlines import Deadlines
 from narrator.table.display import ConsoleDisplay
 from narrator.table.narration import LEAD, Narration
-from narrator.table.private_rounds import PrivateRounds, group_privates
+from narrator.table.private_rounds import PrivateGroup, PrivateRounds, StepItem, group_privates
 from narrator.table.timeline import LATE_TOLERANCE, Timeline
 from narrator.table.transcript import Transcript
 
@@ -57,7 +57,7 @@ class _Step:
     """What one `Scheduler.play` carries from cue to cue: its cues (private lines grouped),
     the answer it returns, and a private round opened early beside a countdown or timer."""
 
-    items: list[Any]
+    items: list[StepItem]
     heard: Heard | None = None
     early: asyncio.Future | None = None
 
@@ -116,64 +116,64 @@ class Scheduler:
             self.output.extend(self.timeline.cursor)
         return step.heard
 
-    async def _play_cue(self, cue: Any, following: Any, step: _Step) -> None:
+    async def _play_cue(self, cue: StepItem, following: StepItem | None, step: _Step) -> None:
         """Play one cue by its kind (the first of `_CUE_PLAYERS` it is an instance of)."""
         for kind, player in _CUE_PLAYERS:
             if isinstance(cue, kind):
                 await player(self, cue, following, step)
                 return
 
-    def _memo_time(self, cue: Any, following: Any) -> bool:
+    def _memo_time(self, cue: StepItem, following: StepItem | None) -> bool:
         """Whether `cue` is a timer for a private round on the passed device: not played (each
         answers alone on the device instead)."""
         return isinstance(cue, Timer) and isinstance(following, Collect) and self.hub.sequential_private
 
-    async def _private_lines(self, cue: list, following: Any, step: _Step) -> None:
+    async def _private_lines(self, cue: PrivateGroup, following: StepItem | None, step: _Step) -> None:
         await self.private.lines(cue)
 
-    async def _collect(self, cue: Collect, following: Any, step: _Step) -> None:
+    async def _collect(self, cue: Collect, following: StepItem | None, step: _Step) -> None:
         """A private round; it may have opened early, with the countdown or timer before it."""
         step.heard = await self.private.collect(cue, step.early)
         step.early = None
 
-    async def _event(self, cue: Event, following: Any, step: _Step) -> None:
+    async def _event(self, cue: Event, following: StepItem | None, step: _Step) -> None:
         self.narration.record_event(cue)
 
-    async def _count_in(self, cue: CountIn, following: Any, step: _Step) -> None:
+    async def _count_in(self, cue: CountIn, following: StepItem | None, step: _Step) -> None:
         """The pointing is done: a repeat says the question alone."""
         self.narration.instruction = None
         await self.narration.say(self.voice.clip(cue.line, cue.params), "say")
 
-    async def _say(self, cue: Say, following: Any, step: _Step) -> None:
+    async def _say(self, cue: Say, following: StepItem | None, step: _Step) -> None:
         """A line, kept as the step's instruction (a repeat says it again before the question)."""
         self.narration.instruction = self.voice.clip(cue.line, cue.params)
         await self.narration.say(self.narration.instruction, "say")
 
-    async def _countdown(self, cue: Countdown, following: Any, step: _Step) -> None:
+    async def _countdown(self, cue: Countdown, following: StepItem | None, step: _Step) -> None:
         """A countdown, with a night call's private round beside it when one follows."""
         if isinstance(following, Collect) and following.call:
             step.early = await self._call_round(cue, following)
         else:
             await self.deadlines.countdown(cue)
 
-    async def _timer(self, cue: Timer, following: Any, step: _Step) -> None:
+    async def _timer(self, cue: Timer, following: StepItem | None, step: _Step) -> None:
         """A timer; on phones the round after it opens with it and ends it once all have answered."""
         if isinstance(following, Collect) and self.hub.rounds_during_timers and not self.hub.sequential_private:
             step.early = asyncio.ensure_future(self.hub.collect(following))
         await self.deadlines.timer(cue, until=step.early)
-        if (step.early is not None and not step.early.done() and following.closes_with_timer
-                and not self.timeline.instant):  # instant: no time to answer in
+        if (isinstance(following, Collect) and step.early is not None and not step.early.done()
+                and following.closes_with_timer and not self.timeline.instant):  # instant: no time to answer in
             self.hub.close_collect()
 
-    async def _question(self, cue: Ask, following: Any, step: _Step) -> None:
+    async def _question(self, cue: Ask, following: StepItem | None, step: _Step) -> None:
         step.heard = await self._ask(cue)
 
-    async def _end(self, cue: End, following: Any, step: _Step) -> None:
+    async def _end(self, cue: End, following: StepItem | None, step: _Step) -> None:
         clip = self.voice.clip(cue.line, cue.params)
         self.commands.stop_turn_clock()
         await self.narration.say(clip, "end", winner=cue.winner, **cue.outcome)
 
-    async def _turn_clock(self, cue: TurnClock, following: Any, step: _Step) -> None:
+    async def _turn_clock(self, cue: TurnClock, following: StepItem | None, step: _Step) -> None:
         self.commands.start_turn_clock(cue)
 
     async def _call_round(self, countdown: Countdown, call: Collect) -> asyncio.Future:
@@ -188,10 +188,11 @@ class Scheduler:
             self.hub.close_collect()
         return early
 
-    def _for_holder(self, cue: Any) -> bool:
+    def _for_holder(self, cue: StepItem) -> bool:
         """Whether `cue` is for the one holding the passed device (their result, their next question)."""
         holder = self.private.holder
-        return (isinstance(cue, list) and cue[0].to == holder) or (isinstance(cue, Ask) and cue.player == holder)
+        first = cue[0] if isinstance(cue, list) else None
+        return (isinstance(first, Private) and first.to == holder) or (isinstance(cue, Ask) and cue.player == holder)
 
     # --- questions -------------------------------------------------------------------------
 
@@ -282,7 +283,10 @@ class Scheduler:
                 self._ambience_on = wanted
 
 
-_CUE_PLAYERS: tuple[tuple[Any, Any], ...] = (
+_CuePlayer = Callable[[Scheduler, Any, "StepItem | None", _Step], Awaitable[None]]
+"""A method playing one kind of cue: each takes its own kind, which its row in `_CUE_PLAYERS`
+pairs it with (a callable's parameter cannot say "the kind beside it", hence `Any` there)."""
+_CUE_PLAYERS: tuple[tuple[type, _CuePlayer], ...] = (
     (list, Scheduler._private_lines), (Collect, Scheduler._collect), (Event, Scheduler._event),
     (CountIn, Scheduler._count_in), (Say, Scheduler._say),  # a CountIn is a Say: first
     (Countdown, Scheduler._countdown), (Timer, Scheduler._timer), (Ask, Scheduler._question),

@@ -28,10 +28,17 @@ from narrator.settings import RunSettings, TableSettings
 from narrator.table.scheduler import NightOptions, Scheduler
 from narrator.sound.names import with_readings
 from narrator.sound.voicepack import merged_under
-from narrator.sound.voice import EngineVoice, TextVoice, open_engine
+from narrator.sound.voice import Clip, EngineVoice, TextVoice, open_engine
+from narrator.sound.fill_in import FillInVoice
+from narrator.sound.background_render import BackgroundRender
 from narrator.table.transcript import Transcript
 from narrator.sound.voicepack import load_pack
 from narrator.terminal import said
+
+TableVoice = TextVoice | EngineVoice | FillInVoice
+"""The voices a sitting speaks with: plain text, one engine, or a slow natural voice filled in."""
+Request = tuple[str, dict[str, Any]]
+"""A line to render ahead and its parameters (`narrator.sound.render_ahead`)."""
 
 
 PATH_KEYS = ("answers", "transcript", "audio_out")
@@ -74,10 +81,10 @@ class Sitting:
     hub: ListenerHub
     output: AudioOutput
     transcript: Transcript
-    starters: list[Callable[[asyncio.AbstractEventLoop], Any]] = field(default_factory=list)
+    starters: list[Callable[[asyncio.AbstractEventLoop], object]] = field(default_factory=list)
     mode: TableMode = field(default_factory=TableMode)
     """The table's mode, chosen as the sitting opened and handed to the hub, the pack and the scheduler."""
-    ahead: Any = None
+    ahead: BackgroundRender | None = None
     """The background render of the game's later lines (`prepare_voice`), stopped on close."""
 
     def add(self, listener: Listener) -> None:
@@ -132,7 +139,7 @@ def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
     chosen here, once, and handed to the hub, the voice pack and the scheduler as they are made.
     """
     warn = warn or (lambda message: print(said("warning", message=message), file=sys.stderr, flush=True))
-    voice = _voice(run, warn)
+    voice: TableVoice = _voice(run, warn)
     if fill_in:
         from narrator.sound.fill_in import filled_in
 
@@ -184,7 +191,7 @@ def open_sitting(run: RunOptions, start_at: float = 0.0, answers_used: int = 0,
     return sitting
 
 
-def _voice(run: RunOptions, warn: Callable[[str], None]) -> Any:
+def _voice(run: RunOptions, warn: Callable[[str], None]) -> TextVoice | EngineVoice:
     """The pack's first engine that runs here, else the next, else text (one warning)."""
     pack_name = run.lang if run.voice in ("auto", "text") else run.voice
     pack = load_pack(pack_name)
@@ -196,7 +203,7 @@ def _voice(run: RunOptions, warn: Callable[[str], None]) -> Any:
     return EngineVoice(pack, engine, speed=run.speech_rate)
 
 
-def _output(run: RunOptions, voice: Any, clock: Clock, warn: Callable[[str], None]) -> tuple[AudioOutput, bool]:
+def _output(run: RunOptions, voice: TableVoice, clock: Clock, warn: Callable[[str], None]) -> tuple[AudioOutput, bool]:
     """Where the clips go; a missing speaker falls back to printing, with one warning."""
     record = Path(run.audio_out) if run.audio_out else None
     if isinstance(voice, TextVoice):
@@ -213,17 +220,17 @@ def _output(run: RunOptions, voice: Any, clock: Clock, warn: Callable[[str], Non
         return open_output("null", clock, volume=run.volume, record=record), True
 
 
-def open_audio(run: RunOptions, voice: Any, clock: Clock, warn: Callable[[str], None]) -> AudioOutput:
+def open_audio(run: RunOptions, voice: TableVoice, clock: Clock, warn: Callable[[str], None]) -> AudioOutput:
     """The output `run` asks for, as a sitting opens it (the appliance's speaker, back between games)."""
     return _output(run, voice, clock, warn)[0]
 
 
-def _notice_player(run: RunOptions) -> tuple[Callable[[Any], None], Callable[[], None]]:
+def _notice_player(run: RunOptions) -> tuple[Callable[[Clip], None], Callable[[], None]]:
     """Plays a clip at once on an output of its own (the game's clock has not started) and,
     when closed, waits until it has been heard: how the rendering notice is said."""
     opened: list[AudioOutput] = []
 
-    def play(clip: Any) -> None:
+    def play(clip: Clip) -> None:
         if clip.pcm is None or run.audio == "null" or run.time_scale == 0:
             return
         clock = make_clock(1.0)
@@ -242,7 +249,7 @@ def _notice_player(run: RunOptions) -> tuple[Callable[[Any], None], Callable[[],
     return play, close
 
 
-def prepare_voice(voice: Any, game: Game[C, S], config: C, notice: Callable[[Any], None] | None = None,
+def prepare_voice(voice: TableVoice, game: Game[C, S], config: C, notice: Callable[[Clip], None] | None = None,
                   clock: Callable[[], float] | None = None, background: bool = False) -> int:
     """Render ahead every line `game` can say with `config`; a progress bar if it takes a while.
 
@@ -265,12 +272,13 @@ def prepare_voice(voice: Any, game: Game[C, S], config: C, notice: Callable[[Any
     from narrator.sound.render_ahead import game_requests
     from narrator.sound.wait_notice import WaitNotice
 
-    if not hasattr(voice, "is_cached"):  # text: nothing to render
+    if isinstance(voice, TextVoice):  # text: nothing to render
         return 0
     requests = game_requests(game, config)
     todo = [r for r in requests if not voice.is_cached(voice.pack.speak(r[0], r[1]))]
-    pieces = name_clips.missing(voice, todo, game.names(config))
-    if pieces:
+    # names apart: only a voice of one slow engine (a filled-in voice says lines whole)
+    pieces = name_clips.missing(voice, todo, game.names(config)) if isinstance(voice, EngineVoice) else []
+    if pieces and isinstance(voice, EngineVoice):
         import click
 
         clip = voice.clip(name_clips.notice_line(name_clips.estimate_seconds(voice, pieces)))
@@ -284,7 +292,7 @@ def prepare_voice(voice: Any, game: Game[C, S], config: C, notice: Callable[[Any
         return voice.prepare(requests)
     import click
 
-    later: list[Any] = []
+    later: list[tuple[str, dict[str, Any]]] = []
     if background and not pieces and _renders_behind(voice):
         todo, later = _opening_first(game, config, requests, todo)
         if later:
@@ -303,22 +311,21 @@ def prepare_voice(voice: Any, game: Game[C, S], config: C, notice: Callable[[Any
             waiting = WaitNotice(len(todo), say, clock or time.monotonic, bar.update)
             voice.prepare(todo, progress=waiting.update)
     new = voice.prepare(requests)
-    if hasattr(voice, "on_demand"):  # the wait notice was made here, before the game: not late
+    if isinstance(voice, EngineVoice):  # the wait notice was made here, before the game: not late
         voice.on_demand = 0
-    if later:
-        from narrator.sound.background_render import BackgroundRender
-
+    if later and isinstance(voice, EngineVoice):  # `_renders_behind`: one engine
         voice.ahead = BackgroundRender(voice, later).start()
         click.echo(voice.pack.speak("hint.render_behind", {"count": len(later)}).text, err=True)
     return new
 
 
-def _renders_behind(voice: Any) -> bool:
+def _renders_behind(voice: TableVoice) -> bool:
     """Whether a voice can render while its game plays: one engine, saying every line whole."""
     return isinstance(voice, EngineVoice) and not getattr(voice.engine, "names_apart", False)
 
 
-def _opening_first(game: Game[C, S], config: C, requests: list[Any], todo: list[Any]) -> tuple[list[Any], list[Any]]:
+def _opening_first(game: Game[C, S], config: C, requests: list[Request],
+                   todo: list[Request]) -> tuple[list[Request], list[Request]]:
     """`todo` split in two: what the game's opening says (rendered before it starts) and the
     rest, in the game's order (rendered while it plays)."""
     from narrator.sound.render_ahead import opening_requests

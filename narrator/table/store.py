@@ -146,7 +146,7 @@ class GameStore:
             meta, problem = self._read_json(META_FILE), f"{META_FILE} is missing"
         except DamagedGame as err:
             meta, problem = None, str(err)
-        if meta is not None and not _meta_problem(meta):
+        if isinstance(meta, dict) and not _meta_problem(meta):
             return meta
         if meta is not None:
             problem = f"{META_FILE} lacks the game, its setup or its run options"
@@ -332,7 +332,7 @@ class GameStore:
         if data is None:
             return None, f"{self.folder / SNAPSHOT_FILE} is missing"
         problem = _snapshot_problem(data, self.id)
-        if problem:
+        if problem or not isinstance(data, dict):  # (a problem when it is no dict)
             return None, f"{self.folder / SNAPSHOT_FILE} {problem}"
         return Snapshot(data["event_count"], data["state"], data["cues"], float(data["t"])), None
 
@@ -372,7 +372,7 @@ class GameStore:
         except OSError as err:
             raise self._save_error(err) from None
 
-    def _read_json(self, name: str) -> Any:
+    def _read_json(self, name: str) -> object:
         """The parsed file, None when it is missing; unreadable or not JSON raises DamagedGame
         (what it means is the caller's: a snapshot is rebuilt, a meta.json too, from the log)."""
         try:

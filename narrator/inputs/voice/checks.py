@@ -8,8 +8,6 @@ that works: vosk's library needs libatomic1 on arm64 (a reinstall cannot help th
 
 from __future__ import annotations
 
-from typing import Any
-
 from narrator.sound.doctor import Finding, command_name, setup_command
 from narrator.terminal import said
 
@@ -98,9 +96,16 @@ def input_devices() -> list[str] | str:
     except ImportError:
         return "sounddevice is not installed"
     try:
-        devices: Any = sounddevice.query_devices()
+        devices: object = sounddevice.query_devices()
         default = sounddevice.default.device[0]
     except sounddevice.PortAudioError as err:
         return f"cannot list devices ({err})"
+    listed = devices if isinstance(devices, (list, tuple)) else ()  # sounddevice's DeviceList is a tuple
     return [f"{i}: {d['name']}{' (default)' if i == default else ''}"
-            for i, d in enumerate(devices) if d.get("max_input_channels", 0) > 0]
+            for i, d in enumerate(listed) if isinstance(d, dict) and _inputs(d) > 0]
+
+
+def _inputs(device: dict[str, object]) -> int:
+    """A device's input channels (0 when its entry lacks them)."""
+    channels = device.get("max_input_channels", 0)
+    return channels if isinstance(channels, int) else 0

@@ -23,12 +23,13 @@ import asyncio
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Protocol
+from pathlib import Path
+from typing import Callable, Iterator, Protocol
 
 from narrator.cues import Ask
 from narrator.inputs.voice.grammar import Grammar
 from narrator.inputs.voice.microphone import audible_seconds, loudness
-from narrator.sound.engines import Recognition, SpeechToText
+from narrator.sound.engines import Recognition, Recognizer, SpeechToText
 
 SOURCE = "voice"
 
@@ -52,6 +53,15 @@ class Phrases(Protocol):
     def grammar(self, ask: Ask | None, also: tuple[str, ...] = ()) -> Grammar: ...
 
 
+class AudioSource(Protocol):
+    """Where the listener's audio comes from (`Microphone`, a WAV file, tests' chunks): 16-bit
+    mono chunks at the engine's rate until the audio ends; `close` ends it from another thread."""
+
+    def chunks(self) -> Iterator[bytes]: ...
+
+    def close(self) -> None: ...
+
+
 class HeardSink(Protocol):
     """What the listener feeds (`ListenerHub`; `narrator listen`'s echo): it registers, learns
     each new question, offers the words it understood, and retires when the audio ends."""
@@ -59,7 +69,7 @@ class HeardSink(Protocol):
     def register(self, source: str) -> None: ...
 
     def observe(self, on_ask: Callable[[Ask | None], None] | None = None,
-                on_speech: Callable[[float, Any], None] | None = None) -> None: ...
+                on_speech: Callable[[float, Path | None], None] | None = None) -> None: ...
 
     def offer_text(self, text: str, source: str, confirm: bool = False) -> str | None: ...
 
@@ -67,7 +77,7 @@ class HeardSink(Protocol):
 
 
 class VoiceListener:
-    def __init__(self, engine: SpeechToText, source: Any, phrases: Phrases, confidence: float = 0.7,
+    def __init__(self, engine: SpeechToText, source: AudioSource, phrases: Phrases, confidence: float = 0.7,
                  mute_tail: float = 0.5, report: Callable[[Hearing], None] | None = None,
                  endpoint_silence: float | None = 0.4, loud: float = 300.0):
         self.engine, self.source, self.phrases = engine, source, phrases
@@ -79,7 +89,7 @@ class VoiceListener:
         self.dropped_chunks = 0
         self._grammar: Grammar = phrases.grammar(None)
         self._grammar_serial = 0
-        self._recognizers: dict[tuple[str, ...], Any] = {}
+        self._recognizers: dict[tuple[str, ...], Recognizer] = {}
         self._unusable: set[str] = set()
         self._hub: HeardSink | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -98,7 +108,7 @@ class VoiceListener:
         self._grammar = self.phrases.grammar(ask, getattr(self._hub, "listen_also", ()))
         self._grammar_serial += 1
 
-    def _on_speech(self, seconds: float, wav: Any = None) -> None:
+    def _on_speech(self, seconds: float, wav: Path | None = None) -> None:
         """Mute until the clip's last audible sound has passed, plus the tail (echo, output latency).
 
         espeak-ng's clips end in up to half a second of silence (a countdown tick lasts ~0.8 s,
@@ -127,7 +137,7 @@ class VoiceListener:
 
     # --- recognition thread ---------------------------------------------------------------
 
-    def _recognizer(self, grammar: Grammar) -> Any:
+    def _recognizer(self, grammar: Grammar) -> Recognizer:
         key = tuple(grammar.phrases)
         if key not in self._recognizers:
             missing = set(self.engine.missing_words(grammar.phrases))
@@ -187,7 +197,7 @@ class VoiceListener:
     def _post(self, result: Recognition, grammar: Grammar, serial: int) -> None:
         self._call(self._offer, result, grammar, serial, time.monotonic())
 
-    def _call(self, func: Callable[..., Any], *args: Any) -> None:
+    def _call(self, func: Callable[..., object], *args: object) -> None:
         assert self._loop is not None  # set by start(), before the listening thread runs
         try:
             self._loop.call_soon_threadsafe(func, *args)

@@ -13,7 +13,7 @@ import queue
 import warnings
 import wave
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Iterator, Mapping, Protocol
 
 from narrator.errors import NarratorError
 
@@ -135,6 +135,22 @@ class QueueSource:
         self._queue.put(None)
 
 
+_RatecvState = tuple[int, tuple[tuple[int, int], ...]]
+"""`audioop.ratecv`'s state between two chunks (as typeshed spells it)."""
+
+
+class InputDevices(Protocol):
+    """What the microphone asks of the `sounddevice` module (untyped): whether a device records
+    at a rate, and a device's entry (a dict, with its `default_samplerate`)."""
+
+    PortAudioError: type[Exception]
+
+    def check_input_settings(self, *, device: str | int | None, channels: int, dtype: str,
+                             samplerate: int) -> None: ...
+
+    def query_devices(self, device: str | int | None, kind: str) -> Mapping[str, object]: ...
+
+
 class Microphone:
     """A PortAudio input device, read in blocks by sounddevice's callback thread."""
 
@@ -150,7 +166,7 @@ class Microphone:
         self.rate = rate
         self.device_rate = self._usable_rate(sounddevice, device, rate)
         self._closed = False
-        self._resample_state: Any = None  # audioop.ratecv's own state, handed back to it
+        self._resample_state: _RatecvState | None = None  # audioop.ratecv's own state, handed back to it
         self._queue: queue.Queue[bytes | None] = queue.Queue()
         self._stream = sounddevice.RawInputStream(
             samplerate=self.device_rate, blocksize=int(self.device_rate * CHUNK_SECONDS), device=device, channels=1,
@@ -158,7 +174,7 @@ class Microphone:
         )
 
     @staticmethod
-    def _usable_rate(sounddevice: Any, device: str | int | None, rate: int) -> int:
+    def _usable_rate(sounddevice: InputDevices, device: str | int | None, rate: int) -> int:
         """`rate` if the device records at it, else the device's own rate (resampled here).
 
         Many USB microphones opened by hardware index record only at 44.1 or 48 kHz.
@@ -168,9 +184,11 @@ class Microphone:
             return rate
         except (ValueError, sounddevice.PortAudioError) as first:
             try:
-                native = int(sounddevice.query_devices(device, kind="input")["default_samplerate"])
-                sounddevice.check_input_settings(device=device, channels=1, dtype="int16", samplerate=native)
-                return native
+                native = sounddevice.query_devices(device, kind="input").get("default_samplerate")
+                if not isinstance(native, (int, float)):
+                    raise ValueError(f"the device names no sample rate ({native!r})")
+                sounddevice.check_input_settings(device=device, channels=1, dtype="int16", samplerate=int(native))
+                return int(native)
             except (ValueError, sounddevice.PortAudioError):
                 raise InputUnavailable(
                     f"no microphone ({first}); connect one, pick it with --input-device, or play with the keyboard"

@@ -13,16 +13,18 @@ from __future__ import annotations
 import asyncio
 import sys
 from dataclasses import asdict, dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from narrator.errors import NarratorError, SetupError
 from narrator.inputs.voice.grammar import PhraseBook
 from narrator.inputs.voice.models import ModelError, find_model
 from narrator.inputs.voice.microphone import InputUnavailable, Microphone
-from narrator.inputs.voice.listener import VoiceListener, describe
+from narrator.inputs.hub import ListenerHub
+from narrator.inputs.voice.listener import AudioSource, VoiceListener, describe
 from narrator.settings import SETTINGS
-from narrator.sound.engines import EngineUnavailable, load_stt, stt_engine_names
+from narrator.sound.engines import EngineUnavailable, SpeechToText, load_stt, stt_engine_names
 from narrator.sound.names import heard_forms
+from narrator.sound.voicepack import VoicePack
 
 LISTEN_BOUNDS = {s.key: (float(s.low), float(s.high)) for s in SETTINGS
                  if s.kind == "listening" and s.low is not None and s.high is not None}
@@ -92,12 +94,12 @@ def listen_options(raw: Mapping[str, Any], source: str = "table file") -> Listen
     )
 
 
-def _opt(value: Any) -> str | None:
+def _opt(value: object) -> str | None:
     return None if value in (None, "") else str(value)
 
 
-def open_voice(options: ListenOptions, pack: Any, names: Sequence[str], warn: Callable[[str], None],
-               source: Any = None, engine: Any = None) -> VoiceListener | None:
+def open_voice(options: ListenOptions, pack: VoicePack, names: Sequence[str], warn: Callable[[str], None],
+               source: AudioSource | None = None, engine: SpeechToText | None = None) -> VoiceListener | None:
     """The table's voice, ready to start, or None when this table does not listen.
 
     Only the listener is made here: the sitting (`narrator.table.session`) decides the table's
@@ -114,6 +116,8 @@ def open_voice(options: ListenOptions, pack: Any, names: Sequence[str], warn: Ca
             if source is None:
                 source = Microphone(16000, options.input_device)
             engine = load_stt(options.stt_engine, model)
+        elif source is None:  # a given engine hears the microphone too
+            source = Microphone(16000, options.input_device)
     except (ModelError, InputUnavailable, EngineUnavailable) as err:
         if options.listen == "on":
             raise
@@ -125,12 +129,12 @@ def open_voice(options: ListenOptions, pack: Any, names: Sequence[str], warn: Ca
                          report=lambda hearing: print(f"  {describe(hearing)}", file=sys.stderr, flush=True))
 
 
-def heard_readings(pack: Any, names: Sequence[str], given: Mapping[str, Any] | None) -> dict[str, Any]:
+def heard_readings(pack: VoicePack, names: Sequence[str], given: Mapping[str, Any] | None) -> dict[str, list[str]]:
     """What the recognizer listens for, per player: the readings given (`names` entries or
     `name_readings`, several allowed), else the name's reading in the pack (Japanese: its
     hiragana, so a romaji 'Aki' is heard as あき), else the name as written."""
     japanese = getattr(pack, "lang", None) == "ja"
-    out: dict[str, Any] = {}
+    out: dict[str, list[str]] = {}
     for name in names:
         forms = (given or {}).get(name) or getattr(pack, "name_readings", {}).get(name)
         if forms:
@@ -139,7 +143,7 @@ def heard_readings(pack: Any, names: Sequence[str], given: Mapping[str, Any] | N
     return out
 
 
-def check_vocabulary(engine: Any, phrases: PhraseBook, pack: Any) -> None:
+def check_vocabulary(engine: SpeechToText, phrases: PhraseBook, pack: VoicePack) -> None:
     """Every word any grammar of this game may use must be known to the model."""
     missing = engine.missing_words(phrases.every_phrase())
     if missing:
@@ -149,18 +153,26 @@ def check_vocabulary(engine: Any, phrases: PhraseBook, pack: Any) -> None:
         )
 
 
+class _WaitingClock(Protocol):
+    """The game clock as the timeout reads it (`narrator.table.clock.Clock`, a floor above)."""
+
+    def now(self) -> float: ...
+
+    async def sleep_until(self, t: float) -> None: ...
+
+
 class TimeoutListener:
     """Answers `done` for a step that waits for done, when nobody has after `seconds`."""
 
     SOURCE = "timeout"
 
-    def __init__(self, clock: Any, seconds: float):
+    def __init__(self, clock: _WaitingClock, seconds: float):
         self.clock, self.seconds = clock, seconds
 
-    def start(self, hub: Any, loop: asyncio.AbstractEventLoop) -> asyncio.Task:
+    def start(self, hub: ListenerHub, loop: asyncio.AbstractEventLoop) -> asyncio.Task:
         return loop.create_task(self._run(hub))
 
-    async def _run(self, hub: Any) -> None:
+    async def _run(self, hub: ListenerHub) -> None:
         serial, ask = await hub.next_ask(0)
         while True:
             newer = asyncio.ensure_future(hub.next_ask(serial))
