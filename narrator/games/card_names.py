@@ -2,19 +2,19 @@
 
 A Japanese table writes 占い師, not `seer`: in the table file (`[cards] 占い師 = 1`), in a flag
 (`--cards "占い師=1,香具師=1"`, `--night-order`, `--countdowns "占い師=20"`) and in
-`narrator config set countdowns.占い師 20`. A game declares its names once, per vocabulary
-(its cards, its roles) and per language, in `[names]` of its definition.toml, and marks the
-settings whose values name them (`names`, `names_at` of a `Setting`). `translate` is the one
-normaliser every game's `configure` calls first: it turns each name into its id, so the
-game's own checks, its config and the saved game see ids only. A word it does not know is
-refused here, in one line naming the word and the nearest name, in the table's language
-(the wording lives in `messages.toml`, not in code).
+`narrator config set countdowns.占い師 20`. A card's name is the one the narrator says: its
+label line in the voice packs, text and reading (`spoken_names`), so renaming a card in the
+pack renames what a table types; a game adds only the *other* words a table may also type, per
+vocabulary (its cards, its roles) and per language, in `[names]` of its definition.toml
+(`CardNames.spoken`), and marks the settings whose values name them (`names`, `names_at` of a
+`Setting`). `translate` is the one normaliser every game's `configure` calls first: it turns
+each name into its id, so the game's own checks, its config and the saved game see ids only.
+A word it does not know is refused here, in one line naming the word and the nearest name, in
+the table's language (the wording lives in `messages.toml`, not in code).
 
-A game without a definition.toml hands its names over the same way: the rules kernel's game
-files, whose roles carry `aliases = { ja = [...] }`, would give
-`CardNames({"roles": {id: role.aliases}}, {"roles": {"en": "role", "ja": "役職"}})` as their
-`Game.card_names`, mark their `roles` setting `names = "roles"`, `names_at = "keys"`, and call
-`translate` first in their `configure`.
+The rules kernel's game files hand their names over the same way: each role's `wolf.role.<id>`
+line (the file's own lines beneath the packs'), then its `aliases`, as
+`CardNames({"roles": {id: role.names}}, {"roles": {"en": "role", "ja": "役職"}})`.
 
 Words are compared folded (`fold`): full-width as ASCII, any case, katakana as hiragana,
 spaces and hyphens as `_`; so `ウラナイシ`, `うらないし`, `占い師` and `SEER` all mean `seer`.
