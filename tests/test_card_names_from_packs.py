@@ -132,3 +132,25 @@ def test_a_role_renamed_in_the_pack_is_typed_by_its_new_name(tmp_path, monkeypat
                     'knight = { text = "守護者", reading = "しゅごしゃ" }')
     path = game_file(home, "guarded", "")  # the shipped file under another name: read afresh, with this pack
     assert roles_of(path, "村人=2,人狼=1,占い師=1,守護者=1")["knight"] == 1
+
+
+def test_a_word_for_a_card_the_game_lacks_is_a_slip_in_its_data():
+    from narrator.games.card_names import CardNames
+
+    with pytest.raises(SetupError, match=r"^\[names.cards\] pedler: no such id; use one of seer, peddler$"):
+        CardNames.spoken({"cards": {"pedler": {"ja": ["こうぐし"]}}}, {"cards": {"seer": {}, "peddler": {}}})
+
+
+def test_an_english_line_names_an_id_alone_where_its_english_name_is_the_same_words():
+    """The packs' English names (`phantom mage`) are the ids' words: an English table's line
+    gives the id alone, as before; an English name of other words is still shown (`S (Sole)`)."""
+    settings = build_settings({"lang": "en", "seed": 7}, {"cards": "seer=1,peddler=1,phantom_mag=2,strategist=1"}, "test")
+    from narrator.games import get_game
+
+    with pytest.raises(SetupError) as err:
+        get_game("additional-werewolf").configure(settings)
+    assert "did you mean phantom_mage? known: seer, medium, peddler, phantom_mage, lovers" in str(err.value)
+    settings = build_settings({"lang": "en", "seed": 7}, {"players": 4, "cards": "beast:Sol,prophet,townsperson,townsperson"},
+                              "test")
+    with pytest.raises(SetupError, match=r"did you mean S \(Sole\)\?"):
+        get_game("bestia-magica").configure(settings)
