@@ -30,7 +30,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from narrator.errors import Refusal, SetupError, shown
+from narrator.errors import Refusal, shown
 from narrator.settings import Setting, split_items
 
 MESSAGES_FILE = Path(__file__).with_name("messages.toml")
@@ -83,7 +83,7 @@ class CardNames:
             entries = entries if isinstance(entries, Mapping) else {}
             unknown = sorted(set(entries) - set(ids) - {KIND})
             if unknown:
-                raise SetupError(f"[names.{vocab}] {unknown[0]}: no such id; use one of {', '.join(ids)}")
+                raise Refusal("names_unknown_id", vocab=vocab, word=unknown[0], known=list(ids))
             kind = entries.get(KIND, {})
             kinds[vocab] = {str(k): str(v) for k, v in kind.items()} if isinstance(kind, Mapping) else {}
             words[vocab] = {ident: joined(by_lang, _words(entries.get(ident))) for ident, by_lang in ids.items()}
