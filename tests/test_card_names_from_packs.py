@@ -156,3 +156,18 @@ def test_an_english_line_names_an_id_alone_where_its_english_name_is_the_same_wo
                               "test")
     with pytest.raises(SetupError, match=r"did you mean S \(Sole\)\?"):
         get_game("bestia-magica").configure(settings)
+
+
+def test_a_broken_pack_of_one_language_does_not_stop_a_game_played_in_the_other(tmp_path):
+    """A table's own `ja` pack that cannot be read: an English game still starts (the names a
+    table types in English need no Japanese pack); a Japanese one gets the pack's one line."""
+    home = tmp_path / "home"
+    (home / "voices" / "ja" / "lines").mkdir(parents=True)
+    (home / "voices" / "ja" / "voice.toml").write_text('name = "ja"\nlang = "ja"\n', encoding="utf-8")
+    (home / "voices" / "ja" / "lines" / "broken.toml").write_text("bad = [\n", encoding="utf-8")
+    english = narrator(home, "play", "--lang", "en", "--voice", "text", "--cards", "seer=1,peddler=1,phantom mage=2,"
+                       "strategist=1", "--dry-run")
+    assert english.returncode == 0, english.stderr
+    japanese = narrator(home, "play", "--lang", "ja", "--voice", "ja", "--dry-run")
+    assert japanese.returncode != 0 and "broken.toml is not valid TOML" in japanese.stderr
+    assert japanese.stderr.count("\n") == 1 and "Traceback" not in japanese.stderr

@@ -19,6 +19,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping
 
+from narrator.errors import NarratorError
 from narrator.games.card_names import fold
 
 if TYPE_CHECKING:
@@ -37,6 +38,8 @@ def spoken_names(label: Callable[[str], str], ids: Iterable[str],
     names: dict[str, dict[str, tuple[str, ...]]] = {ident: {} for ident in ids}
     for lang in PACKS:
         pack = _with_own(lang, (own_lines or {}).get(lang, {}))
+        if pack is None:
+            continue
         for ident in ids:
             said = _said(pack, label(ident))
             if said:
@@ -57,10 +60,16 @@ def _said(pack: VoicePack, line_id: str) -> tuple[str, ...]:
     return tuple(words.values())
 
 
-def _with_own(lang: str, own: Mapping[str, object]) -> VoicePack:
+def _with_own(lang: str, own: Mapping[str, object]) -> VoicePack | None:
+    """The `lang` pack with a game's own lines beneath; None when it cannot be read (a table's
+    broken pack of that name): its names are then the ids and the other words alone, and the
+    pack's one-line error comes where a table plays with it, not in a game that never says it."""
     from narrator.sound.voicepack import find_pack, merged_under
 
-    return merged_under(_bundled(find_pack(lang).resolve()), own)
+    try:
+        return merged_under(_bundled(find_pack(lang).resolve()), own)
+    except NarratorError:
+        return None
 
 
 @cache
