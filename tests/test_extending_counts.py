@@ -100,9 +100,8 @@ def copy(tmp_path):
 
 
 ROLE = """
-[roles.baker]                 # パン屋, optional: a villager by another name
+[roles.baker]                 # パン屋, optional: a villager by another name (its name: wolf.role.baker)
 team = "village"
-aliases = { ja = ["パン屋"], en = ["baker"] }
 
 [[scenarios]]
 name = "a baker is a villager: the village hangs the wolf"
@@ -136,6 +135,9 @@ def test_a_role_in_a_shipped_game_file(copy):
     copy.replace("docs/werewolf.md", "| optional roles | ", "| optional roles | パン屋 (a villager), ")
     checked = copy.run("-m", "narrator", "games", "check", "werewolf")
     assert "ok a baker is a villager" in checked.stdout
+    typed = copy.run("-m", "narrator", "play", "werewolf", "--lang", "ja", "--names", "Aki,Ben,Chika,Dai,Emi",
+                     "--roles", "パン屋=1,村人=1,人狼=1,占い師=1,騎士=1", "--dry-run")  # its line's name, no aliases
+    assert "パン屋1枚" in typed.stdout, typed.stdout
     copy.tests("tests/test_kernel_roles.py", "tests/test_readings.py", "tests/test_game_files.py",
                "tests/test_kernel_plans.py", "tests/test_card_names.py")
     assert len(copy.touched()) == stated("A new werewolf-family game, or a role, as a game file"), copy.touched()

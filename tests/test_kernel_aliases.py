@@ -15,6 +15,7 @@ from narrator.games import get_game
 from narrator.games.kernel import files as kernel
 from narrator.games.kernel.parse import parse_game, read_game_file
 from narrator.settings import build_settings
+from narrator.sound.voicepack import load_pack
 
 WEREWOLF = kernel.shipped_files()["werewolf"]
 NAMES = "Aki,Ben,Chika,Dai,Emi,Fumi,Gen,Hana"
@@ -45,10 +46,12 @@ def test_a_role_the_file_does_not_know_is_refused_naming_the_roles():
     """The shared normaliser (`narrator.games.card_names`) reads the names, as for every game."""
     game = get_game("werewolf")
     assert game.card_names.lookup("roles", "ボディガード") == "knight"
-    assert game.card_names.lookup("roles", "ｳﾗﾅｲｼ") is None and game.card_names.lookup("roles", "預言者") == "seer"
+    assert game.card_names.lookup("roles", "吸血鬼") is None and game.card_names.lookup("roles", "預言者") == "seer"
+    assert game.card_names.lookup("roles", "ｳﾗﾅｲｼ") == "seer"  # the pack's reading of 占い師 (wolf.role.seer)
     roles = tomllib.loads(WEREWOLF.read_text(encoding="utf-8"))["roles"]
-    known = "、".join(role["aliases"]["ja"][0] for role in roles.values())
-    assert known.startswith("村人、人狼、")  # each role by its first name, in the file's order (read from it)
+    pack = load_pack("ja")
+    known = "、".join(pack.speak(f"wolf.role.{rid}").text for rid in roles)
+    assert known.startswith("村人、人狼、")  # each role by the name the narrator says, in the file's order
     with pytest.raises(SetupError, match=rf"^コマンドライン: 役職カードの「吸血鬼」という役職はありません。使える名前: {known}$"):
         game.configure(build_settings({}, {"names": NAMES, "roles": "村人=7,吸血鬼=1"}, "command line"))
     with pytest.raises(SetupError, match=r"^command line: unknown role 'vampire' in roles; known: villager, werewolf, "):
@@ -68,7 +71,9 @@ def test_a_game_file_may_name_its_roles_by_their_aliases_in_the_deal_steps_and_w
 
 
 def test_one_name_for_two_roles_is_refused_at_load_time():
-    text = WEREWOLF.read_text(encoding="utf-8").replace('en = ["medium"]', 'en = ["medium", "seer"]')
+    text = WEREWOLF.read_text(encoding="utf-8").replace('aliases = { ja = ["霊能者"] }',
+                                                        'aliases = { ja = ["霊能者"], en = ["seer"] }')
+    assert 'en = ["seer"]' in text
     with pytest.raises(SetupError) as err:
         parse_game(tomllib.loads(text), "w.toml")
     assert str(err.value) == ("game file w.toml: [roles.medium] aliases: 'seer' names [roles.seer] too; "

@@ -2,19 +2,19 @@
 
 A Japanese table writes 占い師, not `seer`: in the table file (`[cards] 占い師 = 1`), in a flag
 (`--cards "占い師=1,香具師=1"`, `--night-order`, `--countdowns "占い師=20"`) and in
-`narrator config set countdowns.占い師 20`. A game declares its names once, per vocabulary
-(its cards, its roles) and per language, in `[names]` of its definition.toml, and marks the
-settings whose values name them (`names`, `names_at` of a `Setting`). `translate` is the one
-normaliser every game's `configure` calls first: it turns each name into its id, so the
-game's own checks, its config and the saved game see ids only. A word it does not know is
-refused here, in one line naming the word and the nearest name, in the table's language
-(the wording lives in `messages.toml`, not in code).
+`narrator config set countdowns.占い師 20`. A card's name is the one the narrator says: its
+label line in the voice packs, text and reading (`spoken_names`), so renaming a card in the
+pack renames what a table types; a game adds only the *other* words a table may also type, per
+vocabulary (its cards, its roles) and per language, in `[names]` of its definition.toml
+(`CardNames.spoken`), and marks the settings whose values name them (`names`, `names_at` of a
+`Setting`). `translate` is the one normaliser every game's `configure` calls first: it turns
+each name into its id, so the game's own checks, its config and the saved game see ids only.
+A word it does not know is refused here, in one line naming the word and the nearest name, in
+the table's language (the wording lives in `messages.toml`, not in code).
 
-A game without a definition.toml hands its names over the same way: the rules kernel's game
-files, whose roles carry `aliases = { ja = [...] }`, would give
-`CardNames({"roles": {id: role.aliases}}, {"roles": {"en": "role", "ja": "役職"}})` as their
-`Game.card_names`, mark their `roles` setting `names = "roles"`, `names_at = "keys"`, and call
-`translate` first in their `configure`.
+The rules kernel's game files hand their names over the same way: each role's `wolf.role.<id>`
+line (the file's own lines beneath the packs'), then its `aliases`, as
+`CardNames({"roles": {id: role.names}}, {"roles": {"en": "role", "ja": "役職"}})`.
 
 Words are compared folded (`fold`): full-width as ASCII, any case, katakana as hiragana,
 spaces and hyphens as `_`; so `ウラナイシ`, `うらないし`, `占い師` and `SEER` all mean `seer`.
@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from narrator.errors import Refusal, shown
-from narrator.settings import split_items
+from narrator.settings import Setting, split_items
 
 MESSAGES_FILE = Path(__file__).with_name("messages.toml")
 LANGS = ("en", "ja")
@@ -46,7 +46,7 @@ def messages() -> dict[str, dict[str, str]]:
     return tomllib.loads(MESSAGES_FILE.read_text(encoding="utf-8"))
 
 
-def message(lang: str, line: str, **params: Any) -> str:
+def message(lang: str, line: str, **params: object) -> str:
     """One line of `messages.toml` in `lang` (English when the language has none)."""
     table = messages()
     text = table.get(lang, {}).get(line) or table["en"][line]
@@ -69,17 +69,24 @@ class CardNames:
     kinds: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     @classmethod
-    def from_table(cls, table: Mapping[str, Any]) -> CardNames:
-        """From `[names.VOCAB]` of a definition.toml: `kind = { en = …, ja = … }` and one
-        `ID = { ja = ["名前", "よみ"] }` per id (a string is one name)."""
+    def spoken(cls, table: Mapping[str, object],
+               said: Mapping[str, Mapping[str, Mapping[str, tuple[str, ...]]]]) -> CardNames:
+        """A game's names: each id's name as the narrator says it first (`said[vocab][id][lang]`,
+        the packs' label lines: `spoken_names.spoken_names`), then the other words a table may
+        also type, from `[names.VOCAB]` of its definition.toml (`traitor = { ja = ["裏切者"] }`;
+        a string is one word), and `kind = { en = …, ja = … }`: what one of the vocabulary is
+        called. An id there that the game does not have is a slip in the data, refused."""
         words: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {}
         kinds: dict[str, dict[str, str]] = {}
-        for vocab, entries in table.items():
-            kinds[vocab] = dict(entries.get(KIND, {}))
-            words[vocab] = {
-                ident: {lang: (names,) if isinstance(names, str) else tuple(names) for lang, names in spec.items()}
-                for ident, spec in entries.items() if ident != KIND
-            }
+        for vocab, ids in said.items():
+            entries = table.get(vocab, {})
+            entries = entries if isinstance(entries, Mapping) else {}
+            unknown = sorted(set(entries) - set(ids) - {KIND})
+            if unknown:
+                raise Refusal("names_unknown_id", vocab=vocab, word=unknown[0], known=list(ids))
+            kind = entries.get(KIND, {})
+            kinds[vocab] = {str(k): str(v) for k, v in kind.items()} if isinstance(kind, Mapping) else {}
+            words[vocab] = {ident: joined(by_lang, _words(entries.get(ident))) for ident, by_lang in ids.items()}
         return cls(words, kinds)
 
     def ids(self, vocab: str) -> tuple[str, ...]:
@@ -103,6 +110,19 @@ class CardNames:
         index = _index(self, vocab)
         close = difflib.get_close_matches(fold(word), list(index), n=1, cutoff=0.5)
         return index[close[0]] if close else None
+
+
+def joined(first: Mapping[str, tuple[str, ...]], then: Mapping[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+    """Names per language: `first`'s (the said name), then `then`'s (the other words), each once."""
+    return {lang: tuple(dict.fromkeys((*first.get(lang, ()), *then.get(lang, ())))) for lang in {**first, **then}}
+
+
+def _words(spec: object) -> dict[str, tuple[str, ...]]:
+    """`{ ja = ["裏切者"], en = "minion" }` of a definition.toml: the words per language."""
+    if not isinstance(spec, Mapping):
+        return {}
+    return {str(lang): (names,) if isinstance(names, str) else tuple(str(n) for n in names)
+            for lang, names in spec.items() if isinstance(names, (str, list, tuple))}
 
 
 @cache
@@ -152,11 +172,12 @@ class Translator:
 
     def _shown(self, vocab: str, ident: str, lang: str) -> str:
         """An id as a line in `lang` names it: its name there; an English line in a Japanese
-        table gives the id with the table's own name beside it, `seer (占い師)`."""
+        table gives the id with the table's own name beside it, `seer (占い師)` (an English one
+        too where it is another word: `S (Sole)`, not `phantom_mage (phantom mage)`)."""
         if lang != "en":
             return self.names.name(vocab, ident, lang)
         local = self.names.name(vocab, ident, self.lang)
-        return ident if local == ident else f"{ident} ({local})"
+        return ident if fold(local) == fold(ident) else f"{ident} ({local})"
 
     def unique(self, vocab: str, pairs: list[tuple[str, str]], key: str) -> None:
         """Two entries naming the same id (`占い師 = 1` beside `seer = 2`) are one line."""
@@ -189,24 +210,22 @@ def _role_part(translator: Translator, vocab: str, text: str, key: str) -> str:
     return translator.word(vocab, name, key) + (colon + rest.strip() if colon else "")
 
 
-def translate_value(value: Any, vocab: str, at: str, key: str, translator: Translator) -> Any:
+def translate_value(value: object, vocab: str, at: str, key: str, translator: Translator) -> object:
     """One setting's value with every name turned into its id, in the form it was given:
     `keys` (a table or "name=count,…"), `items` (a list or "name,name:attr,…") or `values`
     (a table or "Aki=name:attr,…"). A form the game does not take is left for its own check."""
-    form = _FORMS.get((at, _shape(value)))
-    return value if form is None else form(value, vocab, key, translator)
-
-
-def _shape(value: Any) -> str:
-    """How a value was written: `text` (one line), `table` (a mapping), `list`, or `other`."""
     if isinstance(value, str):
-        return "text"
+        text = _TEXT_FORMS.get(at)
+        return value if text is None else text(value, vocab, key, translator)
     if isinstance(value, Mapping):
-        return "table"
-    return "list" if isinstance(value, (list, tuple)) else "other"
+        table = _TABLE_FORMS.get(at)
+        return value if table is None else table(value, vocab, key, translator)
+    if isinstance(value, (list, tuple)) and at == "items":
+        return _items_list(value, vocab, key, translator)
+    return value
 
 
-def _keys_table(value: Mapping, vocab: str, key: str, translator: Translator) -> dict:
+def _keys_table(value: Mapping[str, object], vocab: str, key: str, translator: Translator) -> dict[str, object]:
     """`keys` as a table ({name = count}): each key is a name; two for one card are refused."""
     vocab_of_keys = vocab.partition(":")[0]
     pairs = [(str(k), translator.word(vocab_of_keys, k, key)) for k in value]
@@ -227,7 +246,7 @@ def _keys_text(value: str, vocab: str, key: str, translator: Translator) -> str:
     return ",".join(parts)
 
 
-def _items_list(value: list | tuple, vocab: str, key: str, translator: Translator) -> list:
+def _items_list(value: list[object] | tuple[object, ...], vocab: str, key: str, translator: Translator) -> list[object]:
     """`items` as a list: each text item is a name (with its attribute); others are left."""
     return [_role_part(translator, vocab, v, key) if isinstance(v, str) else v for v in value]
 
@@ -237,7 +256,7 @@ def _items_text(value: str, vocab: str, key: str, translator: Translator) -> str
     return ",".join(_role_part(translator, vocab, v, key) for v in split_items(value))
 
 
-def _values_table(value: Mapping, vocab: str, key: str, translator: Translator) -> dict:
+def _values_table(value: Mapping[str, object], vocab: str, key: str, translator: Translator) -> dict[str, object]:
     """`values` as a table ({Aki = name}): each text value is a name, refused under `key.Aki`."""
     return {k: _role_part(translator, vocab, v, f"{key}.{k}") if isinstance(v, str) else v
             for k, v in value.items()}
@@ -253,15 +272,15 @@ def _values_text(value: str, vocab: str, key: str, translator: Translator) -> st
     return ",".join(parts)
 
 
-_FORMS: dict[tuple[str, str], Callable[[Any, str, str, Translator], Any]] = {
-    ("keys", "table"): _keys_table, ("keys", "text"): _keys_text,
-    ("items", "list"): _items_list, ("items", "text"): _items_text,
-    ("values", "table"): _values_table, ("values", "text"): _values_text,
-}
-"""Each (`names_at`, shape) a setting's names can be written in, and how its names become ids."""
+_TEXT_FORMS: dict[str, Callable[[str, str, str, Translator], str]] = {
+    "keys": _keys_text, "items": _items_text, "values": _values_text}
+"""How a setting's names written as one line ("name=count,…") become ids, per `names_at`."""
+_TABLE_FORMS: dict[str, Callable[[Mapping[str, object], str, str, Translator], dict[str, object]]] = {
+    "keys": _keys_table, "values": _values_table}
+"""How a setting's names written as a table become ids, per `names_at` (a list: `items` only)."""
 
 
-def translate(options: Mapping[str, Any], declared: tuple[Any, ...], names: CardNames | None,
+def translate(options: Mapping[str, Any], declared: tuple[Setting, ...], names: CardNames | None,
               lang: str, source: str) -> dict[str, Any]:
     """A game's raw options with the names of its cards and roles turned into ids, for every
     declared setting that names them (`Setting.names`, `Setting.names_at`)."""
@@ -270,7 +289,7 @@ def translate(options: Mapping[str, Any], declared: tuple[Any, ...], names: Card
         return out
     translator = Translator(names, lang, source)
     for setting in declared:
-        vocab, at = getattr(setting, "names", ""), getattr(setting, "names_at", "")
-        if vocab and setting.key in out:
-            out[setting.key] = translate_value(out[setting.key], vocab, at, setting.key, translator)
+        if setting.names and setting.key in out:
+            out[setting.key] = translate_value(out[setting.key], setting.names, setting.names_at, setting.key,
+                                               translator)
     return out

@@ -170,7 +170,7 @@ class Game(Generic[C, S]):
     `unknown option` check, `narrator play`'s flags and its docs rows derive from them."""
     card_names: CardNames | None = None
     """The names a table may type for its cards and roles, per language (a
-    `narrator.games.card_names.CardNames`, from `[names]` of its definition.toml), or None: its
+    `narrator.games.card_names.CardNames`: its pack label lines, then `[names]` of its definition.toml), or None: its
     `configure` reads them as ids (`card_names.translate`), `narrator config set cards.占い師`
     finds the entry it edits by them, and docs/ja lists them beside the ids."""
     quiet_rounds: Callable[[C], int] = _three_quiet_rounds

@@ -10,7 +10,7 @@ from narrator.games.contract import Game, PhonePlay
 from narrator.games.additional_werewolf.box import box_cues, summary_cues
 from narrator.games.additional_werewolf.rules import AWState, advance, new_state, recap
 from narrator.games.additional_werewolf.state import plan_text
-from narrator.games.additional_werewolf.setup import NAMES, SETTINGS, AWConfig, configure
+from narrator.games.additional_werewolf.setup import NAMES, SETTINGS, label, AWConfig, configure
 
 
 def _config_from_dict(data: dict) -> AWConfig:
@@ -52,7 +52,7 @@ GAME = Game(
     record=record.record,
     phones=PhonePlay(private_view=phone.private_view, private_choices=phone.private_choices,
                      required=phone.required),
-    label=lambda card: f"label.{card}",
+    label=label,
     summary=summary_cues,
     settings=SETTINGS,
     card_names=NAMES,

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from narrator.games.card_names import CardNames, translate
+from narrator.games.spoken_names import spoken_names
 from narrator.errors import Named, Refusal, worded
 from narrator.settings import (
     MAX_COUNTDOWN,
@@ -48,8 +49,18 @@ SETTINGS = declare(definition()["settings"])
 DEFAULTS = declared_values(SETTINGS)
 """Each setting's declared default (`value`): read by `configure`, and by the config's fields
 that a game saved before the key existed leaves out."""
-NAMES = CardNames.from_table(definition().get("names", {}))
-"""The names a table may type for its cards and roles, per language (`[names]` of definition.toml)."""
+
+
+def label(card: str) -> str:
+    """A card's label line in the packs: its name, as the narrator says it and as a table types it."""
+    return f"label.{card}"
+
+
+NAMES = CardNames.spoken(definition()["names"], {
+    vocab: spoken_names(label, definition()[vocab]) for vocab in definition()["names"]})
+"""The names a table may type for its cards and roles, per language: each card's name is its label
+line in the voice packs (what the narrator says), then the other words `[names.VOCAB]` of
+definition.toml gives it; a vocabulary's ids are those of the definition's table of its name."""
 
 
 @dataclass(frozen=True)

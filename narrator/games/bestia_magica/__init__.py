@@ -9,7 +9,7 @@ from narrator.games.contract import DEFAULT_QUIET_ROUNDS, Game, PhonePlay
 from narrator.games.bestia_magica.box import box_cues, plan_text, summary_cues
 from narrator.games.bestia_magica.rules import advance, recap
 from narrator.games.bestia_magica.sayable import sayable
-from narrator.games.bestia_magica.setup import NAMES, SETTINGS, BMConfig, configure
+from narrator.games.bestia_magica.setup import NAMES, SETTINGS, label, BMConfig, configure
 from narrator.games.bestia_magica.state import BMState, new_state
 
 GAME = Game(
@@ -27,7 +27,7 @@ GAME = Game(
     record=record.record,
     context=seating.night_and_day,
     phones=PhonePlay(private_view=phone.private_view, alive=phone.alive),
-    label=lambda id_: f"bm.label.{id_}",
+    label=label,
     settings=SETTINGS,
     card_names=NAMES,
     describe=partial(scenarios.describe, Path(__file__).parent, scenarios.Rules(configure, new_state, advance), plan_text),

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from narrator.games.card_names import CardNames, translate
+from narrator.games.spoken_names import spoken_names
 from narrator.games.deal import shuffled
 from narrator.errors import Named, Refusal, worded
 from narrator.settings import (
@@ -71,8 +72,18 @@ def _declared() -> tuple[Setting, ...]:
 
 SETTINGS = _declared()
 """This game's own table-file keys: the deal, its timers and its house rules."""
-NAMES = CardNames.from_table(definition().get("names", {}))
-"""The names a table may type for its cards and roles, per language (`[names]` of definition.toml)."""
+
+
+def label(card: str) -> str:
+    """A card's label line in the packs: its name, as the narrator says it and as a table types it."""
+    return f"bm.label.{card}"
+
+
+NAMES = CardNames.spoken(definition()["names"], {
+    vocab: spoken_names(label, definition()[vocab]) for vocab in definition()["names"]})
+"""The names a table may type for its cards and roles, per language: each card's name is its label
+line in the voice packs (what the narrator says), then the other words `[names.VOCAB]` of
+definition.toml gives it; a vocabulary's ids are those of the definition's table of its name."""
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ SETTINGS = declare(tomllib.loads(Path(__file__).with_name("settings.toml").read_
 
 def configure(spec: GameFile, settings: TableSettings) -> KConfig:
     """Validate a table for a game file; refuse bad setups in one line, in the table's language,
-    with the roles by their names there (the file's `aliases`)."""
+    with the roles by their names there (the packs' `wolf.role.<id>`)."""
     with worded(settings.stated_lang, card_names(spec)):
         return _configure(spec, settings)
 
@@ -179,9 +179,10 @@ KINDS = tomllib.loads(Path(__file__).with_name("names.toml").read_text(encoding=
 
 
 def card_names(spec: GameFile) -> CardNames:
-    """The names a table may type for the file's roles (its `aliases`, ja and en), as every game
-    hands them over (`Game.card_names`): `narrator config set`, the table file and the flags."""
-    return CardNames({"roles": {rid: dict(role.aliases) for rid, role in spec.roles.items()}},
+    """The names a table may type for the file's roles (its `wolf.role.<id>` line as the packs say
+    it, then its `aliases`; ja and en), as every game hands them over (`Game.card_names`):
+    `narrator config set`, the table file and the flags."""
+    return CardNames({"roles": {rid: dict(role.names) for rid, role in spec.roles.items()}},
                      {"roles": dict(KINDS["roles"])})
 
 

@@ -9,7 +9,7 @@ classes is `parse.py`'s job, so the engine and the rules import the model withou
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 
@@ -62,12 +62,16 @@ class Role:
     survives_attack: bool = False
     dies_divined: bool = False
     aliases: Mapping[str, tuple[str, ...]] = None  # type: ignore[assignment]
+    """The file's other words for it per language (the names other sets give it: 預言者 for 占い師)."""
     when_attacked: str = "dies"
     when_executed: str = "dies"
     dies_with: str = ""
     """A role whose last living holder's death takes this one too (背徳者 with the fox)."""
     curses_seer: bool = False
     """A seer who divines it dies that night (呪狼)."""
+    names: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Every name a table may give it per language: its `wolf.role.<id>` line as the packs say it
+    (text and reading, the file's own lines beneath them: `spoken_names`), then its `aliases`."""
 
 
 @dataclass(frozen=True)
@@ -168,8 +172,8 @@ class GameFile:
         return tuple(dict.fromkeys(r.team for r in self.roles.values()))
 
     def role_aliases(self) -> dict[str, str]:
-        """Every name a table may give a role (its id, its `aliases` in ja and en), folded by
-        `fold`, to the role's id: sets name one role differently (占い師 = 預言者)."""
+        """Every name a table may give a role (its id, its pack line's name and its `aliases`, in
+        ja and en), folded by `fold`, to the role's id: sets name one role differently (占い師 = 預言者)."""
         return alias_table(self.roles)
 
     def role_id(self, name: str) -> str | None:
@@ -185,6 +189,13 @@ def fold(name: str) -> str:
 def alias_table(roles: Mapping[str, Role]) -> dict[str, str]:
     table: dict[str, str] = {}
     for role in roles.values():
-        for name in (role.id, *role.aliases.get("ja", ()), *role.aliases.get("en", ())):
+        for name in role_names(role):
             table.setdefault(fold(name), role.id)
     return table
+
+
+def role_names(role: Role) -> tuple[str, ...]:
+    """A role's id and every name of it, Japanese first (its `names`, or its `aliases` alone
+    before the packs are read)."""
+    names = role.names or role.aliases or {}
+    return tuple(dict.fromkeys((role.id, *names.get("ja", ()), *names.get("en", ()))))

@@ -10,14 +10,17 @@ said or saved.
 from __future__ import annotations
 
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Mapping
 
 from narrator.errors import SetupError
 from narrator.games.kernel.model import (
-    ABSENT, ACTIONS, CARDS, DAY_KEYS, DAY_KINDS, FILE_KEYS, GAME_KEYS, LANGS, ROLE_KEYS, SCENARIO_KEYS, SEEN_AS, STEP_KEYS, TIES, VOTES, WHEN, WHILE, WINS, WIN_KEYS, Day, GameFile, Role, Step, Win, alias_table, fold,
+    ABSENT, ACTIONS, CARDS, DAY_KEYS, DAY_KINDS, FILE_KEYS, GAME_KEYS, LANGS, ROLE_KEYS, SCENARIO_KEYS, SEEN_AS, STEP_KEYS, TIES, VOTES, WHEN, WHILE, WINS, WIN_KEYS, Day, GameFile, Role, Step, Win, alias_table, fold, role_names,
 )
+from narrator.games.card_names import joined
 from narrator.games.kernel import parse_variants as variants
+from narrator.games.spoken_names import spoken_names
 from narrator.settings import read_text_bounded
 
 
@@ -80,6 +83,8 @@ def parse_game(data: Mapping[str, Any], path: str) -> GameFile:
     roles = {rid: _role(path, rid, spec) for rid, spec in _keys(path, "[roles]", data.get("roles"), set(_table_keys(data.get("roles")))).items()}
     if not roles:
         raise _refuse(path, "[roles]", "no roles", "declare at least two roles")
+    own_lines = _own_lines(path, data.get("lines", {}))
+    roles = _named(roles, own_lines)
     _check_aliases(path, roles)
     roles = variants.check_roles(path, roles, lambda p, e, name: _known_role(p, e, name, roles), _refuse)
     options = variants.options(path, data.get("options"), _refuse)
@@ -115,7 +120,7 @@ def parse_game(data: Mapping[str, Any], path: str) -> GameFile:
                     centre=centre, nights=nights, cards=cards, absent=_one_of(path, "[game] absent", game.get("absent", "call"), ABSENT, "absent policy"),
                     roles=roles, deal=deal, steps=steps, day=day, wins=wins,
                     scenarios=tuple(_scenario(path, i, s) for i, s in enumerate(_list(path, "[[scenarios]]", data.get("scenarios", [])), 1)),
-                    own_lines=_own_lines(path, data.get("lines", {})), options=options, **extra)
+                    own_lines=own_lines, options=options, **extra)
 
 
 def _own_lines(path: str, table: object) -> dict[str, Mapping[str, Any]]:
@@ -155,11 +160,18 @@ def _role(path: str, rid: str, spec: object) -> Role:
                 aliases={k: tuple(v) for k, v in aliases.items()}, **variants.role_keys(path, entry, spec, _refuse))
 
 
+def _named(roles: Mapping[str, Role], own_lines: Mapping[str, Mapping[str, object]]) -> dict[str, Role]:
+    """Each role with its names: its `wolf.role.<id>` line as the packs say it, the file's own
+    lines beneath them (the name the narrator says, text and reading), then its `aliases`."""
+    said = spoken_names(lambda rid: f"wolf.role.{rid}", roles, own_lines)
+    return {rid: replace(role, names=joined(said[rid], role.aliases)) for rid, role in roles.items()}
+
+
 def _check_aliases(path: str, roles: Mapping[str, Role]) -> None:
     """One name for two roles is a contradiction: a table naming it could mean either."""
     owner: dict[str, str] = {}
     for role in roles.values():
-        for name in dict.fromkeys((role.id, *role.aliases.get("ja", ()), *role.aliases.get("en", ()))):
+        for name in role_names(role):
             if not isinstance(name, str) or not name.strip():
                 raise _refuse(path, f"[roles.{role.id}] aliases", f"'{name}' is not a name", "give words")
             key = fold(name)
