@@ -139,7 +139,8 @@ class PhoneServer:
         """Says a line aloud at any moment (`open_phones` sets it to the scheduler's voice)."""
         self.said: list[tuple[str, dict[str, Any]]] = []
         """Every line the server had said (a host screen claimed, a seat released or moved)."""
-        hub.watch(self._changed)
+        self._follower: asyncio.Task[None] | None = None
+        """The server's own wait on the hub's changes (`_follow_hub`), from the app's start."""
         hub.subscribe_private(self._private_line)
         self._follows_cues = hasattr(hub, "cue_watchers")
         if self._follows_cues:
@@ -186,6 +187,25 @@ class PhoneServer:
         for queue in self._streams:
             if queue.empty():
                 queue.put_nowait("changed")
+
+    async def _follow_hub(self) -> None:
+        """Wait on the hub's changes in the server's own task and push each to the phones: a
+        question or round opened or closed (the hub counts its changes and calls nobody up here)."""
+        seen = self.hub.changes
+        self._changed()  # whatever changed before the app started
+        while True:
+            seen = await self.hub.changed_after(seen)
+            self._changed()
+
+    async def _start_following(self, app: web.Application) -> None:
+        if self._follower is None or self._follower.done():
+            self._follower = asyncio.get_running_loop().create_task(self._follow_hub())
+
+    async def _stop_following(self, app: web.Application | None) -> None:
+        follower, self._follower = self._follower, None
+        if follower is not None and not follower.done():
+            follower.cancel()
+            await asyncio.gather(follower, return_exceptions=True)
 
     @safe
     def _private_line(self, to: str, line: str, text: str) -> None:
@@ -333,7 +353,9 @@ class PhoneServer:
         table_controls.add_routes(self, app)
         host_channel.add_routes(self, app, {"release": host.release, "move": host.move, "start": host.start,
                                             "end-timer": table_controls.end_timer, "answer": answers.answer})
+        app.on_startup.append(self._start_following)
         app.on_shutdown.append(self._close_streams)
+        app.on_cleanup.append(self._stop_following)
         return app
 
     async def start(self, host_: str, port: int) -> int:
@@ -364,6 +386,7 @@ class PhoneServer:
         if hasattr(self.hub, "forget"):  # a test's stand-in hub may have nothing to forget
             self.hub.forget(self)
         self.hub.detach_phones(self._table_confirms)
+        await self._stop_following(None)
         if self.release_until is not None and hasattr(self.hub, "hear_also"):
             self.hub.hear_also(())  # a release asked and never answered: the voice stops hearing "yes"
         if self._sweeper is not None:
