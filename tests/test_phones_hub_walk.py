@@ -5,6 +5,7 @@ holds no callable of the server's for it, and a host screen's stream still sees 
 open and close at once."""
 
 import ast
+import asyncio
 import json
 from pathlib import Path
 
@@ -60,3 +61,22 @@ def test_a_host_screens_stream_sees_a_question_open_and_close_through_the_server
         response.close()
 
     streaming(test)
+
+
+def test_a_view_built_before_the_servers_wait_wakes_counts_the_call_the_hub_has_open():
+    """The server sees the hub's change a loop turn later (`_follow_hub`); a view built in
+    between (a phone's /api/view) shows the call open with its question, so the phone sends
+    in its call's slots (app.js COVER), not at once (tests/test_phones_timing_browser.py)."""
+    from tests.test_phones_server_mutants import make
+
+    async def main():
+        server, hub = make()  # not started: its own wait on the hub is not running
+        answer = hub.first_answer(Ask("seer.ask", ("Aki", "Ben"), player="Aki"))
+        await asyncio.sleep(0)  # one turn of the loop (no time passes): the question opens
+        assert hub.open_ask is not None and hub.open_ask[1].player == "Aki"
+        view = server.view(None, True)
+        answer.cancel()
+        return view
+
+    view = asyncio.run(main())
+    assert (view["call"], view["calling"]) == (1, True)

@@ -10,6 +10,7 @@ Rounds of private answers (memos, votes) are the hub's other job: `private_answe
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any, Callable, Protocol
 
 from narrator.cues import Ask, Cue
@@ -113,12 +114,12 @@ class ListenerHub(PrivateAnswers):
         self.confirm_heard = mode.confirm_heard
         """Mark for confirmation (`Heard.confirm`; the scheduler asks back) every answer from a listener that can mishear (voice); the table key `confirm`."""
         self._ask_watchers: list[Callable[[Ask | None], None]] = []
-        self._speech_watchers: list[Callable[[float, Any], None]] = []
+        self._speech_watchers: list[Callable[[float, Path | None], None]] = []
 
     # --- watchers (voice listeners build their grammar and mute themselves from these) ----
 
     def observe(self, on_ask: Callable[[Ask | None], None] | None = None,
-                on_speech: Callable[[float, Any], None] | None = None) -> None:
+                on_speech: Callable[[float, Path | None], None] | None = None) -> None:
         """Call `on_ask(ask)` when a question opens or closes (None), `on_speech(seconds, wav)` when a clip plays."""
         if on_ask is not None:
             self._ask_watchers.append(on_ask)
@@ -126,7 +127,7 @@ class ListenerHub(PrivateAnswers):
         if on_speech is not None:
             self._speech_watchers.append(on_speech)
 
-    def speaking(self, seconds: float, wav: Any = None) -> None:
+    def speaking(self, seconds: float, wav: Path | None = None) -> None:
         """The scheduler has just started a clip (`seconds` long, audio in `wav`): listeners mute."""
         for watcher in self._speech_watchers:
             watcher(seconds, wav)
@@ -245,7 +246,7 @@ class ListenerHub(PrivateAnswers):
             return None
         return self._ask_serial, self._ask
 
-    def offer_value(self, serial: int, value: Any, source: str) -> bool:
+    def offer_value(self, serial: int, value: object, source: str) -> bool:
         """Answer question `serial` with an already-checked value (a phone); False when it is closed.
 
         The phone server checks who may answer and what fits; this only makes sure one

@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, Literal, cast, overload
 
 from aiohttp import web
 
 from narrator.phones import answers, crypto, wire
+
+if TYPE_CHECKING:  # the server imports this module: its type only, for the checker
+    from narrator.phones.server import PhoneServer
 
 NOT_SEALED = "this request is not sealed with this seat's key: join again with your seat's code"
 TOO_MANY_DECOYS = "more decoys than a phone's slots send: this one was not answered"
@@ -26,7 +29,7 @@ fsynced) and a decoy answered take the same time on the Wi-Fi (`PhoneServer.repl
 _sleep = asyncio.sleep
 
 
-async def seat(server: Any, request: web.Request) -> web.Response:
+async def seat(server: PhoneServer, request: web.Request) -> web.Response:
     """Open a seated phone's sealed request, do what it asks, seal the reply."""
     started = asyncio.get_running_loop().time()
     token = server.token(request)
@@ -54,7 +57,7 @@ async def seat(server: Any, request: web.Request) -> web.Response:
     return reply
 
 
-async def dispatch(server: Any, request: web.Request, to: Any, body: dict[str, Any]) -> web.Response:
+async def dispatch(server: PhoneServer, request: web.Request, to: object, body: dict[str, Any]) -> web.Response:
     """What a sealed request asks for: its view, a private round's answer, a question's, or nothing."""
     if to == "decoy":  # a phone with nothing to send at this call: the same reply as an answer's,
         server._changed()  # and, as a memo taken does, a push to every phone
@@ -71,13 +74,13 @@ async def dispatch(server: Any, request: web.Request, to: Any, body: dict[str, A
     return wire.error(400, "a sealed request goes to: view, private, answer or decoy")
 
 
-def sealed_view(server: Any, request: web.Request, view: dict[str, Any]) -> dict[str, Any]:
+def sealed_view(server: PhoneServer, request: web.Request, view: dict[str, Any]) -> dict[str, Any]:
     """A seated phone's view as it travels: sealed for that phone (the host screen's is public)."""
     sealed = server.keys.seal_for(server.token(request), view)
     return view if sealed is None else sealed
 
 
-async def joining_code(server: Any, body: dict[str, Any], address: str) -> Any:
+async def joining_code(server: PhoneServer, body: dict[str, Any], address: str) -> object:
     """The code a join gives: a sealed join's ({"id", "box"}: the seat id and a box sealed with
     the key, both derived from the code on the phone, holding a challenge this address was
     just given: join_challenge.py) is found among the free seats' codes; a plain join's is its
@@ -99,14 +102,21 @@ async def joining_code(server: Any, body: dict[str, Any], address: str) -> Any:
     return code
 
 
-def bind_seat(server: Any, token: str, code: str, body: dict[str, Any]) -> None:
+def bind_seat(server: PhoneServer, token: str, code: str, body: dict[str, Any]) -> None:
     """The phone that joined with `code` speaks with its key from now on."""
     key, _ = server.keys.for_code(code)
     counter = body.get("_counter", 0)
     server.keys.bind(token, key, counter if isinstance(counter, int) else 0)
 
 
-def host_reply(server: Any, request: web.Request, obj: dict[str, Any], only_sealed: bool = False) -> Any:
+@overload
+def host_reply(server: PhoneServer, request: web.Request, obj: dict[str, Any],
+               only_sealed: Literal[False] = False) -> web.Response: ...
+@overload
+def host_reply(server: PhoneServer, request: web.Request, obj: dict[str, Any],
+               only_sealed: bool) -> web.Response | None: ...
+def host_reply(server: PhoneServer, request: web.Request, obj: dict[str, Any],
+               only_sealed: bool = False) -> web.Response | None:
     """A reply showing seat codes, sealed to the host screen's own key when it gave one (then
     with the QR code's modules, which the page draws: an image would travel in the clear)."""
     sealed = server.keys.seal_for_host(server.token(request, host_cookie=True), {**obj, "qr": qr_modules(obj["link"])})
