@@ -80,8 +80,8 @@ def safe(method: Callable[P, R]) -> Callable[P, R | None]:
         try:
             return method(*args, **kwargs)
         except Exception as err:  # the page may break; the game goes on
-            print(f"phones: {getattr(method, '__name__', 'a call')} failed ({type(err).__name__}: {err}); "
-                  "the game goes on", file=sys.stderr)
+            print(f"phones: {method.__name__} failed ({type(err).__name__}: {err}); the game goes on",
+                  file=sys.stderr)
             return None
     return wrapper
 
