@@ -27,7 +27,7 @@ from aiohttp import web
 from aiohttp.typedefs import Handler
 
 from narrator.cues import Ask, Collect, Cue, End, Timer
-from narrator.games.contract import Game
+from narrator.games.contract import Game, GameConfig, GameState
 from narrator.inputs.hub import ListenerHub
 from narrator.phones import (answers, app_cache, carry, channel, crypto, decoys, gate, guard, host, host_channel,
                              host_release, join_challenge, streams, table_controls, wire)
@@ -95,14 +95,14 @@ class PhoneServer:
     final_standings: dict[str, Any] | None
     """The finished game's standings, read once (`standings.after_the_game`)."""
 
-    def __init__(self, game: Game, config: object, hub: ListenerHub, seats: Seats, cookie: str,
+    def __init__(self, game: Game, config: GameConfig, hub: ListenerHub, seats: Seats, cookie: str,
                  lang: str, packs: dict[str, VoicePack], private_lines: PrivateLines | None = None):
         self.game, self.config, self.hub, self.seats = game, config, hub, seats
         self.cookie, self.host_cookie, self.lang, self.packs = cookie, f"{cookie}_host", lang, packs
         self.private_lines = private_lines or PrivateLines()
-        self.state: object = None
+        self.state: GameState | None = None
         """The game's state now (answers are checked against it)."""
-        self.shown: object = None
+        self.shown: GameState | None = None
         """The state the phones show: the game's, once its step has been announced."""
         self.timer: tuple[float, float] | None = None
         self.timer_serial = 0
@@ -161,7 +161,7 @@ class PhoneServer:
     # --- the game's side --------------------------------------------------------------------
 
     @safe
-    def set_state(self, state: object) -> None:
+    def set_state(self, state: GameState) -> None:
         self.state = state
         if self.shown is None or not self._follows_cues:
             self.shown = state

@@ -15,14 +15,11 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from aiohttp import web
 
+from narrator.phones.answers import Sealing
 from narrator.phones.seats import HOST
-
-if TYPE_CHECKING:  # the server imports this module: its type only, for the checker
-    from narrator.phones.server import PhoneServer
 
 STREAM = "stream"
 """What a stream's proof is for (its `to`): a seat's sealed request cannot open a stream."""
@@ -66,7 +63,7 @@ class SeatStreams:
         return self.get(seat)
 
 
-def proven(server: PhoneServer, request: web.Request, seat: str) -> bool:
+def proven(server: Sealing, request: web.Request, seat: str) -> bool:
     """Whether the stream's address carries a fresh proof of `seat`'s key (the host screen's)."""
     proof = request.query.get("proof")
     if not proof:
