@@ -385,7 +385,9 @@ def test_a_failing_page_never_stops_the_game(monkeypatch, protected):
     def broken(self, *args):
         raise OSError(24, "Too many open files")
 
-    monkeypatch.setattr(server_module.PhoneServer, "_changed", server_module.safe(broken) if protected else broken)
+    # the game's own call into the server (the runner's `on_state`): the hub's changes reach the
+    # server in its own task (`_follow_hub`), so they never ran the server's code in the game
+    monkeypatch.setattr(server_module.PhoneServer, "set_state", server_module.safe(broken) if protected else broken)
 
     async def main():
         table = await open_table(NAMES5, seed=5, digital_cards="false")

@@ -86,12 +86,8 @@ class _Server:
 
     def __init__(self, hub, path):
         self.hub, self.lines = hub, PrivateLines(path)
-        hub.watch(self.changed)
         hub.subscribe_private(self.private)
         hub.add_table_command("release", self.release)
-
-    def changed(self):
-        pass
 
     def private(self, to, line, text):
         self.lines.add(to, line, {"en": text}, (1, 0))
@@ -115,7 +111,7 @@ def test_a_finished_games_phone_server_gets_no_private_line_of_the_next_game(tmp
 
     assert two_games(False)[0] == [1, 1]  # without forgetting: game 2's role card lands in game 1's file
     counts, hub = two_games(True)
-    assert counts == [0, 1] and len(hub._watchers) == 1 and len(hub._private_subscribers) == 1
+    assert counts == [0, 1] and len(hub._private_subscribers) == 1 and len(hub._table_commands) == 1
     assert "forget" in PhoneServer.stop.__code__.co_names  # the real server's stop forgets
 
 

@@ -10,6 +10,7 @@ Rounds of private answers (memos, votes) are the hub's other job: `private_answe
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any, Callable, Protocol, Sequence
 
 from narrator.cues import Ask, Cue
@@ -72,8 +73,11 @@ class ListenerHub(PrivateAnswers):
         self._answer: asyncio.Future | None = None
         self._commands: asyncio.Queue[Heard] = asyncio.Queue()
         self._sources: set[str] = set()
-        self._change_waiters: list[asyncio.Future] = []
-        self._watchers: list = []
+        self._change_waiters: list[asyncio.Future[None]] = []
+        self.changes = 0
+        """Counts the hub's changes (a question or round opened or closed, a listener gone): a
+        reader on a higher floor (the phone server) keeps the count it saw and waits for the
+        next with `changed_after`, so the hub never calls up into it."""
         self.cue_watchers: list = []
         self._table_commands: dict[str, Any] = {}
         self.table_claim: Callable[[], bool] | None = None
@@ -110,12 +114,12 @@ class ListenerHub(PrivateAnswers):
         self.confirm_heard = mode.confirm_heard
         """Mark for confirmation (`Heard.confirm`; the scheduler asks back) every answer from a listener that can mishear (voice); the table key `confirm`."""
         self._ask_watchers: list[Callable[[Ask | None], None]] = []
-        self._speech_watchers: list[Callable[[float, Any], None]] = []
+        self._speech_watchers: list[Callable[[float, Path | None], None]] = []
 
     # --- watchers (voice listeners build their grammar and mute themselves from these) ----
 
     def observe(self, on_ask: Callable[[Ask | None], None] | None = None,
-                on_speech: Callable[[float, Any], None] | None = None) -> None:
+                on_speech: Callable[[float, Path | None], None] | None = None) -> None:
         """Call `on_ask(ask)` when a question opens or closes (None), `on_speech(seconds, wav)` when a clip plays."""
         if on_ask is not None:
             self._ask_watchers.append(on_ask)
@@ -123,7 +127,7 @@ class ListenerHub(PrivateAnswers):
         if on_speech is not None:
             self._speech_watchers.append(on_speech)
 
-    def speaking(self, seconds: float, wav: Any = None) -> None:
+    def speaking(self, seconds: float, wav: Path | None = None) -> None:
         """The scheduler has just started a clip (`seconds` long, audio in `wav`): listeners mute."""
         for watcher in self._speech_watchers:
             watcher(seconds, wav)
@@ -242,7 +246,7 @@ class ListenerHub(PrivateAnswers):
             return None
         return self._ask_serial, self._ask
 
-    def offer_value(self, serial: int, value: Any, source: str) -> bool:
+    def offer_value(self, serial: int, value: object, source: str) -> bool:
         """Answer question `serial` with an already-checked value (a phone); False when it is closed.
 
         The phone server checks who may answer and what fits; this only makes sure one
@@ -295,17 +299,20 @@ class ListenerHub(PrivateAnswers):
         """A word typed at the table's own terminal (`release Aki`): `handler(rest)` returns what to print."""
         self._table_commands[word.casefold()] = handler
 
-    def watch(self, callback) -> None:
-        """Call `callback()` whenever a question opens or closes (the phone server pushes views)."""
-        self._watchers.append(callback)
+    async def changed_after(self, seen: int) -> int:
+        """Wait until the hub has changed since its `changes` count was `seen`; returns the count
+        now. The phone server waits here in its own task (its pushes to the phones): the hub
+        holds no callable of the server's for it, so nothing in inputs/ calls up into phones/."""
+        while self.changes <= seen:
+            await self._next_change()
+        return self.changes
 
     def forget(self, owner: object) -> None:
-        """Drop every watcher, cue watcher, private subscriber and table command whose bound
+        """Drop every cue watcher, private subscriber and table command whose bound
         method belongs to `owner` (a game's phone server at its end: a long-running service
         must not keep each game's server alive, nor hand it the next game's private lines)."""
         def kept(callbacks: list) -> list:
             return [c for c in callbacks if getattr(c, "__self__", None) is not owner]
-        self._watchers[:] = kept(self._watchers)
         self.cue_watchers[:] = kept(self.cue_watchers)
         self._private_subscribers[:] = kept(self._private_subscribers)
         self._table_commands = {w: h for w, h in self._table_commands.items()
@@ -381,15 +388,15 @@ class ListenerHub(PrivateAnswers):
             pass
 
     def _notify(self) -> None:
+        """A change: count it and wake whoever waits for one (the hub calls nobody's code)."""
+        self.changes += 1
         waiters, self._change_waiters = self._change_waiters, []
         for waiter in waiters:
             if not waiter.done():
                 waiter.set_result(None)
-        for callback in self._watchers:
-            callback()
 
-    def _next_change(self) -> asyncio.Future:
+    def _next_change(self) -> asyncio.Future[None]:
         """A future resolved at the next change (created now, so no wake-up is lost)."""
-        waiter = asyncio.get_running_loop().create_future()
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._change_waiters.append(waiter)
         return waiter

@@ -8,18 +8,55 @@ the table answer as before). A private question is answered by its player's phon
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from aiohttp import web
 
+from narrator.games.contract import Game
+from narrator.inputs.hub import ListenerHub
 from narrator.phones import host_channel, wire
+from narrator.phones.crypto import SeatKeys
 from narrator.phones.private import check_private_answer
 from narrator.phones.views import may_answer, valid_choices
+
+
+class Sealing(Protocol):
+    """What sealing for a seat or the host screen reads of the page (`PhoneServer`): its keys and
+    who a request is. Protocols here, not the class: server.py imports this module, and a
+    type-only import back would be an import cycle (tests/test_layout.py counts those too)."""
+
+    @property
+    def keys(self) -> SeatKeys: ...
+
+    def token(self, request: web.Request, host_cookie: bool = False) -> str | None: ...
+
+    def is_host(self, request: web.Request) -> bool: ...
+
+
+class Answering(Sealing, Protocol):
+    """What the answer handlers use of the page (`PhoneServer`): the seat a request holds, the
+    hub's open question or round, the game to check a value against, and a push to every phone."""
+
+    @property
+    def hub(self) -> ListenerHub: ...
+
+    @property
+    def game(self) -> Game: ...
+
+    @property
+    def config(self) -> object: ...
+
+    @property
+    def state(self) -> object: ...
+
+    def player(self, request: web.Request) -> str | None: ...
+
+    def _changed(self) -> None: ...
 
 SOURCE = "phone"
 
 
-async def _read(request: web.Request, seated: bool, what: str, server: Any = None) -> tuple[dict[str, Any], int] | web.Response:
+async def _read(request: web.Request, seated: bool, what: str, server: Sealing | None = None) -> tuple[dict[str, Any], int] | web.Response:
     """(the body, its serial) of an answer from a phone that holds something, or the refusal
     (`server`: the host screen's, through its sealed door)."""
     if not seated:
@@ -37,7 +74,7 @@ def _serial(body: dict[str, Any], what: str) -> tuple[dict[str, Any], int] | web
     return body, serial
 
 
-async def answer(server: Any, request: web.Request) -> web.Response:
+async def answer(server: Answering, request: web.Request) -> web.Response:
     """An answer to the question open now: public ones from the host screen; a seated phone
     answers through its sealed channel only (`channel.py`), so a sniffed cookie cannot."""
     name, is_host = server.player(request), server.is_host(request)
@@ -52,12 +89,12 @@ async def answer(server: Any, request: web.Request) -> web.Response:
 SEALED_ONLY = "a seat answers through its sealed channel: reload the page"
 
 
-def sealed_only(server: Any, request: web.Request) -> bool:
+def sealed_only(server: Sealing, request: web.Request) -> bool:
     """Whether this seated phone must seal its answers (it has a key: every phone that joined)."""
     return server.keys.key(server.token(request)) is not None
 
 
-def answer_body(server: Any, name: str | None, is_host: bool, body: dict[str, Any], serial: int) -> web.Response:
+def answer_body(server: Answering, name: str | None, is_host: bool, body: dict[str, Any], serial: int) -> web.Response:
     """`body` answering question `serial`, from seat `name` or the host screen."""
     open_ask = server.hub.open_ask
     if open_ask is None or open_ask[0] != serial:
@@ -80,7 +117,7 @@ PRIVATE_FIELDS = frozenset({"serial", "answer"})
 """All a private answer may carry: never whose it is (that is the token's seat)."""
 
 
-def answering_player(server: Any, request: web.Request, body: dict[str, Any]) -> str | None:
+def answering_player(server: Answering, request: web.Request, body: dict[str, Any]) -> str | None:
     """Whose answer this is: the seat the request's token holds, whatever the body says."""
     return server.player(request)
 
@@ -90,7 +127,7 @@ def public_answer_allowed(is_host: bool) -> bool:
     return is_host
 
 
-async def private(server: Any, request: web.Request) -> web.Response:
+async def private(server: Answering, request: web.Request) -> web.Response:
     """One player's answer in a private round (a night memo, a vote): theirs, once."""
     seated = server.player(request) is not None
     read = await _read(request, seated, "round")
@@ -101,7 +138,7 @@ async def private(server: Any, request: web.Request) -> web.Response:
     return private_body(server, request, *read)
 
 
-def private_body(server: Any, request: web.Request, body: dict[str, Any], serial: int) -> web.Response:
+def private_body(server: Answering, request: web.Request, body: dict[str, Any], serial: int) -> web.Response:
     """`body` answering private round `serial`, from the seat the request's token holds."""
     extra = sorted(set(body) - PRIVATE_FIELDS)
     if extra:

@@ -12,11 +12,36 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any, cast
+from typing import Any, Literal, Protocol, cast, overload
 
 from aiohttp import web
 
 from narrator.phones import answers, crypto, wire
+from narrator.phones.answers import Answering, Sealing
+from narrator.phones.decoys import DecoyBudget
+from narrator.phones.join_challenge import Challenges
+from narrator.phones.seats import Seats
+
+
+class Joining(Sealing, Protocol):
+    """What a sealed join reads of the page (`PhoneServer`): the free seats' codes and the
+    challenges it gave (a Protocol: server.py imports this module, see `answers.Sealing`)."""
+
+    @property
+    def seats(self) -> Seats: ...
+
+    @property
+    def challenges(self) -> Challenges: ...
+
+
+class SeatDoor(Answering, Protocol):
+    """What a seat's sealed door uses of the page (`PhoneServer`): the answers' needs, the
+    decoy budget and the seat's view."""
+
+    @property
+    def decoys(self) -> DecoyBudget: ...
+
+    def view(self, name: str | None, is_host: bool = False) -> dict[str, Any]: ...
 
 NOT_SEALED = "this request is not sealed with this seat's key: join again with your seat's code"
 TOO_MANY_DECOYS = "more decoys than a phone's slots send: this one was not answered"
@@ -26,7 +51,7 @@ fsynced) and a decoy answered take the same time on the Wi-Fi (`PhoneServer.repl
 _sleep = asyncio.sleep
 
 
-async def seat(server: Any, request: web.Request) -> web.Response:
+async def seat(server: SeatDoor, request: web.Request) -> web.Response:
     """Open a seated phone's sealed request, do what it asks, seal the reply."""
     started = asyncio.get_running_loop().time()
     token = server.token(request)
@@ -54,7 +79,7 @@ async def seat(server: Any, request: web.Request) -> web.Response:
     return reply
 
 
-async def dispatch(server: Any, request: web.Request, to: Any, body: dict[str, Any]) -> web.Response:
+async def dispatch(server: SeatDoor, request: web.Request, to: object, body: dict[str, Any]) -> web.Response:
     """What a sealed request asks for: its view, a private round's answer, a question's, or nothing."""
     if to == "decoy":  # a phone with nothing to send at this call: the same reply as an answer's,
         server._changed()  # and, as a memo taken does, a push to every phone
@@ -71,13 +96,13 @@ async def dispatch(server: Any, request: web.Request, to: Any, body: dict[str, A
     return wire.error(400, "a sealed request goes to: view, private, answer or decoy")
 
 
-def sealed_view(server: Any, request: web.Request, view: dict[str, Any]) -> dict[str, Any]:
+def sealed_view(server: Sealing, request: web.Request, view: dict[str, Any]) -> dict[str, Any]:
     """A seated phone's view as it travels: sealed for that phone (the host screen's is public)."""
     sealed = server.keys.seal_for(server.token(request), view)
     return view if sealed is None else sealed
 
 
-async def joining_code(server: Any, body: dict[str, Any], address: str) -> Any:
+async def joining_code(server: Joining, body: dict[str, Any], address: str) -> object:
     """The code a join gives: a sealed join's ({"id", "box"}: the seat id and a box sealed with
     the key, both derived from the code on the phone, holding a challenge this address was
     just given: join_challenge.py) is found among the free seats' codes; a plain join's is its
@@ -99,14 +124,21 @@ async def joining_code(server: Any, body: dict[str, Any], address: str) -> Any:
     return code
 
 
-def bind_seat(server: Any, token: str, code: str, body: dict[str, Any]) -> None:
+def bind_seat(server: Sealing, token: str, code: str, body: dict[str, Any]) -> None:
     """The phone that joined with `code` speaks with its key from now on."""
     key, _ = server.keys.for_code(code)
     counter = body.get("_counter", 0)
     server.keys.bind(token, key, counter if isinstance(counter, int) else 0)
 
 
-def host_reply(server: Any, request: web.Request, obj: dict[str, Any], only_sealed: bool = False) -> Any:
+@overload
+def host_reply(server: Sealing, request: web.Request, obj: dict[str, Any],
+               only_sealed: Literal[False] = False) -> web.Response: ...
+@overload
+def host_reply(server: Sealing, request: web.Request, obj: dict[str, Any],
+               only_sealed: bool) -> web.Response | None: ...
+def host_reply(server: Sealing, request: web.Request, obj: dict[str, Any],
+               only_sealed: bool = False) -> web.Response | None:
     """A reply showing seat codes, sealed to the host screen's own key when it gave one (then
     with the QR code's modules, which the page draws: an image would travel in the clear)."""
     sealed = server.keys.seal_for_host(server.token(request, host_cookie=True), {**obj, "qr": qr_modules(obj["link"])})

@@ -21,12 +21,13 @@ import functools
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, ParamSpec, TypeVar
 
 from aiohttp import web
+from aiohttp.typedefs import Handler
 
-from narrator.cues import Ask, Collect, End, Timer
-from narrator.games.contract import Game
+from narrator.cues import Ask, Collect, Cue, End, Timer
+from narrator.games.contract import Game, GameConfig, GameState
 from narrator.inputs.hub import ListenerHub
 from narrator.phones import (answers, app_cache, carry, channel, crypto, decoys, gate, guard, host, host_channel,
                              host_release, join_challenge, streams, table_controls, wire)
@@ -35,6 +36,8 @@ from narrator.phones.private import PrivateLines, request_view
 from narrator.phones.seats import HOST, Seats
 from narrator.phones.standings import TableHistory
 from narrator.phones.views import build_view
+from narrator.sound.voicepack import VoicePack
+from narrator.table.clock import Clock
 
 STATIC = Path(__file__).with_name("static")
 STATIC_FILES = {"app.js": "text/javascript", "settings.js": "text/javascript", "seal.js": "text/javascript",
@@ -66,12 +69,16 @@ morning, a death) have been spoken, so a phone never tells its player first. (No
 countdown: the night's results are looked at during one, before the morning is said.)"""
 
 
-def safe(method: Any) -> Any:
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def safe(method: Callable[P, R]) -> Callable[P, R | None]:
     """The game's calls into the server never fail the game: an error is one line on stderr."""
     @functools.wraps(method)
-    def wrapper(self: Any, *args: Any) -> Any:
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R | None:
         try:
-            return method(self, *args)
+            return method(*args, **kwargs)
         except Exception as err:  # the page may break; the game goes on
             print(f"phones: {method.__name__} failed ({type(err).__name__}: {err}); the game goes on",
                   file=sys.stderr)
@@ -88,14 +95,14 @@ class PhoneServer:
     final_standings: dict[str, Any] | None
     """The finished game's standings, read once (`standings.after_the_game`)."""
 
-    def __init__(self, game: Game, config: Any, hub: ListenerHub, seats: Seats, cookie: str,
-                 lang: str, packs: dict[str, Any], private_lines: PrivateLines | None = None):
+    def __init__(self, game: Game, config: GameConfig, hub: ListenerHub, seats: Seats, cookie: str,
+                 lang: str, packs: dict[str, VoicePack], private_lines: PrivateLines | None = None):
         self.game, self.config, self.hub, self.seats = game, config, hub, seats
         self.cookie, self.host_cookie, self.lang, self.packs = cookie, f"{cookie}_host", lang, packs
         self.private_lines = private_lines or PrivateLines()
-        self.state: Any = None
+        self.state: GameState | None = None
         """The game's state now (answers are checked against it)."""
-        self.shown: Any = None
+        self.shown: GameState | None = None
         """The state the phones show: the game's, once its step has been announced."""
         self.timer: tuple[float, float] | None = None
         self.timer_serial = 0
@@ -110,7 +117,7 @@ class PhoneServer:
         self._call_length: float | None = None
         """Seconds the last call lasted, open to close (or to the next call): a phone whose slot
         timer ran late sends the slots it missed (app.js: COVER)."""
-        self.clock: Any = None
+        self.clock: Clock | None = None
         """The game's clock (`open_phones` sets it), so the timer shown follows --time-scale."""
         self.waiting: asyncio.Future | None = None
         self.allowed_hosts: set[str] = set()
@@ -125,7 +132,7 @@ class PhoneServer:
         self._streams: set[asyncio.Queue] = set()
         self._seat_streams = streams.SeatStreams(MAX_STREAMS_PER_SEAT)
         self._runner: web.AppRunner | None = None
-        self._listener: Any = None
+        self._listener: asyncio.Server | None = None
         self._sweeper: asyncio.Task | None = None
         self.gate = gate.JoinGate(delay=host.WRONG_CODE_DELAY)
         self.challenges = join_challenge.Challenges(now=lambda: self.gate.now())
@@ -135,11 +142,12 @@ class PhoneServer:
         """The line of phones waiting to claim the host screen (host_turns.py)."""
         self.release_until: float | None = None
         """Until when the table may confirm a `release host` asked by button or voice."""
-        self.speak: Any = None
+        self.speak: Callable[[str, dict[str, Any]], None] | None = None
         """Says a line aloud at any moment (`open_phones` sets it to the scheduler's voice)."""
         self.said: list[tuple[str, dict[str, Any]]] = []
         """Every line the server had said (a host screen claimed, a seat released or moved)."""
-        hub.watch(self._changed)
+        self._follower: asyncio.Task[None] | None = None
+        """The server's own wait on the hub's changes (`_follow_hub`), from the app's start."""
         hub.subscribe_private(self._private_line)
         self._follows_cues = hasattr(hub, "cue_watchers")
         if self._follows_cues:
@@ -153,14 +161,14 @@ class PhoneServer:
     # --- the game's side --------------------------------------------------------------------
 
     @safe
-    def set_state(self, state: Any) -> None:
+    def set_state(self, state: GameState) -> None:
         self.state = state
         if self.shown is None or not self._follows_cues:
             self.shown = state
         self._changed()
 
     @safe
-    def _cue(self, cue: Any) -> None:
+    def _cue(self, cue: Cue) -> None:
         """The scheduler starts `cue`: show the announced state, follow the timer, count calls."""
         if isinstance(cue, SHOWN_AT):  # a spoken line changes nothing shown: no push for it
             self.shown = self.state
@@ -173,6 +181,17 @@ class PhoneServer:
 
     @safe
     def _changed(self) -> None:
+        self._count_calls()
+        for queue in self._streams:
+            if queue.empty():
+                queue.put_nowait("changed")
+
+    def _count_calls(self) -> None:
+        """Follow the private calls (night calls, rounds) from what the hub has open now. It
+        changes nothing when nothing changed, so it runs at each change the server sees and
+        before each view: the server's wait on the hub (`_follow_hub`) wakes a loop turn after
+        the hub changed, and a view built meanwhile must not show a call's question with the
+        call not yet counted (a phone would tap outside its slots: app.js COVER)."""
         open_ask, open_collect = self.hub.open_ask, self.hub.open_collect
         serial = None
         if open_ask is not None and open_ask[1].player is not None or open_collect is not None:
@@ -183,9 +202,25 @@ class PhoneServer:
         if serial is not None and serial != self._last_call:
             self._last_call, self.call, self._call_opened = serial, self.call + 1, now
         self._in_call = serial is not None
-        for queue in self._streams:
-            if queue.empty():
-                queue.put_nowait("changed")
+
+    async def _follow_hub(self) -> None:
+        """Wait on the hub's changes in the server's own task and push each to the phones: a
+        question or round opened or closed (the hub counts its changes and calls nobody up here)."""
+        seen = self.hub.changes
+        self._changed()  # whatever changed before the app started
+        while True:
+            seen = await self.hub.changed_after(seen)
+            self._changed()
+
+    async def _start_following(self, app: web.Application) -> None:
+        if self._follower is None or self._follower.done():
+            self._follower = asyncio.get_running_loop().create_task(self._follow_hub())
+
+    async def _stop_following(self, app: web.Application | None) -> None:
+        follower, self._follower = self._follower, None
+        if follower is not None and not follower.done():
+            follower.cancel()
+            await asyncio.gather(follower, return_exceptions=True)
 
     @safe
     def _private_line(self, to: str, line: str, text: str) -> None:
@@ -261,6 +296,7 @@ class PhoneServer:
 
     def view(self, name: str | None, is_host: bool = False) -> dict[str, Any]:
         """Everything this phone shows now (see views.py for what may be in it)."""
+        self._count_calls()  # the call as the hub has it now, though the server's wait is yet to wake
         view = build_view(self.game, self.config, self.shown, self.state, name, self.hub.open_ask, self._ask_text)
         view["call"] = self.call
         # Whether a call is open is said aloud: the same on every phone, as are its times.
@@ -308,7 +344,7 @@ class PhoneServer:
                 for lang, pack in self.packs.items() if pack.has(ask.line)}
 
     @staticmethod
-    def _on_screen(pack: Any, line: str) -> str:
+    def _on_screen(pack: VoicePack, line: str) -> str:
         return f"hint.on_screen.{line}" if pack.has(f"hint.on_screen.{line}") else line
 
     def _text(self, line: str, params: dict[str, Any]) -> dict[str, str]:
@@ -333,7 +369,9 @@ class PhoneServer:
         table_controls.add_routes(self, app)
         host_channel.add_routes(self, app, {"release": host.release, "move": host.move, "start": host.start,
                                             "end-timer": table_controls.end_timer, "answer": answers.answer})
+        app.on_startup.append(self._start_following)
         app.on_shutdown.append(self._close_streams)
+        app.on_cleanup.append(self._stop_following)
         return app
 
     async def start(self, host_: str, port: int) -> int:
@@ -364,6 +402,7 @@ class PhoneServer:
         if hasattr(self.hub, "forget"):  # a test's stand-in hub may have nothing to forget
             self.hub.forget(self)
         self.hub.detach_phones(self._table_confirms)
+        await self._stop_following(None)
         if self.release_until is not None and hasattr(self.hub, "hear_also"):
             self.hub.hear_also(())  # a release asked and never answered: the voice stops hearing "yes"
         if self._sweeper is not None:
@@ -378,12 +417,12 @@ class PhoneServer:
             self._runner = None
             app_cache.forget_stopped_apps()  # else aiohttp's cache keeps this game's server alive
 
-    async def _close_streams(self, app: Any) -> None:
+    async def _close_streams(self, app: web.Application | None) -> None:
         for queue in self._streams:
             queue.put_nowait("close")
 
     @web.middleware
-    async def _check_request(self, request: web.Request, handler: Any) -> web.StreamResponse:
+    async def _check_request(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         self.guard.started(request.transport)
         try:
             held = self.seats.holder(self.token(request)) or self.seats.holder(self.token(request, host_cookie=True))

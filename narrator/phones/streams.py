@@ -13,11 +13,12 @@ API client) gets a free place or a 429, and never displaces anyone.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
-from typing import Any
 
 from aiohttp import web
 
+from narrator.phones.answers import Sealing
 from narrator.phones.seats import HOST
 
 STREAM = "stream"
@@ -26,7 +27,7 @@ STREAM = "stream"
 
 @dataclass
 class _Stream:
-    queue: Any
+    queue: asyncio.Queue[str]
     proven: bool
 
 
@@ -37,7 +38,7 @@ class SeatStreams:
     cap: int
     open: dict[str, list[_Stream]] = field(default_factory=dict)
 
-    def admit(self, seat: str, queue: Any, proven: bool) -> bool:
+    def admit(self, seat: str, queue: asyncio.Queue[str], proven: bool) -> bool:
         """Give `queue` a place among `seat`'s streams: False when it gets none (429)."""
         mine = self.open.setdefault(seat, [])
         if len(mine) >= self.cap:
@@ -50,7 +51,7 @@ class SeatStreams:
         mine.append(_Stream(queue, proven))
         return True
 
-    def leave(self, seat: str, queue: Any) -> None:
+    def leave(self, seat: str, queue: asyncio.Queue[str]) -> None:
         """`queue`'s stream ended (or was displaced already: nothing to do)."""
         self.open[seat] = [s for s in self.open.get(seat, []) if s.queue is not queue]
 
@@ -62,7 +63,7 @@ class SeatStreams:
         return self.get(seat)
 
 
-def proven(server: Any, request: web.Request, seat: str) -> bool:
+def proven(server: Sealing, request: web.Request, seat: str) -> bool:
     """Whether the stream's address carries a fresh proof of `seat`'s key (the host screen's)."""
     proof = request.query.get("proof")
     if not proof:
