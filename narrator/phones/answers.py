@@ -15,25 +15,12 @@ from aiohttp import web
 from narrator.games.contract import Game
 from narrator.inputs.hub import ListenerHub
 from narrator.phones import host_channel, wire
-from narrator.phones.crypto import SeatKeys
+from narrator.phones.serving import Door
 from narrator.phones.private import check_private_answer
 from narrator.phones.views import may_answer, valid_choices
 
 
-class Sealing(Protocol):
-    """What sealing for a seat or the host screen reads of the page (`PhoneServer`): its keys and
-    who a request is. Protocols here, not the class: server.py imports this module, and a
-    type-only import back would be an import cycle (tests/test_layout.py counts those too)."""
-
-    @property
-    def keys(self) -> SeatKeys: ...
-
-    def token(self, request: web.Request, host_cookie: bool = False) -> str | None: ...
-
-    def is_host(self, request: web.Request) -> bool: ...
-
-
-class Answering(Sealing, Protocol):
+class Answering(Door, Protocol):
     """What the answer handlers use of the page (`PhoneServer`): the seat a request holds, the
     hub's open question or round, the game to check a value against, and a push to every phone."""
 
@@ -56,7 +43,7 @@ class Answering(Sealing, Protocol):
 SOURCE = "phone"
 
 
-async def _read(request: web.Request, seated: bool, what: str, server: Sealing | None = None) -> tuple[dict[str, Any], int] | web.Response:
+async def _read(request: web.Request, seated: bool, what: str, server: Door | None = None) -> tuple[dict[str, Any], int] | web.Response:
     """(the body, its serial) of an answer from a phone that holds something, or the refusal
     (`server`: the host screen's, through its sealed door)."""
     if not seated:
@@ -89,7 +76,7 @@ async def answer(server: Answering, request: web.Request) -> web.Response:
 SEALED_ONLY = "a seat answers through its sealed channel: reload the page"
 
 
-def sealed_only(server: Sealing, request: web.Request) -> bool:
+def sealed_only(server: Door, request: web.Request) -> bool:
     """Whether this seated phone must seal its answers (it has a key: every phone that joined)."""
     return server.keys.key(server.token(request)) is not None
 

@@ -17,15 +17,16 @@ from typing import Any, Literal, Protocol, cast, overload
 from aiohttp import web
 
 from narrator.phones import answers, crypto, wire
-from narrator.phones.answers import Answering, Sealing
+from narrator.phones.answers import Answering
+from narrator.phones.serving import Door
 from narrator.phones.decoys import DecoyBudget
 from narrator.phones.join_challenge import Challenges
 from narrator.phones.seats import Seats
 
 
-class Joining(Sealing, Protocol):
+class Joining(Door, Protocol):
     """What a sealed join reads of the page (`PhoneServer`): the free seats' codes and the
-    challenges it gave (a Protocol: server.py imports this module, see `answers.Sealing`)."""
+    challenges it gave (a Protocol: server.py imports this module, see `serving.Door`)."""
 
     @property
     def seats(self) -> Seats: ...
@@ -96,7 +97,7 @@ async def dispatch(server: SeatDoor, request: web.Request, to: object, body: dic
     return wire.error(400, "a sealed request goes to: view, private, answer or decoy")
 
 
-def sealed_view(server: Sealing, request: web.Request, view: dict[str, Any]) -> dict[str, Any]:
+def sealed_view(server: Door, request: web.Request, view: dict[str, Any]) -> dict[str, Any]:
     """A seated phone's view as it travels: sealed for that phone (the host screen's is public)."""
     sealed = server.keys.seal_for(server.token(request), view)
     return view if sealed is None else sealed
@@ -124,7 +125,7 @@ async def joining_code(server: Joining, body: dict[str, Any], address: str) -> o
     return code
 
 
-def bind_seat(server: Sealing, token: str, code: str, body: dict[str, Any]) -> None:
+def bind_seat(server: Door, token: str, code: str, body: dict[str, Any]) -> None:
     """The phone that joined with `code` speaks with its key from now on."""
     key, _ = server.keys.for_code(code)
     counter = body.get("_counter", 0)
@@ -132,12 +133,12 @@ def bind_seat(server: Sealing, token: str, code: str, body: dict[str, Any]) -> N
 
 
 @overload
-def host_reply(server: Sealing, request: web.Request, obj: dict[str, Any],
+def host_reply(server: Door, request: web.Request, obj: dict[str, Any],
                only_sealed: Literal[False] = False) -> web.Response: ...
 @overload
-def host_reply(server: Sealing, request: web.Request, obj: dict[str, Any],
+def host_reply(server: Door, request: web.Request, obj: dict[str, Any],
                only_sealed: bool) -> web.Response | None: ...
-def host_reply(server: Sealing, request: web.Request, obj: dict[str, Any],
+def host_reply(server: Door, request: web.Request, obj: dict[str, Any],
                only_sealed: bool = False) -> web.Response | None:
     """A reply showing seat codes, sealed to the host screen's own key when it gave one (then
     with the QR code's modules, which the page draws: an image would travel in the clear)."""

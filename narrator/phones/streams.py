@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from aiohttp import web
 
-from narrator.phones.answers import Sealing
+from narrator.phones.serving import Door
 from narrator.phones.seats import HOST
 
 STREAM = "stream"
@@ -63,7 +63,7 @@ class SeatStreams:
         return self.get(seat)
 
 
-def proven(server: Sealing, request: web.Request, seat: str) -> bool:
+def proven(server: Door, request: web.Request, seat: str) -> bool:
     """Whether the stream's address carries a fresh proof of `seat`'s key (the host screen's)."""
     proof = request.query.get("proof")
     if not proof:
