@@ -112,7 +112,10 @@ def test_a_line_the_game_comes_to_first_jumps_the_queue(tmp_path):
     got = []  # the game asks for the last line at once
     waiter = threading.Thread(target=lambda: got.append(ahead.wait_for(last.wav)))
     waiter.start()
-    while not ahead.feed.urgent and waiter.is_alive():  # a bounded poll for the wait to be queued
+    # A bounded poll for the wait to be queued: `urgent` holds it until the pool's thread takes
+    # it (then it is in `taken`), which can be at once (the thread asks for its next job while
+    # the gated one renders); polling `urgent` alone missed that, and waited out the gate.
+    while not (ahead.feed.urgent or last.wav in ahead.feed.taken) and waiter.is_alive():
         waiter.join(0.01)
     engine.go.set()
     waiter.join(WAIT)
