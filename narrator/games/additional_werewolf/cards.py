@@ -22,6 +22,7 @@ from narrator.games import deal as dealing
 from narrator.games.additional_werewolf import record
 
 if TYPE_CHECKING:
+    from narrator.games.contract import Json
     from narrator.games.additional_werewolf.setup import AWConfig
     from narrator.games.additional_werewolf.state import AWState
 
@@ -50,7 +51,7 @@ def holders(config: AWConfig, state: AWState, card: str) -> list[str]:
     return dealing.holders(config.names, state.extras_of, card)
 
 
-def _memo(state: AWState, player: str, kind: str, **facts: Any) -> AWState:
+def _memo(state: AWState, player: str, kind: str, **facts: Json) -> AWState:
     return replace(state, memos=state.memos + ({"player": player, "kind": kind, **facts},))
 
 

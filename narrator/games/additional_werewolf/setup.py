@@ -13,7 +13,7 @@ import tomllib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 from narrator.games.card_names import CardNames, translate
 from narrator.errors import Named, Refusal, worded
@@ -184,7 +184,7 @@ def _unknown(counts: Mapping[str, int], known: Mapping[str, Any]) -> str | None:
     return next((name for name in counts if name not in known), None)
 
 
-def _named(vocab: str, ids: Any) -> list[Named]:
+def _named(vocab: str, ids: Iterable[str]) -> list[Named]:
     return [Named(vocab, i) for i in ids]
 
 
