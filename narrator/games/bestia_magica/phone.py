@@ -16,7 +16,7 @@ from narrator.games.contract import Record
 def private_view(config: BMConfig, state: BMState, name: str) -> Record:
     """The player's own card (as the pack's private lines), alive or not, and, once the game
     is over, whether they won (a murderer reformed on the last night follows the house rule)."""
-    if not state.players or name not in [p.name for p in state.players]:
+    if not getattr(state, "players", None) or name not in [p.name for p in state.players]:
         return {}
     player = state.player(name)
     view: Record = {
@@ -30,6 +30,6 @@ def private_view(config: BMConfig, state: BMState, name: str) -> Record:
 
 def alive(config: BMConfig, state: BMState | None) -> list[str]:
     """The players still in the game (every death is announced), every seat before the deal."""
-    if state is not None and state.players:
+    if state is not None and getattr(state, "players", None):
         return list(state.living_names())
     return seating.every_seat(config, state)
