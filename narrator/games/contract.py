@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Generic, Mapping, Sequence, Protocol, TypedDict, TypeVar, Union
 
-from narrator.cues import Cue, GameEvent
+from narrator.cues import Cue, GameEvent, Say
 from narrator.games import seating
 
 if TYPE_CHECKING:
@@ -152,7 +152,7 @@ class Game(Generic[C, S]):
     advance: Callable[[C, S, GameEvent | Mapping[str, Json]], tuple[S, list[Cue]]]
     """(config, state, event) -> (state, cues): pure; `event` typed or as its log record."""
     recap: Callable[[C, S], list[Cue]]
-    box: Callable[[C], list[Cue]] | None = None
+    box: Callable[[C], Sequence[Say]] | None = None
     """The cues that name the cards a table takes out of the box for `config` (None: no set to choose)."""
     sayable: Callable[[C], list[Cue]] | None = None
     """For a game whose private rounds have too many answers to play every branch (Bestia

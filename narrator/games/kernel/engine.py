@@ -58,7 +58,7 @@ def _start(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue
     return state, cues + [Countdown(config.look), Ask("wolf.ready", DONE)]
 
 
-def box(spec: GameFile, config: KConfig) -> list[Cue]:
+def box(spec: GameFile, config: KConfig) -> list[Say]:
     """The set to take out of the box (or dealt on the device), each role with its count."""
     cards = [[f"wolf.card.{r}", n] for r in spec.roles if (n := config.roles.get(r))]
     return [Say("wolf.box", {"cards": cards})]
