@@ -24,9 +24,10 @@ from narrator.table.clock import make_clock
 from narrator.cues import Ask, Say
 from narrator.errors import AnswerError, NarratorError, NoMoreAnswers, SaveError, SetupError
 from narrator.games import game_over_message, get_game
+from narrator.games.contract import C, Game, S
 from narrator.inputs.button import ButtonListener, ButtonUnavailable
 from narrator.table.runner import play as play_loop
-from narrator.table.runner import resume_position, start_position
+from narrator.table.runner import Position, resume_position, start_position
 from narrator.table.session import RunOptions, Sitting, open_sitting
 from narrator.sound.names import with_readings
 from narrator.settings import TableSettings, build_settings
@@ -354,7 +355,7 @@ class Appliance:
             store.close()
         self.log(f"game {store.id} {game_over_message(state.winner)}")
 
-    async def _play(self, rules: Any, config: Any, store: GameStore, position: Any, recap: bool) -> Any:
+    async def _play(self, rules: Game[C, S], config: C, store: GameStore, position: Position[S], recap: bool) -> S:
         """The game loop, with the phone page beside it when the table turned it on."""
         if self.background is not None:
             self.background.pause()  # the game has every core; it never waits for the natural voice
@@ -412,7 +413,7 @@ class Appliance:
 
     # --- the table file --------------------------------------------------------------------
 
-    def _settings(self, table: dict[str, Any], **changes: Any) -> TableSettings | None:
+    def _settings(self, table: dict[str, Any], **changes: str | int) -> TableSettings | None:
         """Validated settings for the table with `changes`, or None if the game refuses them."""
         try:
             settings = build_settings(table, {**self.options.overrides, **changes}, f"table file {self.path}")
