@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol
 from urllib.parse import urlsplit
 
 from narrator.appliance import presets
@@ -24,12 +25,47 @@ from narrator.errors import NarratorError, Refusal, SetupError
 from narrator.games import get_game
 from narrator.settings import parse_name_entries
 
-if TYPE_CHECKING:  # serve.py imports this module; the phones' page is imported where it is made
-    from narrator.appliance.serve import Appliance
+if TYPE_CHECKING:  # the phones' page is imported where it is made: a table without phones never loads it
+    from narrator.inputs.hub import ListenerHub
     from narrator.phones.seat_carry import Kept
     from narrator.phones.server import PhoneServer
     from narrator.phones.settings_page import SettingsPage
     from narrator.settings import TableSettings
+    from narrator.sound.voicepack import VoicePack
+    from narrator.table.scheduler import Scheduler
+    from narrator.table.session import RunOptions
+
+
+class Flags(Protocol):
+    """How the service was started (`serve.ServeOptions`): the table keys given as flags."""
+
+    @property
+    def overrides(self) -> dict[str, Any]: ...
+
+
+class Menu(Protocol):
+    """What the menus (here and `game_menu.py`) use of the `Appliance`. `serve.py` imports
+    them, so they name this rather than it (tests/test_layout.py: no import cycle)."""
+
+    table: dict[str, Any]
+    path: Path
+    run_options: RunOptions
+    scheduler: Scheduler
+    hub: ListenerHub
+    pack: VoicePack
+    page: PageHost
+    log: Callable[[str], None]
+
+    @property
+    def options(self) -> Flags: ...
+
+    async def say(self, line: str, **params: object) -> None: ...
+
+    async def ask(self, ask: Ask, timeout: float | None = None, default: str | None = None) -> object: ...
+
+    def _settings(self, table: dict[str, Any], **changes: str | int) -> TableSettings | None: ...
+
+    def _reload_table(self) -> None: ...
 
 YES_NO = ("yes", "no")
 
@@ -42,7 +78,7 @@ def phones_unsaid(table: dict[str, Any], overrides: dict[str, Any]) -> bool:
     return not any("phones" in keys or keys.get("answers") for keys in (table, overrides))
 
 
-async def offer_phones(app: Appliance) -> None:
+async def offer_phones(app: Menu) -> None:
     """The spoken setup's question: the host screen and the players' phones, on or off. The
     answer is saved (`phones`, through `update_table`) and takes effect at once: the settings
     page opens or closes. Not asked when a flag or a script decides (`--phones`, `answers`)."""
@@ -64,7 +100,7 @@ class StartNow(Exception):
     """The host screen pressed start: the menu stops asking and plays the table file."""
 
 
-async def pick_preset(app: Appliance, game: str, players: int) -> bool:
+async def pick_preset(app: Menu, game: str, players: int) -> bool:
     """Offer the presets for this game and count by number (the recommended set is 1); the
     chosen one becomes the table file's setup. False when there is nothing to choose."""
     names = presets.for_count(app.table, game, players)
@@ -87,7 +123,7 @@ async def pick_preset(app: Appliance, game: str, players: int) -> bool:
     return True
 
 
-async def confirm(app: Appliance, settings: TableSettings) -> bool:
+async def confirm(app: Menu, settings: TableSettings) -> bool:
     """Read the setup back in one breath (card set, night order, countdowns, discussion), then
     ask はい / いいえ."""
     rules = get_game(settings.game)
@@ -101,7 +137,7 @@ async def confirm(app: Appliance, settings: TableSettings) -> bool:
 class PageHost:
     """What the settings page may do to the table, bound to one appliance."""
 
-    def __init__(self, app: Appliance):
+    def __init__(self, app: Menu):
         self.app = app
         self.page: SettingsPage | None = None
         self.seats_kept: Kept | None = None

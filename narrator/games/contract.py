@@ -13,21 +13,15 @@ functions below, each with a default that fits a game which does not need it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Generic, Mapping, Sequence, Protocol, TypedDict, TypeVar, Union
+from typing import TYPE_CHECKING, Callable, Generic, Mapping, Sequence, Protocol, TypedDict, TypeVar
 
 from narrator.cues import Cue, GameEvent, Say
 from narrator.games import seating
+from narrator.games.jsonable import Json, Record
 
 if TYPE_CHECKING:
     from narrator.games.card_names import CardNames
     from narrator.settings import Setting, TableSettings
-
-Json = Union[str, int, float, bool, None, Sequence["Json"], Mapping[str, "Json"]]
-"""A value that round-trips through JSON: what crosses the contract in a saved game, a log
-record, a phone's view or a record, so the rooms see its shape without knowing the game's.
-Read-only containers (`Sequence`, `Mapping`) so a game's `list[str]` or tuple of names is one."""
-Record = dict[str, Json]
-"""A JSON object: a config's or a state's saved form, a phone's view, an outcome, a context."""
 
 
 class PlayerRecord(TypedDict):

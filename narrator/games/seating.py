@@ -10,10 +10,9 @@ protocols below, so a game outside the family gets the plain answer, not an erro
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
-if TYPE_CHECKING:  # the contract imports this module for its defaults
-    from narrator.games.contract import Record
+from narrator.games.jsonable import Record
 
 
 @runtime_checkable

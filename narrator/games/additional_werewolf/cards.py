@@ -22,7 +22,7 @@ from narrator.games import deal as dealing
 from narrator.games.additional_werewolf import record
 
 if TYPE_CHECKING:
-    from narrator.games.contract import Json
+    from narrator.games.jsonable import Json
     from narrator.games.additional_werewolf.setup import AWConfig
     from narrator.games.additional_werewolf.state import AWState
 
