@@ -12,6 +12,7 @@ from typing import Any, Callable, Mapping, Protocol, Self, TypeVar
 
 from narrator.cues import Answer, as_event, Cue, GameEvent
 from narrator.errors import AnswerError
+from narrator.games.jsonable import Json, Record
 
 
 class Stepped(Protocol):
@@ -33,7 +34,7 @@ Step = Callable[[Cf, St, GameEvent], tuple[St, list[Cue]]]
 """One named step of a game: (config, state, event) -> (state, cues)."""
 
 
-def run_step(steps: Mapping[str, Step[Cf, St]], config: Cf, state: St, event: GameEvent | Mapping[str, Any],
+def run_step(steps: Mapping[str, Step[Cf, St]], config: Cf, state: St, event: GameEvent | Mapping[str, Json],
              waiting_for: str = "an answer") -> tuple[St, list[Cue]]:
     """Run the step `state.step` names; a finished game takes no more steps.
 
@@ -60,7 +61,7 @@ class SteppedState:
     def finished(self) -> bool:
         return self.step == "over"
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> Record:
         return asdict(self)  # type: ignore[call-overload]
 
     @classmethod

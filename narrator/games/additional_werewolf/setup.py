@@ -17,6 +17,7 @@ from typing import Any, Iterable, Mapping
 
 from narrator.games.card_names import CardNames, translate
 from narrator.errors import Named, Refusal, worded
+from narrator.games.jsonable import Record
 from narrator.settings import (
     MAX_COUNTDOWN,
     MAX_DAYS,
@@ -89,7 +90,7 @@ class AWConfig:
     def in_play(self, card: str) -> bool:
         return self.cards.get(card, 0) > 0
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> Record:
         return {
             "players": self.players, "names": list(self.names), "roles": dict(self.roles),
             "cards": dict(self.cards), "days": self.days, "countdown": self.countdown,

@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any, Iterable, TypedDict, Unpack
 
 from narrator.games.bestia_magica.setup import BMConfig, definition
+from narrator.games.jsonable import Record
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,7 @@ class BMState:
     def finished(self) -> bool:
         return self.step == "over"
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> Record:
         return asdict(self)
 
     @classmethod

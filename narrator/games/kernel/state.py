@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 from narrator.games.steps import SteppedState
+from narrator.games.jsonable import Record
 
 if TYPE_CHECKING:  # the model is the file's; a config only reads its days' seconds
     from narrator.games.kernel.model import GameFile
@@ -51,7 +52,7 @@ class KConfig:
             return self.discussion[min(day, len(self.discussion)) - 1]
         return spec.day.seconds(day)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> Record:
         return {**asdict(self), "names": list(self.names), "discussion": list(self.discussion),
                 "warnings": list(self.warnings), "fixed": list(self.fixed), "options": list(self.options),
                 "never_out": list(self.never_out)}
