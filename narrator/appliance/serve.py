@@ -26,6 +26,7 @@ from narrator.errors import AnswerError, NarratorError, NoMoreAnswers, SaveError
 from narrator.games import game_over_message, get_game
 from narrator.games.contract import C, Game, S
 from narrator.inputs.button import ButtonListener, ButtonUnavailable
+from narrator.inputs.hub import Listener
 from narrator.table.runner import play as play_loop
 from narrator.table.runner import Position, resume_position, start_position
 from narrator.table.session import RunOptions, Sitting, open_sitting
@@ -56,7 +57,7 @@ class ServeOptions:
     keyboard: bool | None = None
     buttons: bool = True
     overrides: dict[str, Any] = field(default_factory=dict)
-    listeners: list[Any] = field(default_factory=list)
+    listeners: list[Listener] = field(default_factory=list)
     """More listeners (anything with `start(hub, loop)`), e.g. a phone page."""
 
 
