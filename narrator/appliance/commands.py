@@ -7,13 +7,24 @@ small; each command is a thin layer over `serve`, `table` and `unit`.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Callable, ParamSpec, Protocol, TypeVar
 
 import click
 
 from narrator.appliance import table as table_file
 from narrator.appliance import unit
 from narrator.errors import SetupError
+
+P = ParamSpec("P")
+R = TypeVar("R")
+F = TypeVar("F", bound=Callable[..., object])
+
+
+class Decorator(Protocol):
+    """`cli.common.friendly_errors`, handed in by the CLI (the appliance never imports `cli/`):
+    a command wrapped with the same signature."""
+
+    def __call__(self, func: Callable[P, R], /) -> Callable[P, R]: ...
 
 SERVE_FLAGS = [
     ("--lang", "lang", "Language of the narration: ja or en."),
@@ -26,7 +37,7 @@ SERVE_FLAGS = [
 ]
 
 
-def register(main: click.Group, friendly_errors: Any) -> None:
+def register(main: click.Group, friendly_errors: Decorator) -> None:
     """Add the appliance's commands to the `narrator` group."""
 
     @main.command()
@@ -37,7 +48,7 @@ def register(main: click.Group, friendly_errors: Any) -> None:
     @click.option("--no-buttons", is_flag=True, help="Do not use the GPIO buttons.")
     @_serve_options
     @friendly_errors
-    def serve(table: Path | None, once: bool, keyboard: bool | None, no_buttons: bool, **flags: Any) -> None:
+    def serve(table: Path | None, once: bool, keyboard: bool | None, no_buttons: bool, **flags: str | None) -> None:
         """The appliance: greet, resume or choose a game by button or voice, play; run by the service."""
         from narrator.appliance.serve import ServeOptions, serve as run_serve
 
@@ -149,7 +160,7 @@ def register(main: click.Group, friendly_errors: Any) -> None:
             click.echo(line)
 
 
-def _serve_options(func: Any) -> Any:
+def _serve_options(func: F) -> F:
     for flag, key, help_text in reversed(SERVE_FLAGS):
         func = click.option(flag, key, default=None, help=help_text)(func)
     return func

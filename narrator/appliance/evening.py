@@ -11,19 +11,36 @@ to refuse a game to hear who won, and that `no` went on to the spoken setup. Now
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Callable, Protocol
 
 from narrator import home
 from narrator.cues import Ask
 from narrator.table.history import records
 from narrator.table.standings import evening_winners
 
+if TYPE_CHECKING:
+    from narrator.table.session import RunOptions
+
 AGAIN = ("done", "replay", "no")
 """A press of the button, 「次」, or 「もう一回」 (the pack's `replay` words): play the same
 settings again, reshuffled, at once; three presses or 「いいえ」: change the settings."""
 
 
-async def again(appliance: Any) -> bool:
+class Host(Protocol):
+    """What the question uses of the `Appliance` (serve.py imports this module, so it is named
+    by what it does: tests/test_layout.py allows no import cycle)."""
+
+    log: Callable[[str], None]
+
+    @property
+    def run_options(self) -> RunOptions: ...
+
+    async def say(self, line: str, **params: object) -> None: ...
+
+    async def ask(self, ask: Ask, timeout: float | None = None, default: str | None = None) -> object: ...
+
+
+async def again(appliance: Host) -> bool:
     """'Play again?' after a game, tonight's winners said first (with the history on): True to
     replay the same settings at once (one press); False for the spoken setup."""
     if appliance.run_options.history:

@@ -5,25 +5,28 @@ change what it plays (one button is enough: each item is offered in turn until i
 and it has one job apart from running games (`serve.py`): turn yes/no answers into a saved
 choice (the phones and host screen among them: `setup_menu.offer_phones`). Every save goes through `update_table` (the one door), so a switch of game keeps the
 old game's setup aside (`game_switch.py`) and the choice is what the table file then plays.
-`app` is the `Appliance`: its `say`, `ask`, `table`, `path`, `log` and `_settings`.
+`app` is the `Appliance`, named by what the menus use of it (`setup_menu.Menu`): its `say`,
+`ask`, `table`, `path`, `log` and `_settings`.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Awaitable, Callable, TypeVar
 
 from narrator.appliance import setup_menu
+from narrator.appliance.setup_menu import Menu
 from narrator.appliance.table import update_table
 from narrator.cues import Ask
 from narrator.errors import NarratorError
 from narrator.games import game_names
 from narrator.settings import COMMON_KEYS, TableSettings
 
+
 YES_NO = ("yes", "no")
 MAX_PLAYERS = 20
 
 
-async def choose(app: Any, settings: TableSettings) -> TableSettings:
+async def choose(app: Menu, settings: TableSettings) -> TableSettings:
     """Ask until the table accepts a setup; returns the settings to play."""
     while True:
         await say_title(app, settings.game)
@@ -57,8 +60,12 @@ async def choose(app: Any, settings: TableSettings) -> TableSettings:
             return settings
 
 
-async def _offer(app: Any, items: list[Any], start: int, intro: Callable[[Any], Any] | None,
-                 ask: Ask | None) -> Any:
+T = TypeVar("T")
+"""What the menu offers in turn: a game's name, a player count."""
+
+
+async def _offer(app: Menu, items: list[T], start: int, intro: Callable[[T], Awaitable[None]] | None,
+                 ask: Ask | None) -> T:
     """Offer items one by one (from `start`, round and round) until one gets a yes."""
     i = start
     while True:
@@ -71,7 +78,7 @@ async def _offer(app: Any, items: list[Any], start: int, intro: Callable[[Any], 
         i += 1
 
 
-async def say_title(app: Any, game: str) -> None:
+async def say_title(app: Menu, game: str) -> None:
     line = "title." + game.replace("-", "_")
     if app.pack.has(line):
         await app.say(line)
@@ -79,7 +86,7 @@ async def say_title(app: Any, game: str) -> None:
         await app.say("appliance.game_unnamed", n=game_names().index(game) + 1)
 
 
-def player_counts(app: Any, game: str) -> list[tuple[int, TableSettings]]:
+def player_counts(app: Menu, game: str) -> list[tuple[int, TableSettings]]:
     """Player counts the game accepts with this table (its own options dropped if they misfit)."""
     for table in (app.table, {k: v for k, v in app.table.items() if k in COMMON_KEYS}):
         table = {k: v for k, v in table.items() if k not in ("players",)}
@@ -90,7 +97,7 @@ def player_counts(app: Any, game: str) -> list[tuple[int, TableSettings]]:
     return []
 
 
-def save_choice(app: Any, game: str, players: int) -> bool:
+def save_choice(app: Menu, game: str, players: int) -> bool:
     """Keep the table's choice for the next game; False (logged) when the file refuses it."""
     try:
         app.table = update_table(app.path, {"game": game, "players": players})

@@ -26,9 +26,12 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from narrator import home
+
+if TYPE_CHECKING:  # fill_in is imported where a voice is checked: the service starts without an engine
+    from narrator.sound.voice import Voice
 
 STATE_FILE = "natural-render.json"
 """In the narrator's home: the background render's state, pid and when it last changed."""
@@ -55,7 +58,27 @@ def render_command(pack: str, engine: str, table: Path | None = None) -> list[st
     return lowest_priority([sys.executable, "-m", "narrator", "voices", "render", pack, "--engine", engine, *names])
 
 
-def _stamp(path: Path | None) -> Any:
+class Child(Protocol):
+    """What the render needs of its child process (a `subprocess.Popen`; the tests' fake)."""
+
+    @property
+    def pid(self) -> int: ...
+
+    @property
+    def returncode(self) -> int | None: ...
+
+    def poll(self) -> int | None: ...
+
+    def wait(self, timeout: float | None = None) -> int: ...
+
+    def send_signal(self, sig: int) -> None: ...
+
+
+Stamp = tuple[int, int]
+"""A table file's mtime (ns) and size: when it differs, its names may have changed."""
+
+
+def _stamp(path: Path | None) -> Stamp | None:
     """What tells that the table file changed (its names may have): its mtime and size."""
     if path is None:
         return None
@@ -66,7 +89,7 @@ def _stamp(path: Path | None) -> Any:
     return (info.st_mtime_ns, info.st_size)
 
 
-def _spawn(command: list[str], log_path: Path) -> Any:
+def _spawn(command: list[str], log_path: Path) -> subprocess.Popen[bytes]:
     log_path.parent.mkdir(parents=True, exist_ok=True)
     with open(log_path, "ab") as log:
         return subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
@@ -77,14 +100,14 @@ WAIT_FOR = 0.1
 """Seconds `pause` waits for the child to be gone before it lets the game go on."""
 
 
-def _signal(process: Any, sig: int) -> None:
+def _signal(process: Child, sig: int) -> None:
     try:
         os.killpg(process.pid, sig)  # the child and anything it started
     except (ProcessLookupError, PermissionError):
         process.send_signal(sig)
 
 
-def _finish(process: Any, within: float) -> None:
+def _finish(process: Child, within: float) -> None:
     """Reap a stopped child; SIGKILL it if it is not gone `within` seconds."""
     try:
         process.wait(timeout=within)
@@ -96,14 +119,14 @@ def _finish(process: Any, within: float) -> None:
 class BackgroundRender:
     """`resume()` between games, `pause()` before one; the child renders, this only starts and stops it."""
 
-    def __init__(self, command: list[str], log: Callable[[str], None], spawn: Callable[..., Any] = _spawn,
+    def __init__(self, command: list[str], log: Callable[[str], None], spawn: Callable[[list[str], Path], Child] = _spawn,
                  folder: Path | None = None, clock: Callable[[], float] = time.time, table: Path | None = None):
         self.command, self.log, self.spawn, self.clock = command, log, spawn, clock
         self.table = table
         """The table file whose names the child renders first: changed after `finished`, it runs again."""
-        self._table_seen: Any = None
+        self._table_seen: Stamp | None = None
         self.folder = folder or home.app_home()
-        self.process: Any = None
+        self.process: Child | None = None
         self.finished = False
         """The child ended with success: every line is rendered, nothing more to start."""
         self.failures = 0
@@ -176,7 +199,7 @@ def read_state(folder: Path | None = None) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
-def for_voice(voice: Any, log: Callable[[str], None], table: Path | None = None) -> BackgroundRender | None:
+def for_voice(voice: Voice, log: Callable[[str], None], table: Path | None = None) -> BackgroundRender | None:
     """The background render of a natural voice being filled in (`FillInVoice`); None for any other.
 
     `table`: the table file, whose player names are rendered first.

@@ -15,7 +15,7 @@ count is a preset too: `RECOMMENDED`, the table with the game's own options unse
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from narrator.errors import Refusal
 from narrator.settings import COMMON_KEYS, DEVICE_SECTIONS, LISTEN_KEYS, SETTINGS
@@ -29,6 +29,11 @@ PLAYED_COMMON = tuple(s.key for s in SETTINGS if s.kind == "common")
 """The shared keys a preset keeps: what is played (game, players, names), not how it is run."""
 RUN_ONLY = tuple(k for k in COMMON_KEYS if k not in PLAYED_COMMON) + LISTEN_KEYS + ("listening",)
 
+Update = Callable[[Path, Mapping[str, Any]], dict[str, Any]]
+"""`table.update_table`: the one door a save goes through (checked, atomic); returns the new table."""
+Check = Callable[[Mapping[str, Any], str], object]
+"""`table.check_table` for one setup and where it is (`check(table, where)`; what it returns is unused)."""
+
 
 def played(table: Mapping[str, Any]) -> dict[str, Any]:
     """The part of a table that a preset keeps: the game, players, names and the game's options."""
@@ -41,7 +46,7 @@ def saved(table: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     return dict(presets) if isinstance(presets, Mapping) else {}
 
 
-def check_name(name: Any) -> str:
+def check_name(name: object) -> str:
     """A preset's name as typed, trimmed; one line naming the fix when it cannot be one."""
     if not isinstance(name, str) or not name.strip():
         raise Refusal("preset_no_name")
@@ -53,7 +58,7 @@ def check_name(name: Any) -> str:
     return name
 
 
-def check_presets(table: Mapping[str, Any], source: str, check: Any) -> None:
+def check_presets(table: Mapping[str, Any], source: str, check: Check) -> None:
     """Refuse a `[presets]` section that is not a table of playable setups. `check(table, where)`
     is `check_table` itself, so a preset passes exactly the checks `narrator play` makes."""
     presets = table.get(SECTION)
@@ -75,7 +80,7 @@ def check_presets(table: Mapping[str, Any], source: str, check: Any) -> None:
         check({**base, **preset}, where)
 
 
-def save(path: Path, table: Mapping[str, Any], name: Any, update: Any) -> dict[str, Any]:
+def save(path: Path, table: Mapping[str, Any], name: object, update: Update) -> dict[str, Any]:
     """Save the current setup as preset `name` (replacing one of that name); returns the new table.
     `update` is `update_table`, so the save is checked and atomic like every other edit."""
     name = check_name(name)
@@ -86,7 +91,7 @@ def save(path: Path, table: Mapping[str, Any], name: Any, update: Any) -> dict[s
     return update(path, {SECTION: presets})
 
 
-def pick(path: Path, table: Mapping[str, Any], name: str, update: Any,
+def pick(path: Path, table: Mapping[str, Any], name: str, update: Update,
          game: str | None = None, players: int | None = None) -> dict[str, Any]:
     """Make preset `name` the current setup (`RECOMMENDED`: the game's recommended set for
     `players`); returns the new table. Keys the current setup sets and the preset does not are unset."""

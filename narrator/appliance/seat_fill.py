@@ -15,10 +15,13 @@ still refused: two values typed together that disagree are a typo, not a wish to
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from narrator.games import get_game
 from narrator.settings import DEFAULT_GAME, MAX_PLAYERS, build_settings
+
+if TYPE_CHECKING:  # the pack is loaded only when a seat needs its name
+    from narrator.sound.voicepack import VoicePack
 
 
 def entries(value: object) -> list[str]:
@@ -77,12 +80,12 @@ def game_default_names(table: Mapping[str, Any], players: int) -> tuple[str, ...
         return ()
 
 
-def seat_name(pack: Any, seat: int) -> str:
+def seat_name(pack: VoicePack, seat: int) -> str:
     """Seat `seat`'s name as the voice pack words it (`appliance.default_seat`: 6番さん, Seat 6)."""
     return pack.speak("appliance.default_seat", {"n": seat}).text
 
 
-def _pack(lang: str) -> Any:
+def _pack(lang: str) -> VoicePack:
     from narrator.sound.voicepack import load_pack
 
     try:

@@ -24,14 +24,17 @@ from narrator.table.clock import make_clock
 from narrator.cues import Ask, Say
 from narrator.errors import AnswerError, NarratorError, NoMoreAnswers, SaveError, SetupError
 from narrator.games import game_over_message, get_game
+from narrator.games.contract import C, Game, S
 from narrator.inputs.button import ButtonListener, ButtonUnavailable
+from narrator.inputs.hub import Listener
 from narrator.table.runner import play as play_loop
-from narrator.table.runner import resume_position, start_position
-from narrator.table.session import RunOptions, open_sitting
+from narrator.table.runner import Position, resume_position, start_position
+from narrator.table.session import RunOptions, Sitting, open_sitting
 from narrator.sound.names import with_readings
 from narrator.settings import TableSettings, build_settings
 from narrator.appliance import evening, game_menu, natural_fill, setup_menu, trouble
 from narrator.appliance.game_menu import MAX_PLAYERS, YES_NO
+from narrator.appliance.natural_fill import BackgroundRender
 from narrator.appliance.speaker import Speaker
 from narrator.appliance.table import (
     DEFAULT_TABLE, ApplianceConfig, UnreadableTable, check_table, ensure_table, load_table,
@@ -54,7 +57,7 @@ class ServeOptions:
     keyboard: bool | None = None
     buttons: bool = True
     overrides: dict[str, Any] = field(default_factory=dict)
-    listeners: list[Any] = field(default_factory=list)
+    listeners: list[Listener] = field(default_factory=list)
     """More listeners (anything with `start(hub, loop)`), e.g. a phone page."""
 
 
@@ -143,7 +146,7 @@ def _open_buttons(appliance: ApplianceConfig, log: Callable[[str], None]) -> But
 class Appliance:
     """The loop of a headless table: resume or choose, play, offer another game."""
 
-    def __init__(self, sitting: Any, run: RunOptions, path: Path, table: dict[str, Any],
+    def __init__(self, sitting: Sitting, run: RunOptions, path: Path, table: dict[str, Any],
                  options: ServeOptions, appliance: ApplianceConfig, log: Callable[[str], None]):
         self.sitting, self.run_options, self.path, self.table = sitting, run, path, table
         self.options, self.appliance, self.log = options, appliance, log
@@ -158,7 +161,7 @@ class Appliance:
         self.choosing = False
         self.replay = False
         """The table asked to play the same settings again (one press at "play again?")."""
-        self.background: Any = None
+        self.background: BackgroundRender | None = None
         """The natural voice's render (`natural_fill`): running between games, stopped for one."""
         self.speaker: Speaker | None = None
         """The speaker the table asked for (`speaker.py`): its notice while it is missing."""
@@ -230,10 +233,10 @@ class Appliance:
 
     # --- questions -------------------------------------------------------------------------
 
-    async def say(self, line: str, **params: Any) -> None:
+    async def say(self, line: str, **params: object) -> None:
         await self.scheduler.play([Say(line, params)], {})
 
-    async def ask(self, ask: Ask, timeout: float | None = None, default: str | None = None) -> Any:
+    async def ask(self, ask: Ask, timeout: float | None = None, default: str | None = None) -> object:
         """Ask through the hub; with `timeout`, silence answers `default` (as source "timeout")."""
         if self.choosing and self.page.start_requested:  # pressed before the question was open
             raise setup_menu.StartNow()
@@ -247,6 +250,7 @@ class Appliance:
         finally:
             if timer is not None:
                 timer.cancel()
+        assert heard is not None  # the step ends with the Ask: the scheduler returns its answer
         self.log(f"{ask.line}: {heard.value} ({heard.source})")
         if self.choosing and self.page.start_requested:
             raise setup_menu.StartNow()
@@ -352,7 +356,7 @@ class Appliance:
             store.close()
         self.log(f"game {store.id} {game_over_message(state.winner)}")
 
-    async def _play(self, rules: Any, config: Any, store: GameStore, position: Any, recap: bool) -> Any:
+    async def _play(self, rules: Game[C, S], config: C, store: GameStore, position: Position[S], recap: bool) -> S:
         """The game loop, with the phone page beside it when the table turned it on."""
         if self.background is not None:
             self.background.pause()  # the game has every core; it never waits for the natural voice
@@ -410,7 +414,7 @@ class Appliance:
 
     # --- the table file --------------------------------------------------------------------
 
-    def _settings(self, table: dict[str, Any], **changes: Any) -> TableSettings | None:
+    def _settings(self, table: dict[str, Any], **changes: str | int) -> TableSettings | None:
         """Validated settings for the table with `changes`, or None if the game refuses them."""
         try:
             settings = build_settings(table, {**self.options.overrides, **changes}, f"table file {self.path}")

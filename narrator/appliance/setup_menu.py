@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol
 from urllib.parse import urlsplit
 
 from narrator.appliance import presets
@@ -23,6 +24,48 @@ from narrator.cues import Ask, Say
 from narrator.errors import NarratorError, Refusal, SetupError
 from narrator.games import get_game
 from narrator.settings import parse_name_entries
+
+if TYPE_CHECKING:  # the phones' page is imported where it is made: a table without phones never loads it
+    from narrator.inputs.hub import ListenerHub
+    from narrator.phones.seat_carry import Kept
+    from narrator.phones.server import PhoneServer
+    from narrator.phones.settings_page import SettingsPage
+    from narrator.settings import TableSettings
+    from narrator.sound.voicepack import VoicePack
+    from narrator.table.scheduler import Scheduler
+    from narrator.table.session import RunOptions
+
+
+class Flags(Protocol):
+    """How the service was started (`serve.ServeOptions`): the table keys given as flags."""
+
+    @property
+    def overrides(self) -> dict[str, Any]: ...
+
+
+class Menu(Protocol):
+    """What the menus (here and `game_menu.py`) use of the `Appliance`. `serve.py` imports
+    them, so they name this rather than it (tests/test_layout.py: no import cycle)."""
+
+    table: dict[str, Any]
+    path: Path
+    run_options: RunOptions
+    scheduler: Scheduler
+    hub: ListenerHub
+    pack: VoicePack
+    page: PageHost
+    log: Callable[[str], None]
+
+    @property
+    def options(self) -> Flags: ...
+
+    async def say(self, line: str, **params: object) -> None: ...
+
+    async def ask(self, ask: Ask, timeout: float | None = None, default: str | None = None) -> object: ...
+
+    def _settings(self, table: dict[str, Any], **changes: str | int) -> TableSettings | None: ...
+
+    def _reload_table(self) -> None: ...
 
 YES_NO = ("yes", "no")
 
@@ -35,7 +78,7 @@ def phones_unsaid(table: dict[str, Any], overrides: dict[str, Any]) -> bool:
     return not any("phones" in keys or keys.get("answers") for keys in (table, overrides))
 
 
-async def offer_phones(app: Any) -> None:
+async def offer_phones(app: Menu) -> None:
     """The spoken setup's question: the host screen and the players' phones, on or off. The
     answer is saved (`phones`, through `update_table`) and takes effect at once: the settings
     page opens or closes. Not asked when a flag or a script decides (`--phones`, `answers`)."""
@@ -57,7 +100,7 @@ class StartNow(Exception):
     """The host screen pressed start: the menu stops asking and plays the table file."""
 
 
-async def pick_preset(app: Any, game: str, players: int) -> bool:
+async def pick_preset(app: Menu, game: str, players: int) -> bool:
     """Offer the presets for this game and count by number (the recommended set is 1); the
     chosen one becomes the table file's setup. False when there is nothing to choose."""
     names = presets.for_count(app.table, game, players)
@@ -80,7 +123,7 @@ async def pick_preset(app: Any, game: str, players: int) -> bool:
     return True
 
 
-async def confirm(app: Any, settings: Any) -> bool:
+async def confirm(app: Menu, settings: TableSettings) -> bool:
     """Read the setup back in one breath (card set, night order, countdowns, discussion), then
     ask はい / いいえ."""
     rules = get_game(settings.game)
@@ -94,10 +137,10 @@ async def confirm(app: Any, settings: Any) -> bool:
 class PageHost:
     """What the settings page may do to the table, bound to one appliance."""
 
-    def __init__(self, app: Any):
+    def __init__(self, app: Menu):
         self.app = app
-        self.page: Any = None
-        self.seats_kept: Any = None
+        self.page: SettingsPage | None = None
+        self.seats_kept: Kept | None = None
         """The last game's seated phones, for the next game (seat_carry.Kept), in memory only."""
         self.said = False
         """The page's address and table code were said (once per service run)."""
@@ -110,16 +153,19 @@ class PageHost:
     def table(self) -> dict[str, Any]:
         return self.app.table
 
-    def apply(self, kind: str, arg: Any) -> None:
+    def apply(self, kind: str, arg: object) -> None:
+        """One change from the page (settings_page.py): `arg` the changed keys ("change"), a
+        preset's name ("save", checked by `presets.save`; "pick") or a seat's (number, name, reading)."""
         app = self.app
-        if kind == "change":
+        if kind == "change" and isinstance(arg, Mapping):
             app.table = update_table(app.path, arg)
         elif kind == "save":
             app.table = presets.save(app.path, app.table, arg, update_table)
-        elif kind == "pick":
+        elif kind == "pick" and isinstance(arg, str):
             app.table = presets.pick(app.path, app.table, arg, update_table)
-        elif kind == "seat":
-            app.table = update_table(app.path, {"names": self._names_with(*arg)})
+        elif kind == "seat" and isinstance(arg, tuple):
+            number, name, reading = arg
+            app.table = update_table(app.path, {"names": self._names_with(number, name, reading)})
         else:
             raise SetupError(f"unknown change '{kind}'")
 
@@ -165,24 +211,25 @@ class PageHost:
         if await self.offline():
             return
         first = not self.said
-        self.made()
+        page = self.made()
         speaker = getattr(app, "speaker", None)  # its notice, as it stands at this visit
         host = bind_host(app.run_options.host)
         try:
-            port = await listen_somewhere(self.page, host, app.run_options.port, "settings page",
+            port = await listen_somewhere(page, host, app.run_options.port, "settings page",
                                           no_speaker=bool(speaker is not None and speaker.problem))
         except SetupError as err:
             app.log(f"no settings page: {err}")
             return
         url = join_url(host, port)
-        self.page.join_link = url  # the page draws it as a QR code for the other phones
-        self.page.allowed_hosts.add(urlsplit(url).netloc.lower())
+        page.join_link = url  # the page draws it as a QR code for the other phones
+        if page.allowed_hosts is not None:  # set once it listens (None: it checks no host)
+            page.allowed_hosts.add(urlsplit(url).netloc.lower())
         app.log(f"settings page: {url} (table code announced, not logged)")  # the journal is not the table's
         if first:
             self.said = True
-            await app.say("appliance.settings_page", address=spoken_address(url), code=" ".join(self.page.table_code))
+            await app.say("appliance.settings_page", address=spoken_address(url), code=" ".join(page.table_code))
 
-    def made(self) -> Any:
+    def made(self) -> SettingsPage:
         """The settings page's state, made once per service run (served or not): a game resumed at
         boot carries its host screen back to it. It takes the host screen kept on the card, so
         after a power cut the same phone is the host screen again (host_keep.py)."""
@@ -219,7 +266,7 @@ class PageHost:
             await self.app.say("appliance.no_network")
         return True
 
-    def carry_in(self, server: Any) -> str:
+    def carry_in(self, server: PhoneServer) -> str:
         """The game's phone page answers the host screen of the settings page (carry.py), and
         the last game's seated phones keep their seats if the table is the same (seat_carry.py):
         "carried", "changed" (they join anew, and the table is told) or "none"."""
@@ -229,11 +276,11 @@ class PageHost:
             self.app.log("the host screen of the settings page is the game's host screen")
         kept, self.seats_kept = self.seats_kept, None
         outcome = seat_carry.into_game(kept, server)
-        if outcome == "carried":
+        if outcome == "carried" and kept is not None:
             self.app.log(f"{len(kept.seats)} phones keep their seats from the last game")
         return outcome
 
-    def carry_back(self, server: Any) -> None:
+    def carry_back(self, server: PhoneServer) -> None:
         from narrator.phones import carry, seat_carry
 
         carry.back_from_game(self.made(), server)

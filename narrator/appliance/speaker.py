@@ -14,12 +14,17 @@ resume elsewhere is not silenced by a speaker missing here.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from narrator.sound import outputs
 
+if TYPE_CHECKING:  # the sitting's types; table.session is imported where a retry needs it
+    from narrator.sound.outputs import AudioOutput
+    from narrator.table.clock import Clock
+    from narrator.table.session import RunOptions, Sitting
 
-def missing(run: Any) -> str | None:
+
+def missing(run: RunOptions) -> str | None:
     """Why the table's speaker cannot be used now (its one line), or None: it is there, or the
     table did not ask for one (`auto` falls back by itself; `null` and `none` need none)."""
     if run.audio != "device":
@@ -34,7 +39,7 @@ def missing(run: Any) -> str | None:
 class Speaker:
     """The speaker the table asked for, while the appliance plays without it."""
 
-    def __init__(self, run: Any, log: Callable[[str], None]):
+    def __init__(self, run: RunOptions, log: Callable[[str], None]):
         self.log = log
         self.problem = missing(run)
         """The missing speaker's line (None: there is one, or none was asked for)."""
@@ -42,11 +47,11 @@ class Speaker:
             log(f"{self.problem}; playing on without sound (the phones and the host screen still work), "
                 "and trying the speaker again before each game")
 
-    def sitting_run(self, run: Any) -> Any:
+    def sitting_run(self, run: RunOptions) -> RunOptions:
         """The run the sitting opens with: a silent clocked sink while the speaker is missing."""
         return replace(run, audio="null") if self.problem else run
 
-    def retry(self, run: Any, sitting: Any, clock: Any) -> bool:
+    def retry(self, run: RunOptions, sitting: Sitting, clock: Clock) -> bool:
         """Between games: when the missing speaker answers now, the sitting plays on it from the
         next line (its old silent output closed); True when it came back."""
         if not self.problem or missing(run) is not None:
@@ -64,7 +69,7 @@ class Speaker:
         return True
 
 
-def swap_output(sitting: Any, output: Any) -> None:
+def swap_output(sitting: Sitting, output: AudioOutput) -> None:
     """Every part of the sitting that plays clips plays them on `output` from now on."""
     old, scheduler = sitting.output, sitting.scheduler
     sitting.output = scheduler.output = scheduler.narration.output = scheduler.deadlines.output = output

@@ -129,7 +129,7 @@ def locked(path: Path) -> Iterator[None]:
         os.close(fd)
 
 
-def parse_appliance(section: Any, source: str) -> ApplianceConfig:
+def parse_appliance(section: object, source: str) -> ApplianceConfig:
     """Check the `[appliance]` section; one line naming the key and the fix on any problem."""
     if not isinstance(section, Mapping):
         raise Refusal("appliance_form", source=source)
@@ -236,7 +236,7 @@ def _save_plan(path: Path, text: str, plan: Mapping[str, Any]) -> dict[str, Any]
     return save_checked(path, document.as_string())
 
 
-def set_key(text: str, dotted: str, value: Any) -> str:
+def set_key(text: str, dotted: str, value: object) -> str:
     """`text` with `KEY = value` set: the value replaced where it is, or added to its section."""
     document = table_text.parse(text, Path("(text)"))
     table_text.apply(document, dotted, value, {})
@@ -275,7 +275,7 @@ def edit(path: Path, editor: str | None = None) -> dict[str, Any]:
 
 # --- helpers ---------------------------------------------------------------------------------
 
-def _pin(value: Any, key: str, source: str) -> int | str | None:
+def _pin(value: object, key: str, source: str) -> int | str | None:
     if value is False or (isinstance(value, str) and value.strip().lower() in ("none", "off", "")):
         return None
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 53:
@@ -286,7 +286,9 @@ def _pin(value: Any, key: str, source: str) -> int | str | None:
     raise Refusal("appliance_pin", source=source, key=key, value=value)
 
 
-def _seconds(value: Any, key: str, source: str) -> float:
+def _seconds(value: object, key: str, source: str) -> float:
+    if not isinstance(value, (int, float, str)):  # a list, a table, a date: no number of seconds
+        raise Refusal("appliance_seconds", source=source, key=key, value=value)
     try:
         seconds = float(value)
     except OverflowError:  # a whole number too big for a float: out of range, not a traceback
@@ -298,7 +300,7 @@ def _seconds(value: Any, key: str, source: str) -> float:
     return seconds
 
 
-def _short(value: Any) -> str:
+def _short(value: object) -> str:
     """A value as a refusal shows it: a number of hundreds of digits cut to its head."""
     text = str(value)
     return text if len(text) <= 24 else f"{text[:20]}…({len(text)} digits)"

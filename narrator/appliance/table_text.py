@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import tomllib
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, MutableMapping
 
 import tomlkit
 from tomlkit.exceptions import TOMLKitError
@@ -112,7 +112,7 @@ def _put(document: Document, key: str, value: object) -> None:
     document[key] = value
 
 
-def _remove(holder: Any, key: str, dotted: str) -> None:
+def _remove(holder: MutableMapping[str, object], key: str, dotted: str) -> None:
     if key not in holder:
         raise _not_set(dotted)
     del holder[key]
@@ -128,8 +128,9 @@ def _not_set(dotted: str) -> SetupError:
     return Refusal("table_not_set", dotted=dotted)
 
 
-def parse_value(raw: str) -> Any:
-    """A command-line value as TOML (17, 1.5, true, ["a", "b"]), else as a plain string."""
+def parse_value(raw: str) -> object:
+    """A command-line value as TOML (17, 1.5, true, ["a", "b"]), else as a plain string (checked
+    with the whole table by `update_table`)."""
     try:
         value = tomllib.loads(f"v = {raw}")["v"]
     except (tomllib.TOMLDecodeError, ValueError, RecursionError):  # ValueError: over 4300 digits
@@ -137,7 +138,7 @@ def parse_value(raw: str) -> Any:
     return value if isinstance(value, (bool, int, float, str, list, dict)) else raw
 
 
-def _pairs(text: str) -> dict[str, Any]:
+def _pairs(text: str) -> dict[str, object]:
     """`"seer=1,peddler=2"` as a table (each value read as TOML, else kept as text)."""
     pairs = {}
     for part in filter(None, (p.strip() for p in text.split(","))):
@@ -146,7 +147,8 @@ def _pairs(text: str) -> dict[str, Any]:
     return pairs
 
 
-def _entry_for(document: Document, section: str, key: str, holder: Any, changes: Mapping[str, Any]) -> str:
+def _entry_for(document: Document, section: str, key: str, holder: Mapping[str, object],
+               changes: Mapping[str, Any]) -> str:
     """The key under which `section` already holds the card `key` names (`seer` for 占い師),
     else `key` as typed. Only for a setting of the table's game that names cards."""
     if key in holder:

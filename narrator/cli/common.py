@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 from functools import wraps
-from typing import Any, Callable
+from typing import Callable, ParamSpec, TypeVar
 
 import click
 
@@ -16,14 +16,17 @@ from narrator.errors import NarratorError, SaveError
 from narrator.sound.doctor import command_name
 from narrator.terminal import said
 
+P = ParamSpec("P")
+R = TypeVar("R")
 
-def friendly_errors(func: Callable[..., Any]) -> Callable[..., Any]:
+
+def friendly_errors(func: Callable[P, R]) -> Callable[P, R]:
     """Turn a NarratorError into `error: …` and its exit status, an unexpected disk failure into
     one line and exit 2; Ctrl-C into a resume hint when a game was playing. Every line is in the
     terminal's language (narrator/terminal/lines.py: the table's, else the locale's)."""
 
     @wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return func(*args, **kwargs)
         except NarratorError as err:

@@ -10,11 +10,12 @@ from __future__ import annotations
 import asyncio
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import click
 
 from narrator.cli.common import friendly_errors
+from narrator.cues import Ask
 from narrator.errors import NarratorError
 from narrator.sound.doctor import command_name
 from narrator.inputs.voice.grammar import TABLE_WORDS, Grammar, PhraseBook, _norm
@@ -22,7 +23,7 @@ from narrator.inputs.voice.models import (find_model, install, installed_models,
                                           trusted_path)
 from narrator.inputs.voice.microphone import Microphone, WavSource
 from narrator.inputs.voice.listener import Hearing, VoiceListener, describe
-from narrator.sound.engines import load_stt
+from narrator.sound.engines import SpeechToText, load_stt
 
 
 class FixedPhrases:
@@ -31,7 +32,7 @@ class FixedPhrases:
     def __init__(self, grammar: Grammar):
         self._grammar = grammar
 
-    def grammar(self, ask: Any, also: tuple[str, ...] = ()) -> Grammar:
+    def grammar(self, ask: Ask | None, also: tuple[str, ...] = ()) -> Grammar:
         """The one grammar, whatever is asked (`also`: the hub's extra words, none here)."""
         return self._grammar
 
@@ -45,7 +46,8 @@ class EchoHub:
     def register(self, source: str) -> None:
         pass
 
-    def observe(self, on_ask: Any = None, on_speech: Any = None) -> None:
+    def observe(self, on_ask: Callable[[Ask | None], None] | None = None, on_speech: object = None) -> None:
+        """Nothing is spoken here, so `on_speech` is never called (whatever it takes)."""
         if on_ask is not None:
             on_ask(None)  # no question: one fixed grammar, and nothing is spoken to mute for
 
@@ -71,8 +73,8 @@ def listen_grammar(grammar: str | None, lang: str, pack_name: str | None = None)
     return Grammar({**heard, **{_norm(p): m for m in ("yes", "no") for p in book.phrases.get(m, [])}})
 
 
-def run_listen(engine: Any, source: Any, grammar: Grammar, confidence: float, seconds: float | None,
-               echo: Any = click.echo) -> list[Hearing]:
+def run_listen(engine: SpeechToText, source: WavSource | Microphone, grammar: Grammar, confidence: float,
+               seconds: float | None, echo: Callable[[str], None] = click.echo) -> list[Hearing]:
     """Recognize `source` until it ends (or `seconds` pass), echoing each utterance."""
     missing = engine.missing_words(grammar.phrases)
     if missing:

@@ -12,7 +12,7 @@ import asyncio
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Mapping, Sequence
 
 import click
 
@@ -21,11 +21,12 @@ from narrator.cli.common import friendly_errors
 from narrator.cli.flags import TableFlagsCommand
 from narrator.errors import DamagedGame, NarratorError, SetupError
 from narrator.games import broken_game_files, game_names, game_over_message, get_game, load_game_file
-from narrator.settings import DEFAULT_GAME, DEVICE_SECTIONS, LISTEN_KEYS, RUN_KEYS, build_settings, read_table_file
+from narrator.games.contract import C, Game, GameConfig, S
+from narrator.settings import DEFAULT_GAME, DEVICE_SECTIONS, LISTEN_KEYS, RUN_KEYS, TableSettings, build_settings, read_table_file
 from narrator.table.runner import play as play_loop
 from narrator.table.runner import cut_log as cut_damaged_log
-from narrator.table.runner import resume_position, start_position
-from narrator.table.session import RunOptions, open_sitting
+from narrator.table.runner import Position, resume_position, start_position
+from narrator.table.session import RunOptions, Sitting, open_sitting
 from narrator.table.saved_games import find_game, rules_of, saved_games, unfinished
 from narrator.table.store import GameStore
 from narrator.terminal import choose, recall, remembered, said
@@ -46,10 +47,11 @@ from narrator.terminal import choose, recall, remembered, said
               help="Play the game of this game file (docs/game-files.md).")
 @friendly_errors
 def play(game: str | None, table_file: Path | None, no_keyboard: bool, dry_run: bool, game_file: Path | None,
-         **flags: Any) -> None:
+         **flags: str | bool | None) -> None:
     """Start a game and narrate it (GAME: one of `narrator games`)."""
     file_rules = load_game_file(game_file) if game_file else None
-    table, source = _table(table_file, file_rules.name if file_rules else game, flags.get("lang"))
+    lang = flags.get("lang")  # a table flag: text, or None when not given
+    table, source = _table(table_file, file_rules.name if file_rules else game, lang if isinstance(lang, str) else None)
     settings = build_settings(table, {**flags, "game": file_rules.name if file_rules else game}, source)
     rules = file_rules or get_game(settings.game)
     config = rules.configure(settings)
@@ -108,7 +110,7 @@ def _keyboard_present() -> bool:
     return sys.stdin.isatty()
 
 
-def _review_names(run: Any, names: Any, keyboard: bool) -> None:
+def _review_names(run: RunOptions, names: Sequence[str], keyboard: bool) -> None:
     """A Japanese game at a keyboard: show how each name will be read and let the host correct it
     (without one, say a scripted or headless game, the readings are worked out silently)."""
     if not names or run.lang != "ja" or not keyboard or not _keyboard_present():
@@ -139,7 +141,7 @@ def _review_names(run: Any, names: Any, keyboard: bool) -> None:
 @click.option("--cut-log", is_flag=True,
               help="Go on from the events before a damaged log line (the rest is kept beside the log).")
 @friendly_errors
-def resume(game_id: str | None, keyboard: bool | None, cut_log: bool, **flags: Any) -> None:
+def resume(game_id: str | None, keyboard: bool | None, cut_log: bool, **flags: str | Path | None) -> None:
     """Continue an interrupted game where it stopped (the latest one by default).
 
     Every flag is checked, and the voice, transcript and audio opened, before the
@@ -152,7 +154,7 @@ def resume(game_id: str | None, keyboard: bool | None, cut_log: bool, **flags: A
         store.close()
 
 
-def _resume(store: GameStore, keyboard: bool | None, cut_log: bool, flags: dict[str, Any]) -> None:
+def _resume(store: GameStore, keyboard: bool | None, cut_log: bool, flags: Mapping[str, str | Path | None]) -> None:
     if not unfinished(store):  # a meta.json rebuilt from the log is replayed to know
         raise NarratorError.said("already_over", id=store.id)
     meta = store.meta
@@ -182,7 +184,7 @@ def scripted_lines_used(events: list[dict[str, Any]]) -> int:
     return used
 
 
-def saved_config(rules: Any, meta: dict[str, Any], game_id: str) -> Any:
+def saved_config(rules: Game, meta: Mapping[str, Any], game_id: str) -> GameConfig:
     """The game's saved setup, or one line saying the saved game cannot be trusted."""
     try:
         return rules.config_from_dict(meta["config"])
@@ -191,7 +193,7 @@ def saved_config(rules: Any, meta: dict[str, Any], game_id: str) -> Any:
                           f"({err.__class__.__name__}); it cannot be resumed") from None
 
 
-def resume_options(saved: dict[str, Any], flags: dict[str, Any], keyboard: bool | None) -> Any:
+def resume_options(saved: Mapping[str, Any], flags: Mapping[str, object], keyboard: bool | None) -> RunOptions:
     """The saved run options with the resume flags on top, all checked like a table file's.
 
     The keyboard is the saved game's too unless `keyboard` says (`--keyboard`, `--no-keyboard`):
@@ -210,11 +212,11 @@ def resume_options(saved: dict[str, Any], flags: dict[str, Any], keyboard: bool 
     return replace(run, listening=listening if isinstance(listening, dict) else {})
 
 
-def _run(rules: Any, config: Any, store: GameStore, sitting: Any, run: Any, position: Callable[[], Any],
-         recap: bool) -> None:
+def _run(rules: Game[C, S], config: C, store: GameStore, sitting: Sitting, run: RunOptions,
+         position: Callable[[], Position[S]], recap: bool) -> None:
     """Play to the end; the sitting is closed and the game's lock dropped however it stops."""
 
-    async def main_loop(start: Any) -> Any:
+    async def main_loop(start: Position[S]) -> S:
         server = None
         if run.phones:
             from narrator.phones.table import make_server, open_phones
@@ -244,7 +246,7 @@ def _run(rules: Any, config: Any, store: GameStore, sitting: Any, run: Any, posi
     click.echo(game_over_message(state.winner), err=True)
 
 
-def _print_box(rules: Any, config: Any, settings: Any) -> None:
+def _print_box(rules: Game[C, S], config: C, settings: TableSettings) -> None:
     """The set the game would say before the first night, in the table's language; nothing saved."""
     from narrator.sound.voicepack import load_pack, merged_under
 
@@ -288,7 +290,7 @@ def games(ctx: click.Context) -> None:
         click.echo(f"{store.id}  {meta['game']}  {status}")
 
 
-def _game_or_file(game: str) -> Any:
+def _game_or_file(game: str) -> Game:
     """A game by name, or by the path of its game file."""
     return load_game_file(Path(game)) if game.endswith(".toml") else get_game(game)
 

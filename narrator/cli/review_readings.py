@@ -9,14 +9,13 @@ a shipped game file keeps its lines in the file, and their readings are reviewed
 from __future__ import annotations
 
 import sys
-from typing import Any
 
 from narrator.games import game_names, get_game
 from narrator.sound import readings
-from narrator.sound.voicepack import merged_under
+from narrator.sound.voicepack import VoicePack, merged_under
 
 
-def with_games_lines(pack: Any) -> Any:
+def with_games_lines(pack: VoicePack) -> VoicePack:
     """`pack` with every game's own lines in its language merged under its own."""
     for name in game_names():
         own = get_game(name).lines

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -18,6 +18,11 @@ from narrator.cli.common import friendly_errors
 from narrator.sound.doctor import command_name
 from narrator.errors import NarratorError
 from narrator.terminal import said
+
+if TYPE_CHECKING:  # imported where used: `narrator --help` loads no engine
+    from narrator.sound.doctor import Finding
+    from narrator.sound.voice import EngineVoice
+    from narrator.sound.voicepack import VoicePack
 
 
 FIRST_RUN_LINES = 300
@@ -63,17 +68,17 @@ def voices_list() -> None:
                 click.echo(f"    voice of {engine}: {credit}")
 
 
-def render_requests(pack: Any, table_file: Path | None = None) -> list[Any]:
+def render_requests(pack: VoicePack, table_file: Path | None = None) -> list[tuple[str, dict[str, Any]]]:
     """The (line, params) pairs of `pack` to render: fixed lines, countdowns, each game's lines."""
     from narrator.sound.render_ahead import game_requests, pack_requests
 
-    extra: list[Any] = []
+    extra: list[tuple[str, dict[str, Any]]] = []
     for game, config in _games_to_render(table_file, pack.lang):
         extra += game_requests(game, config)
     return pack_requests(pack, extra)
 
 
-def check_packs() -> list[Any]:
+def check_packs() -> list[Finding]:
     """The doctor's pack check: is every line of `render_requests` rendered for the working engine?"""
     from narrator.sound.doctor import Finding
     from narrator.sound.engines import EngineUnavailable, install_hint
@@ -107,7 +112,7 @@ def check_packs() -> list[Any]:
     return findings
 
 
-def _engine_voice(pack_name: str, engine_name: str | None = None, speed: float = 1.0) -> Any:
+def _engine_voice(pack_name: str, engine_name: str | None = None, speed: float = 1.0) -> EngineVoice:
     from narrator.sound.voice import EngineVoice, open_engine
     from narrator.sound.voicepack import load_pack
 
@@ -150,6 +155,7 @@ def say(text: str, lang: str, engine: str | None, audio: str, audio_device: str 
             raise
         click.echo(said("warning", message=f"{err}; writing {audio_out} only"), err=True)
         output = open_output("none", clock, record=audio_out)
+    assert clip.pcm is not None  # an engine's clip always holds its audio (only a text voice's has none)
     output.start(clip.pcm, clock.now() + 0.05)
     output.extend(clock.now() + 0.05 + clip.duration)
     output.close()  # a live output drains first
@@ -220,7 +226,7 @@ def render(pack: str | None, table_file: Path | None, engine: str | None, jobs: 
         click.echo(f"{name}: {len(requests)} lines ready, {lines_now} of them rendered now{words}, in {voice.cache_dir}")
 
 
-def _render_pieces(voice: Any, name: str) -> int:
+def _render_pieces(voice: EngineVoice, name: str) -> int:
     """A slow engine says names apart: the words of every line around the names, ahead too."""
     from narrator.sound.name_clips import fixed_pieces, piece_wav
     from narrator.sound.progress import Progress
@@ -243,7 +249,7 @@ def table_names(table_file: Path) -> tuple[tuple[str, ...], Any]:
     return settings.names, settings.listening.get("name_readings")
 
 
-def _render_table_names(voice: Any, name: str, table_file: Path) -> int:
+def _render_table_names(voice: EngineVoice, name: str, table_file: Path) -> int:
     """A slow engine's pieces the table's next game needs, first: its names, then the words around names.
 
     A table file that cannot be read is said and skipped: the rest of the pack still renders.

@@ -13,21 +13,40 @@ functions below, each with a default that fits a game which does not need it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Generic, Mapping, Protocol, TypeVar
+from typing import TYPE_CHECKING, Callable, Generic, Mapping, Sequence, Protocol, TypedDict, TypeVar
 
-from narrator.cues import Cue, GameEvent
+from narrator.cues import Cue, GameEvent, Say
 from narrator.games import seating
+from narrator.games.jsonable import Json, Record
 
 if TYPE_CHECKING:
     from narrator.games.card_names import CardNames
     from narrator.settings import Setting, TableSettings
 
 
+class PlayerRecord(TypedDict):
+    """One seat in a finished game's `record` (see `Game.record`)."""
+
+    name: str
+    role: str | None
+    held: list[str]
+    won: bool | None
+    survived: bool | None
+
+
+class GameRecord(TypedDict):
+    """What the table's history keeps of a finished game (see `Game.record`)."""
+
+    players: list[PlayerRecord]
+    answers: Record
+
+
+
 class GameConfig(Protocol):
     """What every game's config offers the rooms: its saved form. The rest is the game's own,
     asked through the `Game`'s functions."""
 
-    def to_dict(self) -> dict[str, Any]: ...
+    def to_dict(self) -> Record: ...
 
 
 class GameState(Protocol):
@@ -39,7 +58,7 @@ class GameState(Protocol):
     @property
     def winner(self) -> str | None: ...
 
-    def to_dict(self) -> dict[str, Any]: ...
+    def to_dict(self) -> Record: ...
 
 
 C = TypeVar("C", bound=GameConfig)
@@ -47,7 +66,7 @@ C = TypeVar("C", bound=GameConfig)
 S = TypeVar("S", bound=GameState)
 """A game's own state type."""
 
-def _no_private_view(config: object, state: object, name: str) -> dict[str, Any]:
+def _no_private_view(config: object, state: object, name: str) -> Record:
     return {}
 
 
@@ -63,11 +82,11 @@ def _no_names(config: object) -> tuple[str, ...]:
     return ()
 
 
-def _no_context(state: object) -> dict[str, Any]:
+def _no_context(state: object) -> Record:
     return {}
 
 
-def _winner_only(config: object, state: GameState) -> dict[str, Any]:
+def _winner_only(config: object, state: GameState) -> Record:
     return {"winner": state.winner}
 
 
@@ -75,7 +94,7 @@ def _no_barrier(config: object, state: object) -> Cue | None:
     return None
 
 
-def _nobody_known(config: object, state: object) -> dict[str, Any]:
+def _nobody_known(config: object, state: object) -> GameRecord:
     return {"players": [], "answers": {}}
 
 
@@ -86,13 +105,13 @@ class PhonePlay(Generic[C, S]):
     A game with no `PhonePlay` has no phone page (`--phones` is refused for it). The
     defaults fit a werewolf-family game that counts nights and days (`seating`)."""
 
-    private_view: Callable[[C, S, str], dict[str, Any]] = _no_private_view
+    private_view: Callable[[C, S, str], Record] = _no_private_view
     """(config, state, seat) -> what that seat's phone alone may see: own cards, memos, results."""
     private_choices: Callable[[C, S, str, tuple[str, ...]], tuple[str, ...]] = _every_choice
     """(config, state, seat, the question's choices) -> those the seat may really pick now."""
     seats: Callable[[C], tuple[str, ...]] = seating.seats_of
     """(config) -> the seats a phone can claim."""
-    table_facts: Callable[[C, S | None], dict[str, Any]] = seating.night_and_day_facts
+    table_facts: Callable[[C, S | None], Record] = seating.night_and_day_facts
     """(config, state or None) -> the table's public facts: phase, night, day, winner."""
     alive: Callable[[C, S | None], list[str]] = seating.every_seat
     """(config, state or None) -> the players still in the game (public: deaths are announced)."""
@@ -121,13 +140,13 @@ class Game(Generic[C, S]):
 
     name: str
     configure: Callable[[TableSettings], C]
-    config_from_dict: Callable[[dict[str, Any]], C]
+    config_from_dict: Callable[[Record], C]
     new_state: Callable[[], S]
-    state_from_dict: Callable[[dict[str, Any]], S]
-    advance: Callable[[C, S, GameEvent | Mapping[str, Any]], tuple[S, list[Cue]]]
+    state_from_dict: Callable[[Record], S]
+    advance: Callable[[C, S, GameEvent | Mapping[str, Json]], tuple[S, list[Cue]]]
     """(config, state, event) -> (state, cues): pure; `event` typed or as its log record."""
     recap: Callable[[C, S], list[Cue]]
-    box: Callable[[C], list[Cue]] | None = None
+    box: Callable[[C], Sequence[Say]] | None = None
     """The cues that name the cards a table takes out of the box for `config` (None: no set to choose)."""
     sayable: Callable[[C], list[Cue]] | None = None
     """For a game whose private rounds have too many answers to play every branch (Bestia
@@ -136,15 +155,15 @@ class Game(Generic[C, S]):
     names: Callable[[C], tuple[str, ...]] = _no_names
     """(config) -> the players' names the narrator says (their readings are prepared and
     reviewed at setup); a game that calls its players by side has none."""
-    context: Callable[[S], dict[str, Any]] = _no_context
+    context: Callable[[S], Record] = _no_context
     """(state) -> where the step stands (night, day), written beside each transcript record."""
-    outcome: Callable[[C, S], dict[str, Any]] = _winner_only
+    outcome: Callable[[C, S], Record] = _winner_only
     """(config, state) -> the finished game's record in the saved game: who won and how."""
     undo_barrier: Callable[[C, S], Cue | None] = _no_barrier
     """(config, state) -> None, or the line (a `Say`) said when an undo would take back the step
     played from `state`: a step the table did with its hands (a night call with physical
     cards) is never called again by an undo, which then takes nothing back."""
-    record: Callable[[C, S], dict[str, Any]] = _nobody_known
+    record: Callable[[C, S], GameRecord] = _nobody_known
     """(config, finished state) -> what the table's history keeps of the game (`narrator stats`):
     `players`, in seat order, each `{"name", "role", "held", "won", "survived"}` (`role` and
     `held`: the line ids naming the card(s) the player held at the end, None / empty when the
@@ -156,7 +175,7 @@ class Game(Generic[C, S]):
     """A game's text about itself: `describe(config, "plan")` the night plan (`narrator play
     --dry-run`), "check" its scenarios (`narrator games check`; a seed game's `scenarios.toml`,
     `narrator.games.scenarios`), and for a game file "graph" the step graph as Mermaid."""
-    lines: Callable[[str], Mapping[str, Any]] | None = None
+    lines: Callable[[str], Mapping[str, Json]] | None = None
     """(lang) -> the game's own lines in that language (a game file's `[lines.<lang>]`, in the
     form of a pack's lines file), merged under the voice pack's for the game."""
     label: Callable[[str], str] | None = None

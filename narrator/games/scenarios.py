@@ -18,10 +18,14 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Generic, Mapping, Sequence
 
 from narrator.errors import SetupError
 from narrator.cues import Answer, Ask, Collect, Continue, Cue, End, Event, GameEvent, Private, Say, Start
+from narrator.games.contract import C, GameState, S
+
+if TYPE_CHECKING:
+    from narrator.settings import TableSettings
 
 MAX_STEPS = 2000
 """Steps a scenario may take: far more than any game's; a game that never ends fails, never hangs."""
@@ -29,12 +33,12 @@ FILE = "scenarios.toml"
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(Generic[C, S]):
     """What a scenario needs of a game: its table, its first state and its step."""
 
-    configure: Callable[[Any], Any]
-    new_state: Callable[[], Any]
-    advance: Callable[[Any, Any, Any], tuple[Any, list]]
+    configure: Callable[[TableSettings], C]
+    new_state: Callable[[], S]
+    advance: Callable[[C, S, GameEvent], tuple[S, list[Cue]]]
 
 
 def load(folder: Path) -> list[dict[str, Any]]:
@@ -46,7 +50,7 @@ def load(folder: Path) -> list[dict[str, Any]]:
         return list(tomllib.load(f).get("scenarios", []))
 
 
-def answer_for(cue: Ask | Collect, take: Callable[[str], Any]) -> Answer:
+def answer_for(cue: Ask | Collect, take: Callable[[str], object]) -> Answer:
     """The event that answers `cue` from answers given in order (`take(line)` the next one): a
     question takes one; a private round one for each player asked, in seat order (none when
     nobody is). The order of a scenario's answers and of a plain answers file with the phones."""
@@ -67,7 +71,7 @@ def said(cues: Sequence[Cue]) -> list[str]:
     return out + [r.line for c in cues if isinstance(c, Collect) for r in c.requests]
 
 
-def play(rules: Rules, scenario: Mapping[str, Any]) -> tuple[list[str], list[Event | End], Any]:
+def play(rules: Rules[C, S], scenario: Mapping[str, Any]) -> tuple[list[str], list[Event | End], S]:
     """Play one scenario: its settings, its answers in order; the line ids said, the events and
     the `End` cue, and the final state."""
     from narrator.settings import build_settings
@@ -76,7 +80,7 @@ def play(rules: Rules, scenario: Mapping[str, Any]) -> tuple[list[str], list[Eve
     config = rules.configure(build_settings({}, settings, f"scenario '{scenario.get('name', '?')}'"))
     answers = list(scenario.get("answers", ()))
 
-    def take(at: str) -> Any:
+    def take(at: str) -> object:
         if not answers:
             raise ValueError(f"the answers ran out at '{at}'")
         return answers.pop(0)
@@ -95,7 +99,8 @@ def play(rules: Rules, scenario: Mapping[str, Any]) -> tuple[list[str], list[Eve
     raise ValueError(f"no end in {MAX_STEPS} steps (at step '{getattr(state, 'step', '?')}')")
 
 
-def check(scenarios: Sequence[Mapping[str, Any]], play_one: Callable[[Mapping[str, Any]], tuple]) -> list[str]:
+def check(scenarios: Sequence[Mapping[str, Any]],
+          play_one: Callable[[Mapping[str, Any]], tuple[list[str], list[Event | End], GameState]]) -> list[str]:
     """One line per scenario: `ok name` or what differed (`play_one` plays it: lines, events, end)."""
     out = []
     for i, scenario in enumerate(scenarios, 1):
@@ -110,7 +115,7 @@ def check(scenarios: Sequence[Mapping[str, Any]], play_one: Callable[[Mapping[st
     return out
 
 
-def differs(scenario: Mapping[str, Any], lines: list[str], events: list[Event | End], state: Any) -> str | None:
+def differs(scenario: Mapping[str, Any], lines: list[str], events: list[Event | End], state: GameState) -> str | None:
     """What a played scenario got wrong, or None: the winner, the lines, the end's outcome
     (`outcome`: keys the `End` cue's record must hold), then the events."""
     if state.winner != scenario["winner"]:
@@ -139,7 +144,7 @@ def missing(said: list[str], expected: list[str]) -> str | None:
     return None
 
 
-def _unmatched(events: list[tuple], wanted: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _unmatched(events: list[tuple[str, str | None, str | None]], wanted: list[dict[str, Any]]) -> list[dict[str, Any]]:
     position = 0
     for item in wanted:
         key = (item.get("type"), item.get("player"), item.get("cause"))
@@ -151,7 +156,7 @@ def _unmatched(events: list[tuple], wanted: list[dict[str, Any]]) -> list[dict[s
     return []
 
 
-def describe(folder: Path, rules: Rules, plan: Callable[[Any], list[str]], config: Any, what: str) -> list[str]:
+def describe(folder: Path, rules: Rules[C, S], plan: Callable[[C], list[str]], config: C | None, what: str) -> list[str]:
     """A seed game's text about itself, as a game file's: "plan" the night plan for `config`
     (`narrator play --dry-run`; None: the game's smallest table), "check" its scenarios."""
     if what == "unreviewed":  # a seed game's lines are its packs', reviewed with them (scripts/review-readings)

@@ -8,16 +8,34 @@ in one line rather than a silent misstep.
 from __future__ import annotations
 
 from dataclasses import asdict
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Protocol, Self, TypeVar
 
 from narrator.cues import Answer, as_event, Cue, GameEvent
 from narrator.errors import AnswerError
+from narrator.games.jsonable import Json, Record
 
-Step = Callable[[Any, Any, GameEvent], tuple[Any, list[Cue]]]
+
+class Stepped(Protocol):
+    """A state `run_step` can dispatch on: the step it names, and whether the game is over."""
+
+    @property
+    def step(self) -> str: ...
+
+    @property
+    def finished(self) -> bool: ...
 
 
-def run_step(steps: Mapping[str, Step], config: Any, state: Any, event: GameEvent | Mapping[str, Any],
-             waiting_for: str = "an answer") -> tuple[Any, list[Cue]]:
+Cf = TypeVar("Cf")
+"""What a game's step handlers read besides the state: its config (the kernel: its file and config)."""
+St = TypeVar("St", bound=Stepped)
+"""A game's own state."""
+
+Step = Callable[[Cf, St, GameEvent], tuple[St, list[Cue]]]
+"""One named step of a game: (config, state, event) -> (state, cues)."""
+
+
+def run_step(steps: Mapping[str, Step[Cf, St]], config: Cf, state: St, event: GameEvent | Mapping[str, Json],
+             waiting_for: str = "an answer") -> tuple[St, list[Cue]]:
     """Run the step `state.step` names; a finished game takes no more steps.
 
     `event` may come as its log record (a dict); the step handlers see it typed."""
@@ -43,9 +61,9 @@ class SteppedState:
     def finished(self) -> bool:
         return self.step == "over"
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> Record:
         return asdict(self)  # type: ignore[call-overload]
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Any:
+    def from_dict(cls, data: dict[str, Any]) -> Self:
         return cls(**data)

@@ -22,7 +22,7 @@ def box_contents(config: AWConfig) -> tuple[list[list[Any]], list[list[Any]]]:
     return roles, cards
 
 
-def box_cues(config: AWConfig) -> list[Cue]:
+def box_cues(config: AWConfig) -> list[Say]:
     """The line that names the set: take these cards out (physical), or these are dealt (phones)."""
     roles, cards = box_contents(config)
     copies = any(n > 1 for card, n in config.cards.items() if card != "lovers" and definition()["cards"][card]["night"])

@@ -20,6 +20,7 @@ from narrator.cues import Ask, Countdown, Cue, Say
 from narrator.errors import AnswerError
 from narrator.games import deal as dealing
 from narrator.games.additional_werewolf import record
+from narrator.games.jsonable import Json, Record
 
 if TYPE_CHECKING:
     from narrator.games.additional_werewolf.setup import AWConfig
@@ -50,7 +51,7 @@ def holders(config: AWConfig, state: AWState, card: str) -> list[str]:
     return dealing.holders(config.names, state.extras_of, card)
 
 
-def _memo(state: AWState, player: str, kind: str, **facts: Any) -> AWState:
+def _memo(state: AWState, player: str, kind: str, **facts: Json) -> AWState:
     return replace(state, memos=state.memos + ({"player": player, "kind": kind, **facts},))
 
 
@@ -187,7 +188,7 @@ def _one_name(config: AWConfig, value: object) -> str:
 
 # --- what one phone may show -----------------------------------------------------------------
 
-def private_view(config: AWConfig, state: AWState, name: str) -> dict[str, Any]:
+def private_view(config: AWConfig, state: AWState, name: str) -> Record:
     """What player `name` alone may see: their cards now and what they have learned, as ids
     (`role`, `card`, `hand`, `memos`) and as the game's own lines (`lines`: the role card, then
     the additional card; `hand_lines`, `memo_lines`, and `label_lines` naming each of `labels`,

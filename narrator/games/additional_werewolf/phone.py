@@ -6,13 +6,12 @@ Physical cards need no phone; digital cards need one at every seat.
 
 from __future__ import annotations
 
-from typing import Any
-
 from narrator.games.additional_werewolf.cards import private_choices, private_view
+from narrator.games.additional_werewolf.setup import AWConfig
 
 __all__ = ["private_choices", "private_view", "required"]
 
 
-def required(config: Any) -> str | None:
+def required(config: AWConfig) -> str | None:
     """Digital cards are dealt to the phones, so that setup cannot be played without them."""
     return "digital cards are shown on the players' phones" if config.digital_cards else None

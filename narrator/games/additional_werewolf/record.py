@@ -9,12 +9,12 @@ in this game, so survival is not known either way (None).
 
 from __future__ import annotations
 
-from typing import Any
+from narrator.games.additional_werewolf.setup import AWConfig, definition
+from narrator.games.additional_werewolf.state import AWState
+from narrator.games.contract import GameRecord, PlayerRecord
 
-from narrator.games.additional_werewolf.setup import definition
 
-
-def won(state: Any, seat: int, name: str) -> bool:
+def won(state: AWState, seat: int, name: str) -> bool:
     """Whether the seat's role card at the end is on the winning team (P-AW-4: the lovers of
     a found werewolf lose)."""
     lover = name in state.losing_lovers if state.losing_lovers else (
@@ -22,13 +22,13 @@ def won(state: Any, seat: int, name: str) -> bool:
     return not lover and definition()["roles"][state.roles_of[seat]]["team"] == state.winner
 
 
-def record(config: Any, state: Any) -> dict[str, Any]:
+def record(config: AWConfig, state: AWState) -> GameRecord:
     """The contract's `record`: each named seat, and the table's answers."""
     digital = bool(state.roles_of)
-    players = []
+    players: list[PlayerRecord] = []
     for seat, name in enumerate(config.names):
         role = f"label.{state.roles_of[seat]}" if digital else None
-        held = [role, f"label.{state.extras_of[seat]}"] if digital else []
+        held = [f"label.{state.roles_of[seat]}", f"label.{state.extras_of[seat]}"] if digital else []
         players.append({"name": name, "role": role, "held": held,
                         "won": won(state, seat, name) if digital and state.winner else None, "survived": None})
     nominated = [list(names) for names in state.nominations]

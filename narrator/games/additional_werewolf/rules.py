@@ -12,7 +12,7 @@ Each call of `advance` plays one *step* and returns its cues. A step that ends w
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Mapping
+from typing import Mapping
 
 from narrator.cues import Ask, Continue, Countdown, CountIn, Cue, End, GameEvent, Say, Timer, answered
 from narrator.errors import AnswerError
@@ -21,12 +21,13 @@ from narrator.games.additional_werewolf.box import box_cues
 from narrator.games.additional_werewolf.setup import AWConfig, definition
 from narrator.games.additional_werewolf.state import AWState, NightCall, new_state, night_plan  # noqa: F401 (the game's names)
 from narrator.games.steps import run_step
+from narrator.games.jsonable import Json
 
 YES_NO = ("yes", "no")
 DONE = ("done",)
 
 
-def advance(config: AWConfig, state: AWState, event: GameEvent | Mapping[str, Any]) -> tuple[AWState, list[Cue]]:
+def advance(config: AWConfig, state: AWState, event: GameEvent | Mapping[str, Json]) -> tuple[AWState, list[Cue]]:
     """Play one step: consume `event` and return the new state and the step's cues."""
     return run_step(_STEPS, config, state, event)
 

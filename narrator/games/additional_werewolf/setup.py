@@ -13,11 +13,12 @@ import tomllib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 from narrator.games.card_names import CardNames, translate
 from narrator.games.spoken_names import spoken_names
 from narrator.errors import Named, Refusal, worded
+from narrator.games.jsonable import Record
 from narrator.settings import (
     MAX_COUNTDOWN,
     MAX_DAYS,
@@ -100,7 +101,7 @@ class AWConfig:
     def in_play(self, card: str) -> bool:
         return self.cards.get(card, 0) > 0
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> Record:
         return {
             "players": self.players, "names": list(self.names), "roles": dict(self.roles),
             "cards": dict(self.cards), "days": self.days, "countdown": self.countdown,
@@ -195,7 +196,7 @@ def _unknown(counts: Mapping[str, int], known: Mapping[str, Any]) -> str | None:
     return next((name for name in counts if name not in known), None)
 
 
-def _named(vocab: str, ids: Any) -> list[Named]:
+def _named(vocab: str, ids: Iterable[str]) -> list[Named]:
     return [Named(vocab, i) for i in ids]
 
 

@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from narrator.games.additional_werewolf.setup import AWConfig, definition
+from narrator.games.jsonable import Record
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,7 @@ class AWState:
     strategist_queue: tuple[str, ...] = ()
     """Nominated strategists still to make their exchange, in seat order."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> Record:
         data = asdict(self)
         if not data["losing_lovers"]:  # a field newer than some saved games: their snapshots read back the same
             del data["losing_lovers"]

@@ -20,7 +20,7 @@ def role_set(config: BMConfig) -> list[list[Any]]:
     return [[f"bm.card.{role}", counts[role]] for role in definition()["roles"] if counts[role]]
 
 
-def box_cues(config: BMConfig) -> list[Cue]:
+def box_cues(config: BMConfig) -> list[Say]:
     return [Say("bm.setup.box", {"roles": role_set(config)})]
 
 

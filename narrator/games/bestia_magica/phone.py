@@ -6,19 +6,20 @@ looks up that player alone, so another player's role can never be in it.
 
 from __future__ import annotations
 
-from typing import Any
-
 from narrator.games import seating
+from narrator.games.bestia_magica.setup import BMConfig
+from narrator.games.bestia_magica.state import BMState
 from narrator.games.bestia_magica.vote import winners
+from narrator.games.contract import Record
 
 
-def private_view(config: Any, state: Any, name: str) -> dict[str, Any]:
+def private_view(config: BMConfig, state: BMState, name: str) -> Record:
     """The player's own card (as the pack's private lines), alive or not, and, once the game
     is over, whether they won (a murderer reformed on the last night follows the house rule)."""
     if not getattr(state, "players", None) or name not in [p.name for p in state.players]:
         return {}
     player = state.player(name)
-    view = {
+    view: Record = {
         "role": player.role, "attribute": player.attribute, "alive": player.alive,
         "lines": [(f"bm.private.card.{player.role}", {"name": name}), (f"bm.private.attr.{player.attribute}", {})],
     }
@@ -27,7 +28,7 @@ def private_view(config: Any, state: Any, name: str) -> dict[str, Any]:
     return view
 
 
-def alive(config: Any, state: Any) -> list[str]:
+def alive(config: BMConfig, state: BMState | None) -> list[str]:
     """The players still in the game (every death is announced), every seat before the deal."""
     if state is not None and getattr(state, "players", None):
         return list(state.living_names())

@@ -7,15 +7,16 @@ they counted as at the end check (`vote.winners`), and who was still alive.
 
 from __future__ import annotations
 
-from typing import Any
-
+from narrator.games.bestia_magica.setup import BMConfig
+from narrator.games.bestia_magica.state import BMState
 from narrator.games.bestia_magica.vote import winners
+from narrator.games.contract import GameRecord, PlayerRecord
 
 
-def record(config: Any, state: Any) -> dict[str, Any]:
+def record(config: BMConfig, state: BMState) -> GameRecord:
     """The contract's `record`: each seat in deal order, and who died when."""
     won = set(winners(config, state, state.winner)) if state.winner else set()
-    players = []
+    players: list[PlayerRecord] = []
     for p in state.players:
         dealt = p.dealt_role or p.role
         held = [f"bm.label.{dealt}"] + ([f"bm.label.{p.role}"] if p.role != dealt else []) \

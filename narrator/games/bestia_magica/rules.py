@@ -12,7 +12,7 @@ followed by a `continue`. No audio, files or clock here.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Mapping
+from typing import Mapping
 
 from narrator.cues import Ask, Countdown, Cue, End, Event, GameEvent, Private, Say, Timer, answered
 from narrator.games.bestia_magica import memo, vote
@@ -22,9 +22,10 @@ from narrator.games.bestia_magica.reveal import reveal
 from narrator.games.bestia_magica.setup import BMConfig
 from narrator.games.bestia_magica.state import BMState, new_state, rng, seat_players
 from narrator.games.steps import run_step
+from narrator.games.jsonable import Json
 
 
-def advance(config: BMConfig, state: BMState, event: GameEvent | Mapping[str, Any]) -> tuple[BMState, list[Cue]]:
+def advance(config: BMConfig, state: BMState, event: GameEvent | Mapping[str, Json]) -> tuple[BMState, list[Cue]]:
     """Play one step: consume `event` and return the new state and the step's cues."""
     return run_step(_STEPS, config, state, event, waiting_for="private answers")
 

@@ -21,6 +21,7 @@ from narrator.games.card_names import CardNames, translate
 from narrator.games.spoken_names import spoken_names
 from narrator.games.deal import shuffled
 from narrator.errors import Named, Refusal, worded
+from narrator.games.jsonable import Record
 from narrator.settings import (
     MAX_COUNTDOWN,
     MAX_DAYS,
@@ -114,7 +115,7 @@ class BMConfig:
     def in_play(self, role: str) -> bool:
         return any(c.role == role for c in self.deal)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> Record:
         return {
             "players": self.players, "names": list(self.names),
             "deal": [[c.name, c.role, c.attribute] for c in self.deal], "seed": self.seed,

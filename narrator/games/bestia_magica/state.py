@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import asdict, dataclass, replace
-from typing import Any, Iterable
+from typing import Any, Iterable, TypedDict, Unpack
 
 from narrator.games.bestia_magica.setup import BMConfig, definition
+from narrator.games.jsonable import Record
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,17 @@ class Player:
     reform_pending: bool = False
     """Reformed tonight by the saint; becomes a townsperson when the next night begins."""
     anima_used: bool = False
+
+
+class PlayerChange(TypedDict, total=False):
+    """What a step may change of a `Player` (`BMState.update`): never the name."""
+
+    role: str
+    attribute: str
+    alive: bool
+    dealt_role: str
+    reform_pending: bool
+    anima_used: bool
 
 
 @dataclass(frozen=True)
@@ -62,7 +74,7 @@ class BMState:
     def finished(self) -> bool:
         return self.step == "over"
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> Record:
         return asdict(self)
 
     @classmethod
@@ -93,7 +105,7 @@ class BMState:
     def with_players(self, players: Iterable[Player]) -> BMState:
         return replace(self, players=tuple(players))
 
-    def update(self, name: str, **changes: Any) -> BMState:
+    def update(self, name: str, **changes: Unpack[PlayerChange]) -> BMState:
         return self.with_players(replace(p, **changes) if p.name == name else p for p in self.players)
 
 

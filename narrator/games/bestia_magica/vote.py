@@ -12,7 +12,7 @@ from collections import Counter
 from typing import Any
 
 from narrator.games.bestia_magica.setup import BMConfig
-from narrator.games.bestia_magica.state import BMState, role_spec
+from narrator.games.bestia_magica.state import BMState, Player, role_spec
 
 DEMONS = ("demon", "sleep_demon")
 
@@ -60,7 +60,7 @@ def vote_choices(state: BMState, voter: str, tie: tuple[str, ...] = ()) -> tuple
     return tuple(n for n in state.living_names() if n != voter)
 
 
-def end_role(config: BMConfig, player: Any) -> str:
+def end_role(config: BMConfig, player: Player) -> str:
     """The role a player counts as at the end check: a reform pending from tonight counts as
     town only under the house rule `reform_counts_at_end` (FAQ: 町民 "from the next night")."""
     if player.reform_pending and config.rules["reform_counts_at_end"]:

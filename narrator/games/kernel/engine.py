@@ -11,7 +11,7 @@ No audio, files or clock; randomness only from the config's seed.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Mapping
+from typing import Mapping
 
 from narrator.cues import Answer, Ask, Countdown, CountIn, Cue, Event, GameEvent, Private, Say, Timer, answered
 from narrator.errors import AnswerError
@@ -24,12 +24,13 @@ from narrator.games.kernel.calls import (
 from narrator.games.kernel.model import CHOOSING, GameFile
 from narrator.games.kernel.state import KConfig, KState
 from narrator.games.steps import run_step
+from narrator.games.jsonable import Json
 
 YES_NO = ("yes", "no")
 DONE = ("done",)
 
 
-def advance(spec: GameFile, config: KConfig, state: KState, event: GameEvent | Mapping[str, Any]) -> tuple[KState, list[Cue]]:
+def advance(spec: GameFile, config: KConfig, state: KState, event: GameEvent | Mapping[str, Json]) -> tuple[KState, list[Cue]]:
     return run_step(_STEPS, (spec, config), state, event)
 
 
@@ -58,7 +59,7 @@ def _start(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue
     return state, cues + [Countdown(config.look), Ask("wolf.ready", DONE)]
 
 
-def box(spec: GameFile, config: KConfig) -> list[Cue]:
+def box(spec: GameFile, config: KConfig) -> list[Say]:
     """The set to take out of the box (or dealt on the device), each role with its count."""
     cards = [[f"wolf.card.{r}", n] for r in spec.roles if (n := config.roles.get(r))]
     return [Say("wolf.box", {"cards": cards})]

@@ -12,10 +12,15 @@ import tomllib
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from narrator import home
 from narrator.errors import SetupError
 from narrator.settings import read_text_bounded
+
+if TYPE_CHECKING:  # the game is built where a file is read: the registry lists files without parsing them
+    from narrator.games.contract import Game
+    from narrator.games.kernel.state import KConfig, KState
 
 SHIPPED = Path(__file__).with_name("games")
 HOME_FOLDER = "game-files"
@@ -32,7 +37,7 @@ def home_files() -> dict[str, Path]:
 
 
 @lru_cache(maxsize=32)
-def load(path: Path):
+def load(path: Path) -> Game[KConfig, KState]:
     """The `Game` of one file, read and checked once (one line naming the file and the fix);
     a file in the shipped folder or the home's must be called by its game's name."""
     text = read_text_bounded(Path(path), "game file", "check the path of the game file")
@@ -41,7 +46,7 @@ def load(path: Path):
 
 
 @lru_cache(maxsize=8)
-def from_text(text: str, origin: Path, stem: str | None = None):
+def from_text(text: str, origin: Path, stem: str | None = None) -> Game[KConfig, KState]:
     """The `Game` of a game file's text (`origin` names it in errors), carrying that text;
     with `stem`, the file's name its game must have."""
     from narrator.games.kernel.game import build

@@ -23,6 +23,7 @@ from narrator.games.contract import Game, PhonePlay
 from narrator.games.kernel import engine, judge, passed, plans, readback, record, sayable
 from narrator.games.kernel.model import LANGS, GameFile
 from narrator.games.kernel.state import KConfig, KState
+from narrator.games.jsonable import Record
 from narrator.settings import (
     TableSettings, boolean, check_options, declare, integer, parse_counts, parse_list, parse_seconds_list,
 )
@@ -198,7 +199,7 @@ def named_roles(spec: GameFile, counts: dict[str, int], src: str) -> dict[str, i
     return roles
 
 
-def private_view(config: KConfig, state: KState, seat: str) -> dict[str, Any]:
+def private_view(config: KConfig, state: KState, seat: str) -> Record:
     """A seat's own card as dealt (a one-night thief's new card reaches him as a private line)."""
     if not state.first or seat not in config.names:
         return {}

@@ -10,12 +10,12 @@ takes the win) and `otherwise`.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from narrator.cues import Ask, Cue, End, Say
 from narrator.games.kernel import variants
 from narrator.games.kernel.model import GameFile
 from narrator.games.kernel.state import KConfig, KState
+from narrator.games.jsonable import Record
 
 
 def night_deaths(spec: GameFile, config: KConfig, state: KState) -> tuple[str, ...]:
@@ -132,5 +132,5 @@ def end_reveal(config: KConfig, state: KState) -> list[Cue]:
                                        for n in config.names]]
 
 
-def outcome(config: KConfig, state: KState) -> dict[str, Any]:
+def outcome(config: KConfig, state: KState) -> Record:
     return {"winner": state.winner, "rule": state.rule, "dead": list(state.dead), "executed": list(state.executed)}

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import string
 from dataclasses import replace
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from narrator.errors import SetupError
 from narrator.games.kernel.calls import line
 from narrator.games.kernel.model import CHOOSING, GameFile
+
+if TYPE_CHECKING:  # the packs are loaded where a file's lines are checked
+    from narrator.sound.voicepack import Line, VoicePack
 
 PACKS = ("ja", "en")
 """The bundled packs a game file's lines are looked for in (a table's pack inherits one of them)."""
@@ -91,7 +94,7 @@ def _missing(spec: GameFile, lang: str, needed: Needed) -> SetupError:
                       f"in ja or en at least, docs/game-files.md)")
 
 
-def _fills(spec: GameFile, pack, lang: str, needed: Needed, bundled: bool) -> None:
+def _fills(spec: GameFile, pack: VoicePack, lang: str, needed: Needed, bundled: bool) -> None:
     """A placeholder the narrator does not fill would stop the game when the line is said: each
     is one that it fills, and the line can be written with them (no `{}`, no bad format)."""
     where = f"voices/{lang}/lines/wolf.toml" if bundled else f"the file's [lines.{lang}]"
@@ -109,7 +112,7 @@ def _fills(spec: GameFile, pack, lang: str, needed: Needed, bundled: bool) -> No
             raise SetupError(f"{head} cannot be filled ({type(err).__name__}: {err}); {fix}") from None
 
 
-def _fields(line) -> set[str]:
+def _fields(line: Line) -> set[str]:
     """The placeholders of a line's every wording, as written: `{}` and `{0}` too (a pack's
     `placeholders` leaves a nameless one out, and the narrator fills none by position)."""
     return {name for text in (t for pair in line.wordings() for t in pair if t)

@@ -113,7 +113,7 @@ def play_scenario(spec: GameFile, scenario: Mapping[str, Any]) -> tuple[list[str
                      fixed=deal, **house(spec, dict(scenario.get("options", {}))))
     answers = list(scenario["answers"])
 
-    def take(at: str) -> Any:
+    def take(at: str) -> object:
         if not answers:
             raise ValueError(f"the answers ran out at '{at}'")
         return answers.pop(0)

@@ -13,7 +13,7 @@ from narrator.games.kernel.state import KConfig
 
 
 def summary(spec: GameFile, config: KConfig) -> list[Cue]:
-    cues = engine.box(spec, config)
+    cues: list[Cue] = [*engine.box(spec, config)]
     calls = [step for step in spec.steps if in_set(spec, config, step)]
     order = list(dict.fromkeys(step.role for step in calls))
     if order:

@@ -8,16 +8,15 @@ it knows who died (the table answers that too); in one night nobody dies.
 
 from __future__ import annotations
 
-from typing import Any
-
+from narrator.games.contract import GameRecord, PlayerRecord
 from narrator.games.kernel.model import GameFile
 from narrator.games.kernel.state import KConfig, KState
 
 
-def record(spec: GameFile, config: KConfig, state: KState) -> dict[str, Any]:
+def record(spec: GameFile, config: KConfig, state: KState) -> GameRecord:
     """The contract's `record`: each named seat, and the table's answers."""
     known = len(state.cards) >= len(config.names) > 0
-    players = []
+    players: list[PlayerRecord] = []
     for seat, name in enumerate(config.names):
         role = state.cards[seat] if known else None
         dealt = state.first[seat] if known and len(state.first) > seat else role

@@ -7,9 +7,13 @@ plays it again exactly; the state holds the cards only when they are on the devi
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from narrator.games.steps import SteppedState
+from narrator.games.jsonable import Record
+
+if TYPE_CHECKING:  # the model is the file's; a config only reads its days' seconds
+    from narrator.games.kernel.model import GameFile
 
 
 @dataclass(frozen=True)
@@ -43,12 +47,12 @@ class KConfig:
     """The cards on one device passed round at the terminal (no phones): each night every
     living player takes it in turn (`passed.py`)."""
 
-    def discussion_for(self, spec: Any, day: int) -> int:
+    def discussion_for(self, spec: GameFile, day: int) -> int:
         if self.discussion:
             return self.discussion[min(day, len(self.discussion)) - 1]
         return spec.day.seconds(day)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> Record:
         return {**asdict(self), "names": list(self.names), "discussion": list(self.discussion),
                 "warnings": list(self.warnings), "fixed": list(self.fixed), "options": list(self.options),
                 "never_out": list(self.never_out)}

@@ -11,7 +11,6 @@ replay or a resume draws the same.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from narrator.cues import Cue, Private
 from narrator.games.kernel.model import GameFile, Step
@@ -32,7 +31,7 @@ def in_pack(spec: GameFile, role: str, other: str) -> bool:
     return other in pack_roles(spec, role) and spec.roles[role].counts_as == "werewolf"
 
 
-def rng(config: KConfig, what: str, *at: Any) -> random.Random:
+def rng(config: KConfig, what: str, *at: object) -> random.Random:
     """A draw of its own for each thing decided at random, from the game's seed."""
     return random.Random(":".join(str(p) for p in (config.seed, what, *at)))
 

@@ -20,6 +20,7 @@ from typing import Any, Mapping
 from narrator.cues import Answer, as_event, Ask, Cue, End, GameEvent, Say, TurnClock
 from narrator.errors import AnswerError
 from narrator.games.pagan.setup import PaganConfig, definition
+from narrator.games.jsonable import Json, Record
 
 DONE = ("done",)
 
@@ -39,7 +40,7 @@ class PaganState:
     winner: str | None = None
     ending: str | None = None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> Record:
         return asdict(self)
 
     @classmethod
@@ -86,7 +87,7 @@ def help_lines(state: PaganState) -> tuple[str, ...]:
     return tuple(table[state.side])
 
 
-def advance(config: PaganConfig, state: PaganState, event: GameEvent | Mapping[str, Any]) -> tuple[PaganState, list[Cue]]:
+def advance(config: PaganConfig, state: PaganState, event: GameEvent | Mapping[str, Json]) -> tuple[PaganState, list[Cue]]:
     """Play one step: consume `event` and return the new state and the step's cues."""
     if state.finished:
         return state, []

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from narrator.errors import Refusal, worded
+from narrator.games.jsonable import Record
 from narrator.settings import (
     MAX_TIMER, TableSettings, check_options, declare, declared_values, integer, parse_seconds_list,
 )
@@ -41,7 +42,7 @@ class PaganConfig:
     warnings: tuple[int, ...]
     """Seconds left at which the turn clock speaks (only those below `turn_timer`)."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> Record:
         return {"turn_timer": self.turn_timer, "warnings": list(self.warnings)}
 
     @classmethod
