@@ -28,7 +28,7 @@ from narrator.settings import RunSettings, TableSettings
 from narrator.table.scheduler import NightOptions, Scheduler
 from narrator.sound.names import with_readings
 from narrator.sound.voicepack import merged_under
-from narrator.sound.voice import Clip, EngineVoice, TextVoice, open_engine
+from narrator.sound.voice import Clip, EngineVoice, TextVoice, Voice, open_engine
 from narrator.sound.fill_in import FillInVoice
 from narrator.sound.background_render import BackgroundRender
 from narrator.table.transcript import Transcript
@@ -203,7 +203,7 @@ def _voice(run: RunOptions, warn: Callable[[str], None]) -> TextVoice | EngineVo
     return EngineVoice(pack, engine, speed=run.speech_rate)
 
 
-def _output(run: RunOptions, voice: TableVoice, clock: Clock, warn: Callable[[str], None]) -> tuple[AudioOutput, bool]:
+def _output(run: RunOptions, voice: Voice, clock: Clock, warn: Callable[[str], None]) -> tuple[AudioOutput, bool]:
     """Where the clips go; a missing speaker falls back to printing, with one warning."""
     record = Path(run.audio_out) if run.audio_out else None
     if isinstance(voice, TextVoice):
@@ -220,7 +220,7 @@ def _output(run: RunOptions, voice: TableVoice, clock: Clock, warn: Callable[[st
         return open_output("null", clock, volume=run.volume, record=record), True
 
 
-def open_audio(run: RunOptions, voice: TableVoice, clock: Clock, warn: Callable[[str], None]) -> AudioOutput:
+def open_audio(run: RunOptions, voice: Voice, clock: Clock, warn: Callable[[str], None]) -> AudioOutput:
     """The output `run` asks for, as a sitting opens it (the appliance's speaker, back between games)."""
     return _output(run, voice, clock, warn)[0]
 
