@@ -9,6 +9,9 @@
 #   bench/mutation.sh contract [FILES] the game contract: the typed events (cues.py), the
 #                                      registry, contract.py, seating.py and phones/views.py
 #                                      under the contract, phone-view and rules tests
+#   bench/mutation.sh names [FILES]    the names a table types for cards and roles
+#                                      (games/card_names.py, games/spoken_names.py: the pack's
+#                                      label line is the name) under the card-name tests
 #   bench/mutation.sh rules [FILES]    every game's rules: Additional Werewolf's rules and cards,
 #                                      Bestia Magica's night, vote and rules, Pagan's rules, the game-file kernel's engine, calls, judge, plans and passed rounds (paths
 #                                      under narrator/games) under the rules, rulings, scenario,
@@ -36,7 +39,7 @@
 # diff (mutation-survivors.txt in MUTATION_DIR) and killed/total per module.
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-TARGET=${1:?"which part: phones, store, contract or rules"}
+TARGET=${1:?"which part: phones, store, contract, names or rules"}
 case "$TARGET" in
 phones)
     PACKAGE=narrator/phones
@@ -50,12 +53,16 @@ store)
     PACKAGE=narrator/table
     DEFAULT="store.py saved_games.py event_log.py runner.py lock.py"
     TESTS="test_store test_store_edges test_runner_loop test_cli test_bad_input_cli test_process test_saved_game_cli" ;;
+names)
+    PACKAGE=narrator/games
+    DEFAULT="card_names.py spoken_names.py"
+    TESTS="test_card_names test_card_names_from_packs test_kernel_aliases test_game_files test_settings_declared test_bestia_magica_setup test_split_seams" ;;
 rules)
     PACKAGE=narrator/games
     DEFAULT="additional_werewolf/rules.py additional_werewolf/cards.py bestia_magica/night.py bestia_magica/vote.py bestia_magica/rules.py pagan/rules.py kernel/engine.py kernel/calls.py kernel/judge.py kernel/plans.py kernel/passed.py"
     TESTS="test_additional_werewolf_rules test_aw_rulings test_aw_digital_cards test_aw_table_guide test_saved_game_cli test_bestia_magica_rules test_bm_rulings test_bestia_magica_games test_bestia_magica_review test_bestia_magica_balance test_bestia_magica_cli test_pagan_rules test_pagan_rulings test_pagan_cli test_kernel_roles test_kernel_day_order test_kernel_aliases test_kernel_pass_device test_kernel_table_controls test_game_files test_kernel_rulings test_kernel_plans test_kernel_passed_round test_bm_survivors" ;;
 *)
-    echo "unknown part '$TARGET': use phones, store, contract or rules" >&2; exit 2 ;;
+    echo "unknown part '$TARGET': use phones, store, contract, names or rules" >&2; exit 2 ;;
 esac
 FILES=${2:-$DEFAULT}
 TESTS=${MUTATION_TESTS:-$TESTS}
@@ -77,7 +84,7 @@ cat >> "$WORK/pyproject.toml" <<TOML
 [tool.mutmut]
 source_paths = ["narrator/"]
 only_mutate = [$ONLY]
-also_copy = ["tests/", "voices/", "engines/", "bench/"]
+also_copy = ["tests/", "voices/", "engines/", "bench/", "docs/"]
 pytest_add_cli_args_test_selection = [$SELECTED]
 pytest_add_cli_args = ["-p", "no:cacheprovider", "-m", "not chroot", "-q", "-x", "-k", "not 1024", "--timeout", "$TEST_BOUND", "--timeout-method", "thread"]
 TOML
