@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping
 
 from narrator.errors import NarratorError
-from narrator.games.card_names import fold
+from narrator.games.card_names import CardNames, fold
 
 if TYPE_CHECKING:
     from narrator.sound.voicepack import VoicePack
@@ -45,6 +45,19 @@ def spoken_names(label: Callable[[str], str], ids: Iterable[str],
             if said:
                 names[ident][lang] = said
     return names
+
+
+def definition_names(definition: Mapping[str, object], label: Callable[[str], str]) -> CardNames:
+    """A seed game's names from its definition.toml: each vocabulary of `[names]` (`roles`,
+    `cards`, …) names the ids of the definition's table of that name, each called by its label
+    line (`label(id)`) first, then by the extra words `[names.VOCAB]` gives it."""
+    extra = definition.get("names", {})
+    extra = extra if isinstance(extra, Mapping) else {}
+    said = {}
+    for vocab in extra:
+        ids = definition.get(vocab, {})
+        said[str(vocab)] = spoken_names(label, ids if isinstance(ids, Mapping) else ())
+    return CardNames.spoken(extra, said)
 
 
 def _said(pack: VoicePack, line_id: str) -> tuple[str, ...]:

@@ -15,8 +15,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from narrator.games.card_names import CardNames, translate
-from narrator.games.spoken_names import spoken_names
+from narrator.games.card_names import translate
+from narrator.games.spoken_names import definition_names
 from narrator.errors import Named, Refusal, worded
 from narrator.games.jsonable import Record
 from narrator.settings import (
@@ -57,8 +57,7 @@ def label(card: str) -> str:
     return f"label.{card}"
 
 
-NAMES = CardNames.spoken(definition()["names"], {
-    vocab: spoken_names(label, definition()[vocab]) for vocab in definition()["names"]})
+NAMES = definition_names(definition(), label)
 """The names a table may type for its cards and roles, per language: each card's name is its label
 line in the voice packs (what the narrator says), then the other words `[names.VOCAB]` of
 definition.toml gives it; a vocabulary's ids are those of the definition's table of its name."""
