@@ -1,6 +1,6 @@
 """Every game's config says how many play (`GameConfig.players`), because the appliance reads it.
 
-Why: typing the registry as "some game" (`contract.AnyGame`) showed that `narrator serve` and
+Why: typing the registry as "some game" (`contract.SomeGame`) showed that `narrator serve` and
 `narrator config show` read `config.players` of whichever game the table file names, and Pagan's
 config had none: a Pagan table file with no `players` line crashed the service's menu, and
 `config show`, with an `AttributeError` traceback instead of playing its two seats.

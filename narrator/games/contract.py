@@ -1,6 +1,6 @@
 """The game contract: everything the other rooms (the runner, the phones, the CLI, the
 appliance, render-ahead) may know about a game. A room outside `narrator/games/` holds a
-`Game` (an `AnyGame`) and calls it; it never names a game, a card, a role or a state field.
+`Game` (an `SomeGame`) and calls it; it never names a game, a card, a role or a state field.
 
 Kept apart from the registry, so that a game's package and the registry in
 `narrator/games/__init__.py` never import each other.
@@ -73,7 +73,7 @@ S = TypeVar("S", bound=GameState)
 """A game's own state type."""
 GC = TypeVar("GC", bound=GameConfig, covariant=True)
 """`Game`'s and `PhonePlay`'s own config parameter. Covariant, so that every game is a
-`Game[GameConfig, GameState]` (`AnyGame`): the type of "some game" that the registry hands out and
+`Game[GameConfig, GameState]` (`SomeGame`): the type of "some game" that the registry hands out and
 the rooms hold. Python has no type for "a game together with its own config", so this is the one
 promise the checker takes on trust: a room hands a game only the config and state that this same
 game made (`configure`, `config_from_dict`, `new_state`, `advance`), never another game's."""
@@ -150,7 +150,7 @@ class Game(Generic[GC, GS]):
 
     Generic in the game's own config and state (`Game[AWConfig, AWState]`, inferred where a game
     builds its `GAME`), so the type checker sees that its functions agree with each other; the
-    rooms hold an `AnyGame` and never look inside either (`GameConfig`, `GameState`)."""
+    rooms hold an `SomeGame` and never look inside either (`GameConfig`, `GameState`)."""
 
     name: str
     configure: Callable[[TableSettings], GC]
@@ -221,7 +221,7 @@ class Game(Generic[GC, GS]):
         return self.phones.required(config) if self.phones is not None else None
 
 
-AnyGame = Game[GameConfig, GameState]
+SomeGame = Game[GameConfig, GameState]
 """Some game, whichever it is: what the registry hands out (`narrator.games.get_game`) and the
 rooms hold. Every `Game[AWConfig, AWState]` … is one (`GC`, `GS` are covariant); a room sees
 only what every config and state offer, and hands the game back only what the game made."""
