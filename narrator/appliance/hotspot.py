@@ -21,7 +21,7 @@ from narrator.errors import NarratorError
 
 CONNECTION = "narrator-hotspot"
 PASSWORD_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
-Runner = Callable[[Sequence[str]], subprocess.CompletedProcess]
+Runner = Callable[[Sequence[str]], "subprocess.CompletedProcess[str]"]
 
 
 class HotspotError(NarratorError):
@@ -35,7 +35,7 @@ class Hotspot:
     interface: str
 
 
-def _run(args: Sequence[str]) -> subprocess.CompletedProcess:
+def _run(args: Sequence[str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run(list(args), capture_output=True, text=True, timeout=60)
 
 

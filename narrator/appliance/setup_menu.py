@@ -145,7 +145,7 @@ class PageHost:
         self.said = False
         """The page's address and table code were said (once per service run)."""
         self.start_requested = False
-        self._waiting: asyncio.Future | None = None
+        self._waiting: asyncio.Future[None] | None = None
         """Answers the next menu question for a start tapped while none was open."""
         self.said_offline = False
         """The table heard once that there is no network for the page (`offline`)."""

@@ -34,6 +34,7 @@ from narrator.appliance.table_text import format_value, parse_value  # noqa: F40
 from narrator.appliance import game_switch, presets, seat_fill
 from narrator.errors import Refusal, SaveError, SetupError, worded
 from narrator.games import get_game
+from narrator.games.contract import GameConfig
 from narrator.settings import DEFAULT_GAME, TableSettings, build_settings, read_text_bounded
 
 TABLE_NAME = "table.toml"
@@ -153,7 +154,7 @@ def parse_appliance(section: object, source: str) -> ApplianceConfig:
 
 
 def check_table(table: Mapping[str, Any], source: str,
-                overrides: Mapping[str, Any] | None = None) -> tuple[TableSettings, Any, ApplianceConfig]:
+                overrides: Mapping[str, Any] | None = None) -> tuple[TableSettings, GameConfig, ApplianceConfig]:
     """Validate a whole table file: settings, the game's own options, and the appliance."""
     settings = build_settings(table, dict(overrides or {}), source)
     config = get_game(settings.game).configure(settings)

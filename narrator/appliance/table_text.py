@@ -75,7 +75,7 @@ def played_counts(document: Document, section: str) -> dict[str, int]:
         value = game.configure(settings).to_dict().get(section)
     except Exception:
         return {}
-    return {str(k): v for k, v in value.items()} if isinstance(value, Mapping) else {}
+    return {str(k): v for k, v in value.items() if isinstance(v, int)} if isinstance(value, Mapping) else {}
 
 
 def split(dotted: str) -> tuple[str | None, str]:

@@ -21,7 +21,7 @@ from narrator.cli.common import friendly_errors
 from narrator.cli.flags import TableFlagsCommand
 from narrator.errors import DamagedGame, NarratorError, SetupError
 from narrator.games import broken_game_files, game_names, game_over_message, get_game, load_game_file
-from narrator.games.contract import C, Game, GameConfig, S
+from narrator.games.contract import SomeGame, C, Game, GameConfig, S
 from narrator.settings import DEFAULT_GAME, DEVICE_SECTIONS, LISTEN_KEYS, RUN_KEYS, TableSettings, build_settings, read_table_file
 from narrator.table.runner import play as play_loop
 from narrator.table.runner import cut_log as cut_damaged_log
@@ -184,7 +184,7 @@ def scripted_lines_used(events: list[dict[str, Any]]) -> int:
     return used
 
 
-def saved_config(rules: Game, meta: Mapping[str, Any], game_id: str) -> GameConfig:
+def saved_config(rules: SomeGame, meta: Mapping[str, Any], game_id: str) -> GameConfig:
     """The game's saved setup, or one line saying the saved game cannot be trusted."""
     try:
         return rules.config_from_dict(meta["config"])
@@ -290,7 +290,7 @@ def games(ctx: click.Context) -> None:
         click.echo(f"{store.id}  {meta['game']}  {status}")
 
 
-def _game_or_file(game: str) -> Game:
+def _game_or_file(game: str) -> SomeGame:
     """A game by name, or by the path of its game file."""
     return load_game_file(Path(game)) if game.endswith(".toml") else get_game(game)
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Callable
 
 from narrator.errors import SetupError
-from narrator.games.contract import Game
+from narrator.games.contract import SomeGame, Game
 
 ENTRY_POINTS = "narrator.games"
 """The entry-point group of games installed from outside this package."""
@@ -34,12 +34,12 @@ GAME_FILE = "definition.toml"
 
 
 @lru_cache(maxsize=1)
-def _registry() -> dict[str, Callable[[], Game]]:
+def _registry() -> dict[str, Callable[[], SomeGame]]:
     """Every game's name and how to load it: the folders here in name order, then entry points.
 
     Loading is deferred (a game is imported when it is asked for), so `narrator games`
     and the CLI's start stay fast."""
-    found: dict[str, Callable[[], Game]] = {}
+    found: dict[str, Callable[[], SomeGame]] = {}
     for folder in sorted(Path(__file__).parent.iterdir()):
         if (folder / GAME_FILE).is_file() and (folder / "__init__.py").is_file():
             module = f"{__name__}.{folder.name}"
@@ -54,9 +54,9 @@ def _registry() -> dict[str, Callable[[], Game]]:
     return found
 
 
-def _game_of_module(module: str) -> Game:
+def _game_of_module(module: str) -> SomeGame:
     """The `GAME` of a game's package, imported when the game is first asked for."""
-    game: Game = importlib.import_module(module).GAME
+    game: SomeGame = importlib.import_module(module).GAME
     return game
 
 
@@ -66,7 +66,7 @@ def _by_number(name: str) -> tuple[int | str, ...]:
     return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name))
 
 
-def load_game_file(path: Path) -> Game:
+def load_game_file(path: Path) -> SomeGame:
     """The game of a game file given by its path (`narrator play --game-file FILE`)."""
     from narrator.games.kernel import files
 
@@ -81,7 +81,7 @@ def broken_game_files() -> dict[str, str]:
     return files.broken_home_files()
 
 
-def game_from_text(text: str, origin: Path) -> Game:
+def game_from_text(text: str, origin: Path) -> SomeGame:
     """The game of a game file's text: a saved game's copy of the file it was started with
     (`Game.source`), so a resume needs neither the file nor the registry (`origin` names it)."""
     from narrator.games.kernel import files
@@ -103,7 +103,7 @@ def game_names() -> list[str]:
     return list(_registry())
 
 
-def get_game(name: str) -> Game:
+def get_game(name: str) -> SomeGame:
     """The game called `name`; an unknown name is one line listing the known ones.
 
     A game whose contract gives another name, or no `Game`, is refused in one line too:

@@ -1,13 +1,13 @@
 """The game contract: everything the other rooms (the runner, the phones, the CLI, the
 appliance, render-ahead) may know about a game. A room outside `narrator/games/` holds a
-`Game` and calls it; it never names a game, a card, a role or a state field.
+`Game` (an `SomeGame`) and calls it; it never names a game, a card, a role or a state field.
 
 Kept apart from the registry, so that a game's package and the registry in
 `narrator/games/__init__.py` never import each other.
 
 What every game's state and config offer, whatever the game: `state.finished`,
-`state.winner` and `state.to_dict()`; `config.to_dict()`. The rest is asked through the
-functions below, each with a default that fits a game which does not need it.
+`state.winner` and `state.to_dict()`; `config.players` and `config.to_dict()`. The rest is
+asked through the functions below, each with a default that fits a game which does not need it.
 """
 
 from __future__ import annotations
@@ -43,8 +43,14 @@ class GameRecord(TypedDict):
 
 
 class GameConfig(Protocol):
-    """What every game's config offers the rooms: its saved form. The rest is the game's own,
-    asked through the `Game`'s functions."""
+    """What every game's config offers the rooms: how many play and its saved form. The rest is
+    the game's own, asked through the `Game`'s functions."""
+
+    @property
+    def players(self) -> int:
+        """How many play this setup: the appliance's menu and `narrator config show` say it, and
+        the service fills it into a table file that names no count."""
+        ...
 
     def to_dict(self) -> Record: ...
 
@@ -65,6 +71,14 @@ C = TypeVar("C", bound=GameConfig)
 """A game's own config type (`AWConfig`, `KConfig` …): `Game[C, S]` checks that its functions agree."""
 S = TypeVar("S", bound=GameState)
 """A game's own state type."""
+GC = TypeVar("GC", bound=GameConfig, covariant=True)
+"""`Game`'s and `PhonePlay`'s own config parameter. Covariant, so that every game is a
+`Game[GameConfig, GameState]` (`SomeGame`): the type of "some game" that the registry hands out and
+the rooms hold. Python has no type for "a game together with its own config", so this is the one
+promise the checker takes on trust: a room hands a game only the config and state that this same
+game made (`configure`, `config_from_dict`, `new_state`, `advance`), never another game's."""
+GS = TypeVar("GS", bound=GameState, covariant=True)
+"""`Game`'s and `PhonePlay`'s own state parameter, covariant like `GC`."""
 
 def _no_private_view(config: object, state: object, name: str) -> Record:
     return {}
@@ -99,23 +113,23 @@ def _nobody_known(config: object, state: object) -> GameRecord:
 
 
 @dataclass(frozen=True)
-class PhonePlay(Generic[C, S]):
+class PhonePlay(Generic[GC, GS]):
     """How a game is played with the phone page: what each seat's phone may see and pick.
 
     A game with no `PhonePlay` has no phone page (`--phones` is refused for it). The
     defaults fit a werewolf-family game that counts nights and days (`seating`)."""
 
-    private_view: Callable[[C, S, str], Record] = _no_private_view
+    private_view: Callable[[GC, GS, str], Record] = _no_private_view
     """(config, state, seat) -> what that seat's phone alone may see: own cards, memos, results."""
-    private_choices: Callable[[C, S, str, tuple[str, ...]], tuple[str, ...]] = _every_choice
+    private_choices: Callable[[GC, GS, str, tuple[str, ...]], tuple[str, ...]] = _every_choice
     """(config, state, seat, the question's choices) -> those the seat may really pick now."""
-    seats: Callable[[C], tuple[str, ...]] = seating.seats_of
+    seats: Callable[[GC], tuple[str, ...]] = seating.seats_of
     """(config) -> the seats a phone can claim."""
-    table_facts: Callable[[C, S | None], Record] = seating.night_and_day_facts
+    table_facts: Callable[[GC, GS | None], Record] = seating.night_and_day_facts
     """(config, state or None) -> the table's public facts: phase, night, day, winner."""
-    alive: Callable[[C, S | None], list[str]] = seating.every_seat
+    alive: Callable[[GC, GS | None], list[str]] = seating.every_seat
     """(config, state or None) -> the players still in the game (public: deaths are announced)."""
-    required: Callable[[C], str | None] = _phones_not_required
+    required: Callable[[GC], str | None] = _phones_not_required
     """(config) -> why this setup can only be played on phones (the start of a one-line
     error, e.g. "digital cards are shown on the players' phones"), or None."""
 
@@ -131,47 +145,47 @@ def _three_quiet_rounds(config: object) -> int:
 
 
 @dataclass(frozen=True)
-class Game(Generic[C, S]):
+class Game(Generic[GC, GS]):
     """One game's rules engine and everything the rooms around it need from it.
 
     Generic in the game's own config and state (`Game[AWConfig, AWState]`, inferred where a game
     builds its `GAME`), so the type checker sees that its functions agree with each other; the
-    rooms hold a bare `Game` and never look inside either (`GameConfig`, `GameState`)."""
+    rooms hold an `SomeGame` and never look inside either (`GameConfig`, `GameState`)."""
 
     name: str
-    configure: Callable[[TableSettings], C]
-    config_from_dict: Callable[[Record], C]
-    new_state: Callable[[], S]
-    state_from_dict: Callable[[Record], S]
-    advance: Callable[[C, S, GameEvent | Mapping[str, Json]], tuple[S, list[Cue]]]
+    configure: Callable[[TableSettings], GC]
+    config_from_dict: Callable[[Record], GC]
+    new_state: Callable[[], GS]
+    state_from_dict: Callable[[Record], GS]
+    advance: Callable[[GC, GS, GameEvent | Mapping[str, Json]], tuple[GS, list[Cue]]]
     """(config, state, event) -> (state, cues): pure; `event` typed or as its log record."""
-    recap: Callable[[C, S], list[Cue]]
-    box: Callable[[C], Sequence[Say]] | None = None
+    recap: Callable[[GC, GS], list[Cue]]
+    box: Callable[[GC], Sequence[Say]] | None = None
     """The cues that name the cards a table takes out of the box for `config` (None: no set to choose)."""
-    sayable: Callable[[C], list[Cue]] | None = None
+    sayable: Callable[[GC], list[Cue]] | None = None
     """For a game whose private rounds have too many answers to play every branch (Bestia
     Magica): cues holding every line it can say with this config, listed from the config
     (what `narrator.sound.render_ahead` renders before play)."""
-    names: Callable[[C], tuple[str, ...]] = _no_names
+    names: Callable[[GC], tuple[str, ...]] = _no_names
     """(config) -> the players' names the narrator says (their readings are prepared and
     reviewed at setup); a game that calls its players by side has none."""
-    context: Callable[[S], Record] = _no_context
+    context: Callable[[GS], Record] = _no_context
     """(state) -> where the step stands (night, day), written beside each transcript record."""
-    outcome: Callable[[C, S], Record] = _winner_only
+    outcome: Callable[[GC, GS], Record] = _winner_only
     """(config, state) -> the finished game's record in the saved game: who won and how."""
-    undo_barrier: Callable[[C, S], Cue | None] = _no_barrier
+    undo_barrier: Callable[[GC, GS], Cue | None] = _no_barrier
     """(config, state) -> None, or the line (a `Say`) said when an undo would take back the step
     played from `state`: a step the table did with its hands (a night call with physical
     cards) is never called again by an undo, which then takes nothing back."""
-    record: Callable[[C, S], GameRecord] = _nobody_known
+    record: Callable[[GC, GS], GameRecord] = _nobody_known
     """(config, finished state) -> what the table's history keeps of the game (`narrator stats`):
     `players`, in seat order, each `{"name", "role", "held", "won", "survived"}` (`role` and
     `held`: the line ids naming the card(s) the player held at the end, None / empty when the
     narrator never saw them; `won`, `survived`: True, False or None when not known), and
     `answers`, what the table answered that the narrator judged by (who was nominated …)."""
-    phones: PhonePlay[C, S] | None = None
+    phones: PhonePlay[GC, GS] | None = None
     """How a seat's phone plays this game; None: the game has no phone page."""
-    describe: Callable[[C | None, str], list[str]] | None = None
+    describe: Callable[[GC | None, str], list[str]] | None = None
     """A game's text about itself: `describe(config, "plan")` the night plan (`narrator play
     --dry-run`), "check" its scenarios (`narrator games check`; a seed game's `scenarios.toml`,
     `narrator.games.scenarios`), and for a game file "graph" the step graph as Mermaid."""
@@ -181,7 +195,7 @@ class Game(Generic[C, S]):
     label: Callable[[str], str] | None = None
     """(a card, role or night-call id from its settings) -> the line id of its name alone
     (「占い師」), shown on the host screen's settings in the page's language; None: ids shown."""
-    summary: Callable[[C], list[Cue]] | None = None
+    summary: Callable[[GC], list[Cue]] | None = None
     """(config) -> the cues that read the setup back in one breath before the spoken setup's
     はい / いいえ (card set, night order, countdowns, discussion); None: the `box` cues."""
     settings: tuple[Setting, ...] = ()
@@ -192,7 +206,7 @@ class Game(Generic[C, S]):
     `narrator.games.card_names.CardNames`: its pack label lines, then `[names]` of its definition.toml), or None: its
     `configure` reads them as ids (`card_names.translate`), `narrator config set cards.占い師`
     finds the entry it edits by them, and docs/ja lists them beside the ids."""
-    quiet_rounds: Callable[[C], int] = _three_quiet_rounds
+    quiet_rounds: Callable[[GC], int] = _three_quiet_rounds
     """(config) -> after this many private rounds in a row closed by their timers with nobody
     answering (the phones' memos and votes), the narrator stops and asks the table whether to
     go on (narrator/table/quiet_rounds.py); 0 never asks. Bestia Magica's is its house rule
@@ -202,6 +216,12 @@ class Game(Generic[C, S]):
     None: each saved game keeps a copy (`GameStore.create`), so a resume replays the rules it
     was played by even when the file is later changed, deleted or never in the home."""
 
-    def phones_required(self, config: C) -> str | None:
+    def phones_required(self: Game[C, S], config: C) -> str | None:
         """Why this setup can only be played on the phones (a one-line error's start), or None."""
         return self.phones.required(config) if self.phones is not None else None
+
+
+SomeGame = Game[GameConfig, GameState]
+"""Some game, whichever it is: what the registry hands out (`narrator.games.get_game`) and the
+rooms hold. Every `Game[AWConfig, AWState]` … is one (`GC`, `GS` are covariant); a room sees
+only what every config and state offer, and hands the game back only what the game made."""

@@ -3,27 +3,30 @@
 from narrator.cues import Say
 from functools import partial
 from pathlib import Path
+from typing import Any, Mapping
 
 from narrator.games import scenarios, seating
 from narrator.games.additional_werewolf import phone, record
 from narrator.games.contract import Game, PhonePlay
+from narrator.games.jsonable import Record
 from narrator.games.additional_werewolf.box import box_cues, summary_cues
 from narrator.games.additional_werewolf.rules import AWState, advance, new_state, recap
 from narrator.games.additional_werewolf.state import plan_text
 from narrator.games.additional_werewolf.setup import NAMES, SETTINGS, label, AWConfig, configure
 
 
-def _config_from_dict(data: dict) -> AWConfig:
-    """A saved config; one saved before the deal waited for the cards (no `wait_for_cards`)
-    keeps the deal it was played with, so its log replays step for step (undo, a lost snapshot)."""
-    data = dict(data)
-    data.setdefault("wait_for_cards", False)
+def _config_from_dict(data: Mapping[str, Any]) -> AWConfig:
+    """A saved config (meta.json's JSON, checked by `AWConfig`'s fields); one saved before the deal
+    waited for the cards (no `wait_for_cards`) keeps the deal it was played with, so its log
+    replays step for step (undo, a lost snapshot)."""
+    saved = dict(data)
+    saved.setdefault("wait_for_cards", False)
     for key in ("names", "warnings", "night_order"):
-        data[key] = tuple(data[key])
-    return AWConfig(**data)
+        saved[key] = tuple(saved[key])
+    return AWConfig(**saved)
 
 
-def _outcome(config: AWConfig, state: AWState) -> dict:
+def _outcome(config: AWConfig, state: AWState) -> Record:
     """The record of a finished game: the winning team, and whether the lovers lost with it."""
     return {"winner": state.winner, "lovers_lose": state.lovers_lose}
 

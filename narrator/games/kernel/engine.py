@@ -22,6 +22,7 @@ from narrator.games.kernel.calls import (
     act, call_round, called, card_line, chosen, line, lone_look, medium, partners, plan,
 )
 from narrator.games.kernel.model import CHOOSING, GameFile
+from narrator.games.kernel.passed import SpecConfig
 from narrator.games.kernel.state import KConfig, KState
 from narrator.games.steps import run_step
 from narrator.games.jsonable import Json
@@ -45,7 +46,7 @@ def recap(spec: GameFile, config: KConfig, state: KState) -> list[Cue]:
 
 # --- steps: each takes ((spec, config), state, event) --------------------------------------
 
-def _start(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
+def _start(sc: SpecConfig, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
     spec, config = sc
     cues: list[Cue] = [Say(f"wolf.welcome.{spec.lines}", {"players": config.players}), *box(spec, config)]
     if not config.digital_cards:
@@ -73,11 +74,11 @@ def deal_cards(spec: GameFile, config: KConfig) -> tuple[str, ...]:
     return variants.deal(spec, config, cards)
 
 
-def _ready(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
+def _ready(sc: SpecConfig, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
     return _night(sc, state, event)
 
 
-def _night(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
+def _night(sc: SpecConfig, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
     spec, config = sc
     state = replace(state, night=state.night + 1, call=0, attacked=state.attack, attack=None, picks=(), guards=(),
                     divined=(), cursed=(), previous=state.tonight, tonight=())
@@ -86,7 +87,7 @@ def _night(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue
     return _after_call(sc, state, [Say("wolf.night", {"night": state.night})], first=True)
 
 
-def _call(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
+def _call(sc: SpecConfig, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
     """One call: it sounds and lasts the same whoever holds the card (in a hand, the centre or
     dead). With the cards on the device its holders' parts are shown on their screens as it
     begins (partners, the medium's result), and a choosing call's round of private choices
@@ -113,7 +114,7 @@ def _call(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]
     return _after_call(sc, state, cues)
 
 
-def _choice(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
+def _choice(sc: SpecConfig, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
     """The call's private choices, each holder's performed at once; results to them alone."""
     spec, config = sc
     step = plan(spec, config, state)[state.call]
@@ -121,7 +122,7 @@ def _choice(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cu
     return _after_call(sc, state, cues)
 
 
-def _after_call(sc: tuple, state: KState, cues: list[Cue], first: bool = False) -> tuple[KState, list[Cue]]:
+def _after_call(sc: SpecConfig, state: KState, cues: list[Cue], first: bool = False) -> tuple[KState, list[Cue]]:
     spec, config = sc
     if not first:
         cues = cues + [Say("wolf.sleep")]
@@ -130,7 +131,7 @@ def _after_call(sc: tuple, state: KState, cues: list[Cue], first: bool = False) 
     return replace(state, step=step), cues
 
 
-def _morning(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
+def _morning(sc: SpecConfig, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
     spec, config = sc
     state = replace(state, day=state.night, step="day", phase=0, executed=())
     return _day(spec, config, state, [Say("wolf.morning", {"day": state.day})])
@@ -171,7 +172,7 @@ def _deaths(spec: GameFile, config: KConfig, state: KState, cues: list[Cue]) -> 
     return replace(state, dead=state.dead + dead), cues
 
 
-def _discussion(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
+def _discussion(sc: SpecConfig, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
     spec, config = sc
     return _day(spec, config, state, [])
 
@@ -192,7 +193,7 @@ def _vote_asked(spec: GameFile, config: KConfig, state: KState, cues: list[Cue])
     return replace(state, step="ask_vote", tied=()), cues + [Ask("wolf.vote", alive, multiple=True)]
 
 
-def _executed_any(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
+def _executed_any(sc: SpecConfig, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
     """Pointing: was anybody pointed at by two or more players? Nobody was: nobody is executed
     (the published one-night rule: with one finger each, nobody dies)."""
     spec, config = sc
@@ -206,7 +207,7 @@ def _executed_any(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, l
     return judge.peace_question(spec, state, [Say("wolf.nobody_executed")])
 
 
-def _who(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
+def _who(sc: SpecConfig, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
     """Who was pointed at the most (several: all of them, the file's `tie`). Each executed
     player had two fingers or more, so at most half the table can be named."""
     spec, config = sc
@@ -227,7 +228,7 @@ def _who(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]
     return state, [Say("wolf.executed", {"names": list(names)}), *cues]
 
 
-def _found(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
+def _found(sc: SpecConfig, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
     """Physical cards: was a holder of the `found` rule's role among the executed? Each
     `found` rule is asked in the file's order; none: the `otherwise` rule."""
     spec, config = sc
@@ -236,12 +237,12 @@ def _found(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue
     return judge.found_question(spec, config, state, state.asked + 1)
 
 
-def _peace(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
+def _peace(sc: SpecConfig, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
     spec, _ = sc
     return judge.told(spec, state, "otherwise" if _yes(event) else "peace")
 
 
-def _vote(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
+def _vote(sc: SpecConfig, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
     """The most votes: one name is executed; a tie is voted again among the tied (the file's
     `tie`), and a tie that stays is nobody (or all of them, `tie = "all"`)."""
     spec, config = sc

@@ -25,6 +25,10 @@ from narrator.games.kernel import calls, variants
 from narrator.games.kernel.model import CHOOSING, GameFile, Step
 from narrator.games.kernel.state import KConfig, KState
 
+SpecConfig = tuple[GameFile, KConfig]
+"""What every kernel step reads besides the state: the game file's rules and the table's setup
+(`engine.advance` hands `(spec, config)` to each step, these and the engine's own)."""
+
 ORDERED = ("swap", "look")
 """Actions whose result depends on the calls before them in the file's order."""
 
@@ -49,7 +53,7 @@ def calls_of(spec: GameFile, config: KConfig, state: KState, player: str) -> lis
     return [s for s in calls.plan(spec, config, state) if player in calls.called(spec, config, state, s)]
 
 
-def _turn(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
+def _turn(sc: SpecConfig, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
     """One player's part of the night from call `state.turn` on: up to their next choice.
     Every holder of a choosing role chooses (each seer divines, each knight guards); a wolf
     first sees the picks its pack made before it tonight, and at its first turn of a night
@@ -86,7 +90,7 @@ def attacks(spec: GameFile, config: KConfig, state: KState, player: str) -> bool
     return any(s.action == "attack" and player in calls.called(spec, config, state, s) for s in spec.steps)
 
 
-def _answer(sc: tuple, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
+def _answer(sc: SpecConfig, state: KState, event: GameEvent) -> tuple[KState, list[Cue]]:
     """The choice of the player holding the device, performed at once; its result to them alone
     (a wolf: the pack's victim so far, its picks counted)."""
     spec, config = sc

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from narrator.cues import Ask, Collect, Continue, Cue, GameEvent, Start
+from narrator.cues import Ask, Collect, Continue, Cue, End, Event, GameEvent, Start
 from narrator.games.kernel import engine
 from narrator.games import scenarios
 from narrator.games.scenarios import answer_for, said
@@ -131,7 +131,7 @@ def play_scenario(spec: GameFile, scenario: Mapping[str, Any]) -> tuple[list[str
 
 def check(spec: GameFile) -> list[str]:
     """One line per scenario: `ok name` or what differed (the check every game's scenarios share)."""
-    def play_one(scenario: Mapping[str, Any]) -> tuple[list[str], list, KState]:
+    def play_one(scenario: Mapping[str, Any]) -> tuple[list[str], list[Event | End], KState]:
         lines, state = play_scenario(spec, scenario)
         return lines, [], state
 

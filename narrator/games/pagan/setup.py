@@ -29,6 +29,8 @@ def definition() -> dict[str, Any]:
         return tomllib.load(f)
 
 
+PLAYERS = 2
+"""Pagan is always played by two: the witch and the hunter."""
 SETTINGS = declare(definition()["settings"], page="pagan.md")
 """This game's own table-file keys, declared once in `[settings]` of definition.toml."""
 
@@ -41,6 +43,11 @@ class PaganConfig:
     """Seconds on the active side's clock each turn; 0 means no clock."""
     warnings: tuple[int, ...]
     """Seconds left at which the turn clock speaks (only those below `turn_timer`)."""
+
+    @property
+    def players(self) -> int:
+        """Always the two sides, the witch and the hunter (`GameConfig.players`)."""
+        return PLAYERS
 
     def to_dict(self) -> Record:
         return {"turn_timer": self.turn_timer, "warnings": list(self.warnings)}
@@ -60,7 +67,7 @@ def _configure(settings: TableSettings) -> PaganConfig:
     src = settings.source
     options = dict(settings.options)
     check_options(options, SETTINGS, "pagan", src)
-    if settings.players not in (None, 2):
+    if settings.players not in (None, PLAYERS):
         raise Refusal("pagan_players", source=src, players=settings.players)
     if settings.names:
         raise Refusal("pagan_names", source=src)
