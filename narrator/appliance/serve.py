@@ -24,7 +24,7 @@ from narrator.table.clock import make_clock
 from narrator.cues import Ask, Say
 from narrator.errors import AnswerError, NarratorError, NoMoreAnswers, SaveError, SetupError
 from narrator.games import game_over_message, get_game
-from narrator.games.contract import C, Game, S
+from narrator.games.contract import Game, GameConfig, GameState
 from narrator.inputs.button import ButtonListener, ButtonUnavailable
 from narrator.inputs.hub import Listener
 from narrator.table.runner import play as play_loop
@@ -356,7 +356,8 @@ class Appliance:
             store.close()
         self.log(f"game {store.id} {game_over_message(state.winner)}")
 
-    async def _play(self, rules: Game[C, S], config: C, store: GameStore, position: Position[S], recap: bool) -> S:
+    async def _play(self, rules: Game[GameConfig, GameState], config: GameConfig, store: GameStore,
+                    position: Position[GameState], recap: bool) -> GameState:
         """The game loop, with the phone page beside it when the table turned it on."""
         if self.background is not None:
             self.background.pause()  # the game has every core; it never waits for the natural voice

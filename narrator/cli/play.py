@@ -21,7 +21,7 @@ from narrator.cli.common import friendly_errors
 from narrator.cli.flags import TableFlagsCommand
 from narrator.errors import DamagedGame, NarratorError, SetupError
 from narrator.games import broken_game_files, game_names, game_over_message, get_game, load_game_file
-from narrator.games.contract import C, Game, GameConfig, S
+from narrator.games.contract import C, Game, GameConfig, GameState, S
 from narrator.settings import DEFAULT_GAME, DEVICE_SECTIONS, LISTEN_KEYS, RUN_KEYS, TableSettings, build_settings, read_table_file
 from narrator.table.runner import play as play_loop
 from narrator.table.runner import cut_log as cut_damaged_log
@@ -212,11 +212,11 @@ def resume_options(saved: Mapping[str, Any], flags: Mapping[str, object], keyboa
     return replace(run, listening=listening if isinstance(listening, dict) else {})
 
 
-def _run(rules: Game[C, S], config: C, store: GameStore, sitting: Sitting, run: RunOptions,
-         position: Callable[[], Position[S]], recap: bool) -> None:
+def _run(rules: Game[GameConfig, GameState], config: GameConfig, store: GameStore, sitting: Sitting,
+         run: RunOptions, position: Callable[[], Position[GameState]], recap: bool) -> None:
     """Play to the end; the sitting is closed and the game's lock dropped however it stops."""
 
-    async def main_loop(start: Position[S]) -> S:
+    async def main_loop(start: Position[GameState]) -> GameState:
         server = None
         if run.phones:
             from narrator.phones.table import make_server, open_phones

@@ -18,7 +18,7 @@ import hashlib
 import hmac
 import secrets
 from pathlib import Path
-from typing import Callable, TypeVar
+from typing import Any, Callable, TypeVar
 
 from narrator import home
 from narrator.terminal import said
@@ -204,8 +204,8 @@ class Seats:
         home.write_atomic(self.path, json.dumps(data))
 
 
-K = TypeVar("K", dict, list)
-"""What a phones file holds: an object or a list."""
+K = TypeVar("K", dict[str, Any], list[Any])
+"""What a phones file holds: a JSON object or a JSON list (their values checked by each reader)."""
 
 
 def read_kept(path: Path | None, kind: type[K], warn: Callable[[str], None] | None, fresh: str) -> K | None:

@@ -29,7 +29,7 @@ import urllib.request
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from narrator import home
 from narrator.errors import NarratorError
@@ -152,7 +152,7 @@ def install(lang: str, sha256: str | None = None, progress: Progress | None = No
     return Installed(target, digest, "checked" if expected else "first use")
 
 
-def _expected_sum(spec: ModelSpec, given: str | None, trusted: dict) -> tuple[str, str]:
+def _expected_sum(spec: ModelSpec, given: str | None, trusted: dict[str, Any]) -> tuple[str, str]:
     """The sha256 the archive must have, and where it comes from ("" when this is its first use)."""
     if given:
         return given.lower(), "given with --sha256"
@@ -176,7 +176,7 @@ def trusted_path() -> Path:
     return models_dir() / "trusted.toml"
 
 
-def read_trusted() -> dict[str, dict]:
+def read_trusted() -> dict[str, dict[str, Any]]:
     """Model name → what its first download was (sha256, size, url, files)."""
     try:
         data = home.read_bounded(trusted_path(), home.MAX_KEPT_BYTES)
@@ -186,7 +186,7 @@ def read_trusted() -> dict[str, dict]:
                          "download anew") from None
 
 
-def record_trusted(name: str, entry: dict) -> None:
+def record_trusted(name: str, entry: dict[str, Any]) -> None:
     """Add or replace `name` in the trust file, written whole (temp file + rename)."""
     entries = {**read_trusted(), name: entry}
     lines = ["# Models trusted on first use: a later download must have the same sha256.",
