@@ -237,3 +237,17 @@ def test_cli_unreachable_host_is_one_line(monkeypatch, tmp_path):
     result = CliRunner().invoke(main, ["models", "install", "test"])
     assert result.exit_code == 1
     assert result.stderr.startswith("error: cannot download http://127.0.0.1:9/x.zip") and result.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("entry", ['"abc"', '{ sha256 = 5 }'])
+def test_a_hand_edited_trust_entry_is_one_line_naming_the_fix(serve, tmp_path, entry):
+    """An entry of trusted.toml that is no table (or whose sha256 is no text) was a traceback
+    (`'str' object has no attribute 'get'`); it is one line, and the download is not trusted anew."""
+    serve(model_zip(tmp_path), sha256="")
+    models_dir().mkdir(parents=True, exist_ok=True)
+    (models_dir() / "trusted.toml").write_text(f'"{NAME}" = {entry}\n', encoding="utf-8")
+    with pytest.raises(ModelError, match=f"the entry of {NAME} is not a \\[table\\] with a sha256 text; fix it"):
+        install("test")
+    assert not (models_dir() / NAME).exists()
+    result = CliRunner().invoke(main, ["models", "install", "test"])
+    assert result.exit_code != 0 and "Traceback" not in result.output and "fix it" in result.output

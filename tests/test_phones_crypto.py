@@ -299,6 +299,17 @@ def test_a_damaged_keys_file_is_set_aside_and_the_keys_start_fresh(tmp_path):
     assert len(keys.salt) == 16 and keys._phones == {}
 
 
+@pytest.mark.parametrize("phones", [["d"], "d", 5])
+def test_a_keys_file_whose_phones_are_no_object_starts_with_no_phone(tmp_path, phones):
+    """A hand-edited `phones` that is no JSON object was a traceback as the game's page started
+    (`'list' object has no attribute 'items'`); every phone joins again, the salt is kept."""
+    path = tmp_path / "phones-keys.json"
+    salt = crypto._b64(b"s" * 16)
+    path.write_text(json.dumps({"salt": salt, "phones": phones}))
+    keys = SeatKeys(path)
+    assert keys._phones == {} and keys.public_salt == salt
+
+
 def test_the_page_derives_and_pads_as_the_narrator_does():
     """seal.js and crypto.py / wire.py agree on scrypt's cost and on the padding (the browser
     tests prove a key derived on the page opens here)."""

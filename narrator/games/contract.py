@@ -1,6 +1,6 @@
 """The game contract: everything the other rooms (the runner, the phones, the CLI, the
 appliance, render-ahead) may know about a game. A room outside `narrator/games/` holds a
-`Game` (an `SomeGame`) and calls it; it never names a game, a card, a role or a state field.
+`Game` (a `SomeGame`) and calls it; it never names a game, a card, a role or a state field.
 
 Kept apart from the registry, so that a game's package and the registry in
 `narrator/games/__init__.py` never import each other.
@@ -150,7 +150,7 @@ class Game(Generic[GC, GS]):
 
     Generic in the game's own config and state (`Game[AWConfig, AWState]`, inferred where a game
     builds its `GAME`), so the type checker sees that its functions agree with each other; the
-    rooms hold an `SomeGame` and never look inside either (`GameConfig`, `GameState`)."""
+    rooms hold a `SomeGame` and never look inside either (`GameConfig`, `GameState`)."""
 
     name: str
     configure: Callable[[TableSettings], GC]

@@ -11,17 +11,23 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any, Callable, Protocol, Sequence
+from typing import Callable, Protocol, Sequence, TypeVar
 
 from narrator.cues import Ask, Cue
 from narrator.errors import AnswerError, NoMoreAnswers
 from narrator.settings import TableMode
 from narrator.inputs.heard import Heard
 from narrator.inputs.hints import Hints
-from narrator.inputs.private_answers import OpenCollect, PrivateAnswers
+from narrator.inputs.private_answers import AnswerOrChange, OpenCollect, PrivateAnswers
 from narrator.inputs.words import (  # noqa: F401  (re-exported: the hub's words)
     ASCII_VOCABULARY, COMMANDS, Vocabulary, _parse_names, parse_answer, parse_private,
 )
+
+
+CueWatcher = Callable[[Cue | Sequence[Cue]], None]
+"""Told each cue the scheduler starts (`cue_started`): one cue, or a step's private lines together."""
+W = TypeVar("W", bound=Callable[..., object])
+"""A kind of callback the hub keeps (`forget` drops one owner's)."""
 
 
 class Listener(Protocol):
@@ -70,7 +76,7 @@ class ListenerHub(PrivateAnswers):
         """What a typed answer that does not fit is told, in the game's language."""
         self._ask: Ask | None = None
         self._ask_serial = 0
-        self._answer: asyncio.Future | None = None
+        self._answer: asyncio.Future[Heard] | None = None
         self._commands: asyncio.Queue[Heard] = asyncio.Queue()
         self._sources: set[str] = set()
         self._change_waiters: list[asyncio.Future[None]] = []
@@ -78,8 +84,8 @@ class ListenerHub(PrivateAnswers):
         """Counts the hub's changes (a question or round opened or closed, a listener gone): a
         reader on a higher floor (the phone server) keeps the count it saw and waits for the
         next with `changed_after`, so the hub never calls up into it."""
-        self.cue_watchers: list = []
-        self._table_commands: dict[str, Any] = {}
+        self.cue_watchers: list[CueWatcher] = []
+        self._table_commands: dict[str, Callable[[str], str]] = {}
         self.table_claim: Callable[[], bool] | None = None
         """The phones: a press or "done" at the table confirms a phone waiting to be the host
         screen (True when it did, and the words are spent)."""
@@ -110,7 +116,7 @@ class ListenerHub(PrivateAnswers):
         game's phone server is attached (`attach_phones`): the appliance's phones come and go
         game by game."""
         self._rounds_before: list[bool] = []
-        self._private_subscribers: list[Any] = []
+        self._private_subscribers = []
         self.confirm_heard = mode.confirm_heard
         """Mark for confirmation (`Heard.confirm`; the scheduler asks back) every answer from a listener that can mishear (voice); the table key `confirm`."""
         self._ask_watchers: list[Callable[[Ask | None], None]] = []
@@ -222,7 +228,7 @@ class ListenerHub(PrivateAnswers):
             return None
         return self.hints.text("nothing_asked")
 
-    def _offer_answer(self, ask: Ask, answer: asyncio.Future, text: str, source: str,
+    def _offer_answer(self, ask: Ask, answer: asyncio.Future[Heard], text: str, source: str,
                       confirm: bool) -> str | None:
         """The words as an answer to the open question `ask`: refused from a shared source when
         the question is private, parsed, and marked to be confirmed when it must be."""
@@ -311,7 +317,7 @@ class ListenerHub(PrivateAnswers):
         """Drop every cue watcher, private subscriber and table command whose bound
         method belongs to `owner` (a game's phone server at its end: a long-running service
         must not keep each game's server alive, nor hand it the next game's private lines)."""
-        def kept(callbacks: list) -> list:
+        def kept(callbacks: list[W]) -> list[W]:
             return [c for c in callbacks if getattr(c, "__self__", None) is not owner]
         self.cue_watchers[:] = kept(self.cue_watchers)
         self._private_subscribers[:] = kept(self._private_subscribers)
@@ -336,7 +342,7 @@ class ListenerHub(PrivateAnswers):
         be asked back says so (`Heard.confirm`), and the scheduler asks (`table/confirm.py`)."""
         return await self._first_answer(ask)
 
-    def first_answer(self, ask: Ask) -> asyncio.Future:
+    def first_answer(self, ask: Ask) -> asyncio.Future[Heard]:
         """Open `ask` now (the scheduler opens it as it starts speaking, so an answer typed
         while the question is still being said counts) and return the first fitting answer."""
         return asyncio.ensure_future(self._first_answer(ask))
@@ -355,7 +361,8 @@ class ListenerHub(PrivateAnswers):
                         "no keyboard); add answers or play at a terminal, then `narrator resume` (`--keyboard` "
                         "if it was started without one)"
                     )
-                await asyncio.wait({self._answer, self._next_change()}, return_when=asyncio.FIRST_COMPLETED)
+                waiting: set[AnswerOrChange] = {self._answer, self._next_change()}
+                await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
             return self._answer.result()
         finally:
             self._set_ask(None)

@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 
 PrivateSubscriber = Callable[[str, str, str], None]
 """(to, line, text): handed every private line as it is played (the phones)."""
+AnswerOrChange = asyncio.Future[Heard] | asyncio.Future[None]
+"""What a question or round waits on: its answer, or the hub's next change (a listener gone)."""
 
 
 NOT_A_CHOICE = "not a choice of this night call"
@@ -37,7 +39,7 @@ class OpenCollect:
     phase: str
     number: int
     requests: dict[str, Request]
-    future: asyncio.Future
+    future: asyncio.Future[Heard]
     answers: dict[str, Any]
     call: bool = False
     """A night call's round: its refusals name neither who is asked nor what they may pick
@@ -97,7 +99,7 @@ class PrivateAnswers:
         requests = collect.requests if requests is None else requests
         if not requests and not collect.call:
             return Heard("answer", {}, "none")
-        future = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[Heard] = asyncio.get_running_loop().create_future()
         self._collect = OpenCollect(collect.phase, collect.number, {r.player: r for r in requests}, future, {},
                                     collect.call)
         self._collect_serial += 1
@@ -110,7 +112,8 @@ class PrivateAnswers:
                         "file ended or there is no keyboard); add answers or play at a terminal, then `narrator resume` "
                         "(`--keyboard` if it was started without one)"
                     )
-                await asyncio.wait({future, self._next_change()}, return_when=asyncio.FIRST_COMPLETED)
+                waiting: set[AnswerOrChange] = {future, self._next_change()}
+                await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
             return future.result()
         finally:
             self._collect = None

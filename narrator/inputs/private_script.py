@@ -85,7 +85,7 @@ class PrivateScriptListener:
         self.path = path
         self.records = read_records(path)
 
-    def start(self, hub: ListenerHub, loop: asyncio.AbstractEventLoop) -> asyncio.Task:
+    def start(self, hub: ListenerHub, loop: asyncio.AbstractEventLoop) -> asyncio.Task[None]:
         hub.register(SOURCE)
         loop.create_task(self._refuse_questions(hub))
         return loop.create_task(self._run(hub))

@@ -54,7 +54,7 @@ class ScriptedListener:
         self.skip = skip
         self.used = skip
 
-    def start(self, hub: ListenerHub, loop: asyncio.AbstractEventLoop) -> asyncio.Task:
+    def start(self, hub: ListenerHub, loop: asyncio.AbstractEventLoop) -> asyncio.Task[None]:
         hub.register(SOURCE)
         self.answers = self._unused(hub, self.answers, self.skip)
         return loop.create_task(self._run(hub))

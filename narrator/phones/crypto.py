@@ -131,8 +131,9 @@ class SeatKeys:
         self.salt = _unb64(saved.get("salt")) or secrets.token_bytes(16)
         secret = _unb64(saved.get("secret"))
         self.private_key = nacl.public.PrivateKey(secret) if secret and len(secret) == 32 else nacl.public.PrivateKey.generate()
+        phones = saved.get("phones")  # (not an object in a hand-edited file: every phone joins again)
         self._phones: dict[str, dict[str, Any]] = {
-            d: e for d, e in (saved.get("phones") or {}).items() if _kept_entry(e)}
+            d: e for d, e in (phones if isinstance(phones, dict) else {}).items() if _kept_entry(e)}
         self._derived: dict[str, tuple[bytes, str]] = {}
         self._save()
 

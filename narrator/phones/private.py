@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, TypeGuard
 
 from narrator import home
 from narrator.cues import Request
@@ -41,7 +41,7 @@ class PrivateLines:
         return [e for e in self._lines if e["to"] == name]
 
 
-def _entry(entry: object) -> bool:
+def _entry(entry: object) -> TypeGuard[dict[str, Any]]:
     return isinstance(entry, dict) and isinstance(entry.get("to"), str) and isinstance(entry.get("text"), dict)
 
 

@@ -74,10 +74,11 @@ class Seats:
         if saved:
             self._digests = {n: d for n, d in _strings(saved.get("seats")).items() if n in names or n == HOST}
             self._codes = {n: c for n, c in _strings(saved.get("codes")).items() if n in names}
-            if isinstance(saved.get("table_code"), str):
-                self.table_code = saved["table_code"]
-            if isinstance(saved.get("host_cookie"), str):
-                self.host_cookie = saved["host_cookie"]
+            table_code, host_cookie = saved.get("table_code"), saved.get("host_cookie")
+            if isinstance(table_code, str):
+                self.table_code = table_code
+            if isinstance(host_cookie, str):
+                self.host_cookie = host_cookie
         for name in names:
             if name not in self._digests and name not in self._codes:
                 self._codes[name] = new_seat_code()
@@ -204,8 +205,8 @@ class Seats:
         home.write_atomic(self.path, json.dumps(data))
 
 
-K = TypeVar("K", dict, list)
-"""What a phones file holds: an object or a list."""
+K = TypeVar("K", dict[str, object], list[object])
+"""What a phones file holds: a JSON object or a JSON list, whose values each reader checks."""
 
 
 def read_kept(path: Path | None, kind: type[K], warn: Callable[[str], None] | None, fresh: str) -> K | None:

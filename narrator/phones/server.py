@@ -21,13 +21,14 @@ import functools
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable, ParamSpec, TypeVar
+from typing import Any, Callable, ParamSpec, Sequence, TypeVar
 
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
 from narrator.cues import Ask, Collect, Cue, End, Timer
-from narrator.games.contract import Game, GameConfig, GameState
+from narrator.games.contract import GameConfig, GameState, SomeGame
+from narrator.inputs.heard import Heard
 from narrator.inputs.hub import ListenerHub
 from narrator.phones import (answers, app_cache, carry, channel, crypto, decoys, gate, guard, host, host_channel,
                              host_release, join_challenge, streams, table_controls, wire)
@@ -95,7 +96,7 @@ class PhoneServer:
     final_standings: dict[str, Any] | None
     """The finished game's standings, read once (`standings.after_the_game`)."""
 
-    def __init__(self, game: Game, config: GameConfig, hub: ListenerHub, seats: Seats, cookie: str,
+    def __init__(self, game: SomeGame, config: GameConfig, hub: ListenerHub, seats: Seats, cookie: str,
                  lang: str, packs: dict[str, VoicePack], private_lines: PrivateLines | None = None):
         self.game, self.config, self.hub, self.seats = game, config, hub, seats
         self.cookie, self.host_cookie, self.lang, self.packs = cookie, f"{cookie}_host", lang, packs
@@ -119,7 +120,7 @@ class PhoneServer:
         timer ran late sends the slots it missed (app.js: COVER)."""
         self.clock: Clock | None = None
         """The game's clock (`open_phones` sets it), so the timer shown follows --time-scale."""
-        self.waiting: asyncio.Future | None = None
+        self.waiting: asyncio.Future[None] | None = None
         self.allowed_hosts: set[str] = set()
         """Host headers the page answers to (its own addresses): a page elsewhere that points
         a name of its own at this machine (DNS rebinding) gets 421 and no seat."""
@@ -129,11 +130,11 @@ class PhoneServer:
         self.keys = crypto.SeatKeys()
         """Each seated phone's key (`make_server` keeps them in the game folder)."""
         self.guard = guard.ConnectionGuard(*guard.caps_for(guard.raise_file_limit()))
-        self._streams: set[asyncio.Queue] = set()
+        self._streams: set[asyncio.Queue[str]] = set()
         self._seat_streams = streams.SeatStreams(MAX_STREAMS_PER_SEAT)
         self._runner: web.AppRunner | None = None
         self._listener: asyncio.Server | None = None
-        self._sweeper: asyncio.Task | None = None
+        self._sweeper: asyncio.Task[None] | None = None
         self.gate = gate.JoinGate(delay=host.WRONG_CODE_DELAY)
         self.challenges = join_challenge.Challenges(now=lambda: self.gate.now())
         self.decoys = decoys.DecoyBudget()
@@ -168,8 +169,8 @@ class PhoneServer:
         self._changed()
 
     @safe
-    def _cue(self, cue: Cue) -> None:
-        """The scheduler starts `cue`: show the announced state, follow the timer, count calls."""
+    def _cue(self, cue: Cue | Sequence[Cue]) -> None:
+        """The scheduler starts `cue` (or a step's private lines, shown by `_private_line`): show the announced state, follow the timer, count calls."""
         if isinstance(cue, SHOWN_AT):  # a spoken line changes nothing shown: no push for it
             self.shown = self.state
             self.timer = (self._now(), float(cue.seconds)) if isinstance(cue, Timer) else None
@@ -280,7 +281,8 @@ class PhoneServer:
         try:
             while not self.waiting.done():
                 command = asyncio.ensure_future(self.hub.command())
-                await asyncio.wait({self.waiting, command}, return_when=asyncio.FIRST_COMPLETED)
+                waits: set[asyncio.Future[None] | asyncio.Future[Heard]] = {self.waiting, command}
+                await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
                 if command.done() and command.result().value == "done":
                     break
         finally:
@@ -483,7 +485,7 @@ class PhoneServer:
         if name is None and not is_host:
             return wire.error(401, "no seat: enter your seat's code first")
         key = name or HOST
-        queue: asyncio.Queue = asyncio.Queue()
+        queue: asyncio.Queue[str] = asyncio.Queue()
         if not self._seat_streams.admit(key, queue, streams.proven(self, request, key)):
             return wire.error(429, "too many open pages for this seat; close one and reload")
         try:

@@ -21,7 +21,7 @@ from typing import Any, Protocol
 from aiohttp import web
 
 from narrator.cues import Ask
-from narrator.games.contract import Game, GameConfig, GameState
+from narrator.games.contract import GameConfig, GameState, SomeGame
 from narrator.inputs.hub import ListenerHub
 from narrator.phones.crypto import SeatKeys
 from narrator.phones.gate import JoinGate
@@ -101,7 +101,7 @@ class Serving(Door, Releasing, Protocol):
     def waiting(self) -> asyncio.Future[None] | None: ...
 
     @property
-    def game(self) -> Game: ...
+    def game(self) -> SomeGame: ...
 
     @property
     def config(self) -> GameConfig: ...

@@ -89,7 +89,7 @@ class SettingsPage:
         self.guard = guard.ConnectionGuard(*guard.caps_for(guard.raise_file_limit()))
         """The connection caps and idle sweep of every page the narrator serves."""
         self._listener: asyncio.Server | None = None
-        self._sweeper: asyncio.Task | None = None
+        self._sweeper: asyncio.Task[None] | None = None
         self.keys = crypto.SeatKeys()
         """The narrator's key pair and the host screen's public key: its saves come sealed
         (`host_channel.py`, the game's host screen's door)."""

@@ -17,7 +17,7 @@ from typing import Any, Callable, Mapping
 
 from narrator.errors import NarratorError
 from narrator.games import game_names, get_game
-from narrator.games.contract import Game
+from narrator.games.contract import SomeGame
 from narrator.settings import SETTINGS, Setting, TableSettings, build_settings
 from narrator.sound.names import KANJI, openjtalk_analysis, spoken_readings
 from narrator.sound.voicepack import VoicePack
@@ -73,7 +73,7 @@ def names_view(settings: TableSettings, seats: tuple[str, ...], packs: Mapping[s
     return [{"name": "", "reading": "", "seat": n, "said": said.get(n, n)} for n in seats]
 
 
-def addable(game: Game, settings: TableSettings, setting: Setting, value: Mapping[str, object]) -> list[str]:
+def addable(game: SomeGame, settings: TableSettings, setting: Setting, value: Mapping[str, object]) -> list[str]:
     """The ids a counts row may add, one at a time: those of its vocabulary (`Setting.names`)
     that the game's own `configure` accepts with 1 added to this table (a card's countdown
     only for a night card in play), so the page never offers a card it would then refuse."""

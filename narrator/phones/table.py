@@ -12,7 +12,7 @@ from typing import Any, Callable, Protocol, TextIO
 from urllib.parse import urlsplit
 
 from narrator.cues import Say
-from narrator.games.contract import Game, GameConfig
+from narrator.games.contract import GameConfig, SomeGame
 from narrator.inputs.hub import ListenerHub
 from narrator.phones.network import bind_host, join_url, show_qr, spoken_address
 from narrator.phones.crypto import SeatKeys
@@ -30,14 +30,14 @@ from narrator.table.store import GameStore
 PAGE_LANGUAGES = ("ja", "en")
 
 
-def check_game(rules: Game) -> None:
+def check_game(rules: SomeGame) -> None:
     """Refuse --phones for a game the page has no views for, before anything is saved."""
     if rules.phones is None:
         served = [name for name in game_names() if get_game(name).phones is not None]
         raise SetupError(f"the phone page serves {', '.join(served)}, not {rules.name}; drop --phones")
 
 
-def make_server(rules: Game, config: GameConfig, store: GameStore, hub: ListenerHub, lang: str, voice: str = "auto",
+def make_server(rules: SomeGame, config: GameConfig, store: GameStore, hub: ListenerHub, lang: str, voice: str = "auto",
                 no_speaker: bool = False) -> PhoneServer:
     """The game's phone server; `no_speaker`: the appliance plays it without sound (the host screen says so)."""
     check_game(rules)

@@ -13,7 +13,7 @@ is a run of spoken lines; the host screen lists them too, for the table to read 
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Sequence
 
 from aiohttp import web
 
@@ -50,7 +50,7 @@ class EndLines:
     def __init__(self) -> None:
         self.lines: list[dict[str, str]] | None = None
 
-    def follow(self, cue: Cue, text: Callable[[str, dict[str, object]], dict[str, str]]) -> bool:
+    def follow(self, cue: Cue | Sequence[Cue], text: Callable[[str, dict[str, object]], dict[str, str]]) -> bool:
         """Take `cue` (a cue the scheduler starts); True when the end's list grew."""
         if isinstance(cue, End):
             self.lines = []

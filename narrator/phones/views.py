@@ -14,21 +14,23 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from narrator.cues import Ask
-from narrator.games.contract import Game, GameConfig, GameState, PhonePlay
+from narrator.games.contract import GameConfig, GameState, PhonePlay, SomeGame
 
 NO_PHONE_PLAY: PhonePlay[GameConfig, GameState] = PhonePlay()
 """For a game without a phone page (never served; `phones.table.check_game` refuses it):
 no private view, every choice."""
 
 
-def phone_play(game: Game) -> PhonePlay:
+def phone_play(game: SomeGame) -> PhonePlay[GameConfig, GameState]:
     """How `game` is played on the phones (a game without a phone page: nothing private)."""
     return game.phones or NO_PHONE_PLAY
 
 
-def valid_choices(game: Game, config: object, state: object, name: str | None, ask: Ask) -> tuple[str, ...]:
-    """The answers `name` may give to `ask` (a private question's choices are the player's own)."""
-    if ask.player is None or name is None:  # (a private question is only shown to its seat)
+def valid_choices(game: SomeGame, config: GameConfig, state: GameState | None, name: str | None,
+                  ask: Ask) -> tuple[str, ...]:
+    """The answers `name` may give to `ask` (a private question's choices are the player's own;
+    before the game's first state, which the runner sets before any step, the question's own)."""
+    if ask.player is None or name is None or state is None:  # (a private question is only shown to its seat)
         return ask.choices
     return phone_play(game).private_choices(config, state, name, ask.choices)
 
@@ -38,7 +40,8 @@ def may_answer(ask: Ask, name: str) -> bool:
     return ask.player is None or ask.player == name
 
 
-def build_view(game: Game, config: object, shown: object, state: object, name: str | None,
+def build_view(game: SomeGame, config: GameConfig, shown: GameState | None,
+               state: GameState | None, name: str | None,
                open_ask: tuple[int, Ask] | None, texts: Callable[[Ask], dict[str, str]]) -> dict[str, Any]:
     """Everything player `name`'s phone shows now (`name` None: a host screen without a seat).
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 import warnings
 import wave
 from pathlib import Path
+from types import ModuleType
+from typing import Protocol
 
 RATE = 24_000
 """Samples per second of every processed clip and of the mixer: plenty for speech, light on a Pi."""
@@ -31,7 +33,20 @@ ONSET_KEEP_MS = 30
 """Onset trimming keeps this much before the onset frame (the consonant that leads into it)."""
 
 
-def _pydub():
+class Segment(Protocol):
+    """What `audible_onset_ms` reads of a pydub `AudioSegment` (pydub ships no type hints):
+    its length and slices in milliseconds, and a slice's loudness."""
+
+    @property
+    def dBFS(self) -> float: ...
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, ms: slice) -> Segment: ...
+
+
+def _pydub() -> tuple[ModuleType, ModuleType]:
+    """pydub and its `silence` module, imported on first use (without its ffmpeg warning)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # pydub warns about ffmpeg, which WAV does not need
         import pydub
@@ -69,7 +84,7 @@ def process(raw: Path, out: Path, trim: bool = True, normalize: bool = True, ons
         w.writeframes(sound.raw_data)
 
 
-def audible_onset_ms(sound) -> int:
+def audible_onset_ms(sound: Segment) -> int:
     """Milliseconds from the start of `sound` (a pydub segment) to its first 10 ms frame
     within `ONSET_WITHIN_DB` of its loudest frame: when a listener hears it begin."""
     frames = [sound[i:i + ONSET_FRAME_MS] for i in range(0, len(sound), ONSET_FRAME_MS)]

@@ -77,7 +77,7 @@ class ManualClock:
 
     def __init__(self, start_at: float = 0.0):
         self._now = start_at
-        self._sleepers: list[tuple[float, int, asyncio.Future]] = []
+        self._sleepers: list[tuple[float, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
 
     def now(self) -> float:
@@ -86,7 +86,7 @@ class ManualClock:
     async def sleep_until(self, t: float) -> None:
         if t <= self._now:
             return  # as on a real clock: a deadline passed does not even yield
-        woken = asyncio.get_running_loop().create_future()
+        woken: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         heapq.heappush(self._sleepers, (t, next(self._order), woken))
         await woken  # a cancelled sleeper leaves a cancelled future: skipped when its time comes
 

@@ -73,7 +73,7 @@ class TableCommands:
     def stop_turn_clock(self) -> None:
         self.turn_clock.stop()
 
-    def turn_clock_wait(self) -> asyncio.Future | None:
+    def turn_clock_wait(self) -> asyncio.Future[None] | None:
         """A sleep to the turn clock's next deadline, raced against an open question.
         Not on an instant clock: there an answer takes no time, so the clock speaks only
         when the narration itself has used up the turn (checked between cues)."""

@@ -24,7 +24,7 @@ from functools import partial
 from typing import Any, Callable
 
 from narrator.cues import Countdown, Timer
-from narrator.inputs.hub import ListenerHub
+from narrator.inputs.hub import Heard, ListenerHub
 from narrator.sound.clips import RATE, WIDTH
 from narrator.sound.outputs import AudioOutput
 from narrator.sound.voice import Clip, Voice
@@ -60,7 +60,7 @@ class Deadlines:
         clips = [self.voice.clip("tick", {"n": n}) for n in range(cue.seconds, -1, -1)]
         await self._on_deadlines([(k, clip) for k, clip in enumerate(clips)], end=None, kind="tick")
 
-    async def timer(self, cue: Timer, until: asyncio.Future | None = None) -> None:
+    async def timer(self, cue: Timer, until: asyncio.Future[Heard] | None = None) -> None:
         """The timer's warnings on their seconds, then its end sound; `done` or the future
         `until` (a phone round everyone has answered) ends it early."""
         warnings: list[tuple[float, Clip]] = [(cue.seconds - w, self.voice.clip("timer.warning", {"seconds": w}))
@@ -78,7 +78,7 @@ class Deadlines:
         self.display.end_count()
         self.timeline.cursor += self._play_sound("timer_end", self.timeline.cursor)
 
-    def _time_left_ticker(self) -> asyncio.Task | None:
+    def _time_left_ticker(self) -> asyncio.Task[None] | None:
         """On a terminal, the time left is updated every second (on its line, in place)."""
         if not (self.display.show_lines and self.display.in_place) or self.timeline.instant:
             return None
@@ -94,7 +94,7 @@ class Deadlines:
         return asyncio.ensure_future(tick())
 
     async def _on_deadlines(self, timed: list[tuple[float, Clip]], end: float | None, kind: str,
-                            until: asyncio.Future | None = None) -> None:
+                            until: asyncio.Future[Heard] | None = None) -> None:
         """Play clips at t0 + offset each, all handed to the output at once; `done` (or the
         future `until`) ends early.
 
@@ -139,7 +139,7 @@ class Deadlines:
         outcome, shift = await self._wait_or_done(t0 + end, until)
         timeline.cursor = timeline.now() if outcome == "done" else t0 + shift + end
 
-    async def _wait_or_done(self, deadline: float, until: asyncio.Future | None = None,
+    async def _wait_or_done(self, deadline: float, until: asyncio.Future[Heard] | None = None,
                             pending: Callable[[], list[Any]] = list) -> tuple[str, float]:
         """Sleep to `deadline` unless `done` (or the future `until`) comes first; a pause shifts it.
 

@@ -124,7 +124,7 @@ class PrivateRounds:
         self.display.clear()
         self.timeline.resync()
 
-    async def collect(self, cue: Collect, early: asyncio.Future | None = None) -> Heard:
+    async def collect(self, cue: Collect, early: asyncio.Future[Heard] | None = None) -> Heard:
         """One private answer from each requested player; an `undo` meanwhile is returned instead.
 
         `early`: the round already opened with the timer before it (phones). Passing the device,
@@ -146,7 +146,7 @@ class PrivateRounds:
                                       {**record, "private": True})
         return heard
 
-    async def _collect_answers(self, cue: Collect, early: asyncio.Future | None = None) -> Heard:
+    async def _collect_answers(self, cue: Collect, early: asyncio.Future[Heard] | None = None) -> Heard:
         """All at once (scripts, phones)."""
         if early is not None:
             return await early

@@ -14,7 +14,7 @@ from typing import Callable
 from narrator import home
 from narrator.errors import DamagedGame, NarratorError, Refusal, SaveError, SetupError
 from narrator.games import game_from_text, get_game
-from narrator.games.contract import Game
+from narrator.games.contract import SomeGame
 from narrator.table.store import GAME_FILE, META_FILE, REBUILT, GameStore, _warn
 
 
@@ -130,7 +130,7 @@ def _unfinished_meta(store: GameStore) -> bool:
         return False
 
 
-def rules_of(store: GameStore) -> Game:
+def rules_of(store: GameStore) -> SomeGame:
     """The rules `store` is played by: the game file it keeps a copy of, whatever became of the
     file it was started from (changed, deleted, never in the home, a shipped file a later
     release changed); a game that keeps none (a game in code, an older saved game) by its name."""

@@ -59,7 +59,7 @@ class _Step:
 
     items: list[StepItem]
     heard: Heard | None = None
-    early: asyncio.Future | None = None
+    early: asyncio.Future[Heard] | None = None
 
 
 def _kept_by(part: str, name: str, doc: str) -> property:
@@ -176,7 +176,7 @@ class Scheduler:
     async def _turn_clock(self, cue: TurnClock, following: StepItem | None, step: _Step) -> None:
         self.commands.start_turn_clock(cue)
 
-    async def _call_round(self, countdown: Countdown, call: Collect) -> asyncio.Future:
+    async def _call_round(self, countdown: Countdown, call: Collect) -> asyncio.Future[Heard]:
         """A night call's private round (`Collect.call`) beside its countdown: open as the count
         starts, even when nobody is asked; the count always runs its whole length, and its end
         closes the round (the answers given so far count). On the instant clock there is no time
@@ -238,7 +238,7 @@ class Scheduler:
             self.narration.record("answer", cue.line, "", at, private=True)
         return heard
 
-    async def _answer_or_command(self, cue: Ask, pending: asyncio.Future, question: Clip,
+    async def _answer_or_command(self, cue: Ask, pending: asyncio.Future[Heard], question: Clip,
                                  instruction: Clip | None) -> Heard:
         """Serve commands until the answer comes: `repeat` says the instruction before the
         question (if this step gave one) and the question again; `help`, `pause`; `undo` is returned."""

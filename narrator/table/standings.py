@@ -30,7 +30,7 @@ class Standing:
     """Games whose winners the narrator knew (the win rate's denominator)."""
     survived: int = 0
     survival_known: int = 0
-    roles: Counter = field(default_factory=Counter)
+    roles: Counter[str] = field(default_factory=Counter)
 
     @property
     def win_rate(self) -> float | None:
@@ -84,7 +84,7 @@ def standings(records: Iterable[dict[str, Any]], player: str | None = None) -> l
 
 def evening_winners(records: Iterable[dict[str, Any]], day: str) -> list[str]:
     """Who won games begun on `day` (a date), most wins first; empty when nobody is known to."""
-    wins: Counter = Counter()
+    wins: Counter[str] = Counter()
     names: dict[str, str] = {}
     for record in records:
         if record["date"][:10] != day:

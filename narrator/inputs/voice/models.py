@@ -29,7 +29,7 @@ import urllib.request
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Mapping
 
 from narrator import home
 from narrator.errors import NarratorError
@@ -152,14 +152,15 @@ def install(lang: str, sha256: str | None = None, progress: Progress | None = No
     return Installed(target, digest, "checked" if expected else "first use")
 
 
-def _expected_sum(spec: ModelSpec, given: str | None, trusted: dict) -> tuple[str, str]:
+def _expected_sum(spec: ModelSpec, given: str | None, trusted: Mapping[str, object]) -> tuple[str, str]:
     """The sha256 the archive must have, and where it comes from ("" when this is its first use)."""
     if given:
         return given.lower(), "given with --sha256"
     if spec.sha256:
         return spec.sha256.lower(), f"the model index {index_path()}"
-    if trusted.get("sha256"):
-        return trusted["sha256"], f"recorded at its first download in {trusted_path()}"
+    recorded = trusted.get("sha256")
+    if isinstance(recorded, str) and recorded:  # (read_trusted refuses a sha256 that is no text)
+        return recorded, f"recorded at its first download in {trusted_path()}"
     return "", ""
 
 
@@ -176,17 +177,25 @@ def trusted_path() -> Path:
     return models_dir() / "trusted.toml"
 
 
-def read_trusted() -> dict[str, dict]:
-    """Model name → what its first download was (sha256, size, url, files)."""
+def read_trusted() -> dict[str, dict[str, object]]:
+    """Model name → what its first download was (sha256, size, url, files).
+
+    The file is the table's to edit: an entry that is no table, or whose sha256 is no text,
+    is one line naming the fix (it was a traceback), never trusted as "no record"."""
     try:
         data = home.read_bounded(trusted_path(), home.MAX_KEPT_BYTES)
-        return {} if data is None else tomllib.loads(data.decode("utf-8"))
+        entries = {} if data is None else tomllib.loads(data.decode("utf-8"))
     except (OSError, ValueError, RecursionError) as err:  # DamagedFile, not UTF-8, not TOML
         raise ModelError(f"{trusted_path()} cannot be read ({err}); fix it, or remove it to trust the next "
                          "download anew") from None
+    for name, entry in entries.items():
+        if not isinstance(entry, dict) or not isinstance(entry.get("sha256", ""), str):
+            raise ModelError(f"{trusted_path()}: the entry of {name} is not a [table] with a sha256 text; fix it, "
+                             "or remove the entry to trust that model's next download anew")
+    return entries
 
 
-def record_trusted(name: str, entry: dict) -> None:
+def record_trusted(name: str, entry: Mapping[str, object]) -> None:
     """Add or replace `name` in the trust file, written whole (temp file + rename)."""
     entries = {**read_trusted(), name: entry}
     lines = ["# Models trusted on first use: a later download must have the same sha256.",

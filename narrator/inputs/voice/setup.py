@@ -169,7 +169,7 @@ class TimeoutListener:
     def __init__(self, clock: _WaitingClock, seconds: float):
         self.clock, self.seconds = clock, seconds
 
-    def start(self, hub: ListenerHub, loop: asyncio.AbstractEventLoop) -> asyncio.Task:
+    def start(self, hub: ListenerHub, loop: asyncio.AbstractEventLoop) -> asyncio.Task[None]:
         return loop.create_task(self._run(hub))
 
     async def _run(self, hub: ListenerHub) -> None:
