@@ -5,6 +5,9 @@ in its definition.toml. The shared keys are fields of `TableSettings`; the game'
 (cards, timers, night order …) are kept raw in `options` and validated by the game's
 `configure`, so that a typo anywhere is refused before a word is spoken, with one line
 naming the fix. Most keys are also `narrator play` flags (`time_scale` is `--time-scale`).
+This module declares the keys and builds `TableSettings` from them; one value is read by
+`narrator.values.readers` (the readers every game's setup shares), the players' names by
+`narrator.values.names`, the table file itself by `narrator.values.files`.
 """
 
 from __future__ import annotations
