@@ -5,35 +5,25 @@ in its definition.toml. The shared keys are fields of `TableSettings`; the game'
 (cards, timers, night order …) are kept raw in `options` and validated by the game's
 `configure`, so that a typo anywhere is refused before a word is spoken, with one line
 naming the fix. Most keys are also `narrator play` flags (`time_scale` is `--time-scale`).
+This module declares the keys and builds `TableSettings` from them; one value is read by
+`narrator.values.readers` (the readers every game's setup shares), the players' names by
+`narrator.values.names`, the table file itself by `narrator.values.files`.
 """
 
 from __future__ import annotations
 
 import math
-import stat
 import tomllib
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
-from narrator import home
 from narrator.errors import Refusal, SetupError, worded
+from narrator.values import readers
+from narrator.values.names import parse_name_entries
+from narrator.values.readers import boolean, integer, number, shown
 
 DEFAULT_GAME = "additional-werewolf"
-MAX_PLAYERS = 100
-"""A bound against absurd counts (players, cards); each game checks its own range (4–20, 2)."""
-MAX_COUNTDOWN = 600
-"""Bounds that fit a table (docs/table-file.md): a night call or a look lasts at most 10 minutes,"""
-MAX_TIMER = 3600
-"""a discussion, a turn or a timer warning at most an hour,"""
-MAX_DAYS = 30
-"""and a game at most 30 days."""
-MAX_TIME_SCALE = 10.0
-"""1 is real time; up to ten times slower (a rehearsal), never infinitely."""
-MAX_SEED = 2**256
-"""Seeds are up to 256 bits (`secrets` makes 128-bit ones)."""
-MAX_LIST = 100
 DEVICE_SECTIONS = ("appliance", "presets", "kept")
 """Table-file sections that are not the game's options: the device, the presets, and the other
 games' setups kept aside by a switch of game (checked by `narrator.appliance.table`)."""
@@ -108,8 +98,8 @@ def declared_values(settings: tuple[Setting, ...]) -> dict[str, Any]:
 
 def declare(table: Mapping[str, object], **fill: object) -> tuple[Setting, ...]:
     """`Setting`s from TOML tables `{key: {field: value}}` (`fill`: fields a table leaves out); a
-    bound may name a `MAX_` constant of this module (TOML has no 2**256). The tables are read
-    as untrusted TOML: a field of the wrong type is one `SetupError` line naming it."""
+    bound may name a `MAX_` constant of `narrator.values.readers` (TOML has no 2**256). The
+    tables are read as untrusted TOML: a field of the wrong type is one `SetupError` line naming it."""
     out = []
     for key, spec in table.items():
         if not isinstance(spec, Mapping):
@@ -159,11 +149,11 @@ def _texts(key: str, name: str, value: object) -> tuple[str, ...]:
 
 
 def _bound(key: str, name: str, value: object) -> int | float | None:
-    """A declared bound: a number, or the name of a `MAX_` constant of this module."""
+    """A declared bound: a number, or the name of a `MAX_` constant of `narrator.values.readers`."""
     if isinstance(value, str) and value.startswith("MAX_"):
-        value = globals().get(value)
+        value = getattr(readers, value, None)
     if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
-        raise SetupError(f"setting {key}: {name} is a number or a MAX_ constant of narrator/settings.py")
+        raise SetupError(f"setting {key}: {name} is a number or a MAX_ constant of narrator/values/readers.py")
     return value
 
 
@@ -233,42 +223,6 @@ class TableSettings(RunSettings):
     refusals are worded in (`narrator.errors.Refusal`); a table that states none reads English."""
 
 
-MAX_FILE_BYTES = 1024 * 1024
-"""Table and answers files are a few kilobytes; reading is bounded so /dev/zero cannot fill memory."""
-
-
-def read_text_bounded(path: Path, what: str, fix: str) -> str:
-    """A small UTF-8 text file, read with a size bound; any problem is one SetupError line."""
-    try:
-        mode = path.stat().st_mode
-        if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):  # opening a FIFO blocks until someone writes
-            raise SetupError(f"{what} {path} is a pipe, not a file; {fix}")
-        with path.open("rb") as f:
-            data = f.read(MAX_FILE_BYTES + 1)
-    except FileNotFoundError:
-        raise SetupError(f"{what} {path} not found; {fix}") from None
-    except OSError as err:
-        raise SetupError(f"{what} {path} cannot be read ({err.strerror}); {fix}") from None
-    if len(data) > MAX_FILE_BYTES:
-        raise SetupError(f"{what} {path} is larger than {MAX_FILE_BYTES // 1024} KiB; {fix}")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        line = data[:err.start].count(b"\n") + 1
-        raise SetupError(f"{what} {path} line {line} is not UTF-8 text; save the file as UTF-8") from None
-
-
-def read_table_file(path: Path) -> dict[str, Any]:
-    """Parse a table file; any problem is one line that names the file and the fix."""
-    text = read_text_bounded(path, "table file", "check the path given to --table")
-    try:
-        return tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, ValueError) as err:  # ValueError: an integer over 4300 digits
-        raise SetupError(f"table file {path} is not valid TOML: {err}; fix that line") from None
-    except RecursionError:
-        raise SetupError(f"table file {path} nests tables or lists too deeply; a table file is flat") from None
-
-
 def build_settings(table: Mapping[str, Any], overrides: Mapping[str, Any], source: str) -> TableSettings:
     """Merge the table file's keys with CLI overrides (None = not given) into settings; a
     refusal is worded in the table's language (`lang`, when it names a known one)."""
@@ -308,183 +262,6 @@ def _build_settings(table: Mapping[str, Any], overrides: Mapping[str, Any], sour
     return replace(settings, names=names, players=players if players is not None else (len(names) or None))
 
 
-NAME_MAX = 20
-"""Characters a player's name may have (its reading not counted)."""
-ASCII_VOCABULARY = {
-    "yes": ("y", "yes"),
-    "no": ("n", "no"),
-    "done": ("", "d", "done", "next", "ok"),
-    "repeat": ("r", "repeat"),
-    "pause": ("p", "pause"),
-    "resume": ("resume",),
-    "undo": ("u", "undo"),
-    "help": ("h", "help"),
-}
-"""The keys every table has, in every language (`narrator.inputs.words` reads answers with them)."""
-
-
-LIST_SEPARATORS = ("，", "、")
-"""Full-width comma and the Japanese 「、」: a list typed on a Japanese keyboard splits as at ","."""
-
-
-def split_items(text: str) -> list[str]:
-    """The stripped, non-empty items of "a,b、c，d": one rule for every list a table types
-    (names, card counts, lists of cards), so 「、」 is never accepted in one and refused in another."""
-    for separator in LIST_SEPARATORS:
-        text = text.replace(separator, ",")
-    return [item.strip() for item in text.split(",") if item.strip()]
-
-
-def parse_names(value: object, source: str) -> tuple[str, ...]:
-    """Names from a TOML list or a comma-separated string (readings dropped; see `parse_name_entries`)."""
-    return parse_name_entries(value, source)[0]
-
-
-def parse_name_entries(value: object, source: str) -> tuple[tuple[str, ...], dict[str, str]]:
-    """Names and readings from a TOML list or "Aki,心愛:ここあ,…": `name:reading` gives the
-    reading the narrator says and listens for. Refused, with the fix: duplicates, a name over
-    `NAME_MAX` characters, a number (typed, it picks a seat), and a name that is an answer or
-    command word in either language (a player named "undo" or 「はい」 would rewind or answer the game)."""
-    if isinstance(value, str):
-        items = split_items(value)
-    elif isinstance(value, (list, tuple)):
-        items = [str(n).strip() for n in value]
-    else:
-        raise Refusal("names_form", source=source)
-    names, readings = [], {}
-    for item in filter(None, items):
-        name, _, reading = item.replace("：", ":").partition(":")
-        name, reading = name.strip(), reading.strip()
-        if not name:
-            raise Refusal("reading_without_name", source=source, item=item)
-        if len(name) > NAME_MAX:
-            raise Refusal("name_too_long", source=source, name=name, length=len(name), most=NAME_MAX)
-        word = _fold(name)
-        if word.isdigit():
-            raise Refusal("name_is_number", source=source, name=name)
-        if word in _command_words() or (reading and _fold(reading) in _command_words()):
-            raise Refusal("name_is_command", source=source, name=item)
-        names.append(name)
-        if reading:
-            readings[name] = reading
-    if len({_fold(n) for n in names}) != len(names):
-        raise Refusal("names_twice", source=source, names=names)
-    return tuple(names), readings
-
-
-def _fold(word: str) -> str:
-    """A word as words are compared: full-width as ASCII, any case, katakana as hiragana."""
-    import unicodedata
-
-    import jaconv
-
-    return jaconv.kata2hira(unicodedata.normalize("NFKC", word).strip().strip("。.!！?？").casefold())
-
-
-@lru_cache(maxsize=1)
-def _command_words() -> frozenset[str]:
-    """The keys every table has and the [vocabulary] words of every bundled voice pack."""
-    words = {w for keys in ASCII_VOCABULARY.values() for w in keys if w}
-    for voice_toml in home.bundled_voices().glob("*/voice.toml"):
-        try:
-            vocabulary = tomllib.loads(voice_toml.read_text(encoding="utf-8")).get("vocabulary", {})
-        except (OSError, tomllib.TOMLDecodeError):
-            continue
-        for spoken in vocabulary.values():
-            words.update([spoken] if isinstance(spoken, str) else spoken)
-    return frozenset(_fold(w) for w in words)
-
-
-def parse_counts(value: object, key: str, source: str, maximum: int = MAX_PLAYERS) -> dict[str, int]:
-    """Card counts from a TOML table or a string like "citizen=3,traitor=1" (each 0 … `maximum`)."""
-    if isinstance(value, str):
-        pairs: dict[str, Any] = {}
-        for part in split_items(value):
-            name, sep, count = part.replace("＝", "=").partition("=")
-            if not sep:
-                raise Refusal("counts_entry_form", source=source, key=key, part=part)
-            pairs[name.strip()] = count.strip()
-        value = pairs
-    if not isinstance(value, Mapping):
-        raise Refusal("counts_form", source=source, key=key)
-    return {str(name): integer(count, f"{key}.{name}", source, minimum=0, maximum=maximum)
-            for name, count in value.items()}
-
-
-def parse_list(value: object, key: str, source: str) -> tuple[str, ...]:
-    """A list of words from a TOML list or a comma-separated string."""
-    if isinstance(value, str):
-        return tuple(split_items(value))
-    if isinstance(value, (list, tuple)):
-        return tuple(str(v).strip() for v in value)
-    raise Refusal("list_form", source=source, key=key)
-
-
-def parse_seconds_list(value: object, key: str, source: str, maximum: int = MAX_TIMER) -> tuple[int, ...]:
-    """Seconds from a TOML list or "60,10", largest first (each 1 … `maximum`)."""
-    if isinstance(value, (list, tuple)):
-        words: Sequence[object] = value
-    elif isinstance(value, str):
-        words = parse_list(value, key, source)
-    else:
-        words = [value]
-    if len(words) > MAX_LIST:
-        raise Refusal("list_too_long", source=source, key=key, count=len(words), most=MAX_LIST)
-    return tuple(sorted({integer(w, key, source, minimum=1, maximum=maximum) for w in words}, reverse=True))
-
-
-def integer(value: object, key: str, source: str, minimum: float | None = None,
-            maximum: float | None = None) -> int:
-    """A whole number: `true` is not 1, 2.5 and inf are not whole, "1e9" is not a number here."""
-    try:
-        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-            raise ValueError
-        number = int(value)
-        if isinstance(value, float) and number != value:
-            raise ValueError
-    except (TypeError, ValueError, OverflowError):
-        raise Refusal("not_whole", source=source, key=key, value=_shown(value)) from None
-    if minimum is not None and number < minimum:
-        raise Refusal("too_small", source=source, key=key, least=minimum, value=number)
-    if maximum is not None and number > maximum:
-        raise Refusal("too_large", source=source, key=key, most=maximum, value=_shown(number))
-    return number
-
-
-def _shown(value: object) -> str:
-    """A value short enough for a one-line error (a fuzzer's 5000-digit number is not)."""
-    text = str(value) if not isinstance(value, int) or abs(value) < 10**30 else f"a {len(str(value))}-digit number"
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def number(value: object, key: str, source: str, low: float, high: float) -> float:
-    """A finite number between `low` and `high` (inf, nan and `true` refused)."""
-    try:
-        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-            raise ValueError
-        if isinstance(value, str) and not value.strip().isascii():  # float() takes a full-width １
-            raise ValueError
-        result = float(value)
-    except (TypeError, ValueError, OverflowError):
-        raise Refusal("not_number", source=source, key=key, value=_shown(value)) from None
-    if not (math.isfinite(result) and low <= result <= high):
-        raise Refusal("out_of_range", source=source, key=key, low=f"{low:g}", high=f"{high:g}",
-                      value=_shown(value))
-    return result
-
-
-def boolean(value: object, key: str, source: str) -> bool:
-    """A yes/no option: TOML true/false, or a flag's word ("true", "1", "no" …); a TOML number is not one."""
-    if isinstance(value, bool):
-        return value
-    word = value.strip().casefold() if isinstance(value, str) else None
-    if word in ("true", "yes", "1", "on"):
-        return True
-    if word in ("false", "no", "0", "off"):
-        return False
-    raise Refusal("not_boolean", source=source, key=key, value=_shown(value))
-
-
 def _text(value: object, key: str, source: str) -> str:
     if not isinstance(value, (str, int, float)) or isinstance(value, bool):
         raise Refusal("not_text", source=source, key=key)
@@ -497,7 +274,7 @@ def read_value(setting: Setting, value: object, source: str) -> int | float | st
     if kind in ("whole", "range"):
         whole = integer(value, key, source, minimum=low, maximum=high if kind == "whole" else None)
         if kind == "range" and high is not None and whole > high:
-            raise Refusal("out_of_range", source=source, key=key, low=low, high=high, value=_shown(whole))
+            raise Refusal("out_of_range", source=source, key=key, low=low, high=high, value=shown(whole))
         return whole
     if kind == "number":
         return number(value, key, source, -math.inf if low is None else low, math.inf if high is None else high)

@@ -7,7 +7,8 @@ import pytest
 
 from narrator.errors import SetupError
 from narrator.games.bestia_magica.setup import BMConfig, definition
-from narrator.settings import build_settings, read_table_file
+from narrator.settings import build_settings
+from narrator.values.files import read_table_file
 from tests.bm_driver import RULES, configure
 
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from narrator.games import get_game
-from narrator.settings import build_settings, split_items
+from narrator.settings import build_settings
+from narrator.values.readers import split_items
 
 
 def _config(game, **options):

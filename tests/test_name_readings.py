@@ -17,7 +17,8 @@ from narrator.errors import SetupError
 from narrator.inputs.name_review import review_readings
 from narrator.inputs.voice.grammar import PhraseBook
 from narrator.inputs.voice.setup import heard_readings, listen_options
-from narrator.settings import build_settings, parse_name_entries, parse_names
+from narrator.settings import build_settings
+from narrator.values.names import parse_name_entries, parse_names
 from narrator.sound.engines import EngineUnavailable, load_tts
 from narrator.sound.names import romaji_katakana, with_readings
 from narrator.sound.voice import EngineVoice
@@ -59,7 +60,7 @@ def test_a_twenty_character_name_is_fine():
 
 def test_a_player_named_undo_would_rewind_the_game(tmp_path, narrator_home):
     """Why the check exists: with it off, 'undo' typed as a nomination rewinds instead."""
-    from narrator.settings import _command_words
+    from narrator.values.names import _command_words
 
     answers = "done\nundo\ndone\n"
     argv = ["play", "--voice", "text", "--time-scale", "0", "--no-keyboard", "--names", "Aki,Ben,Chika,undo",
@@ -70,7 +71,7 @@ def test_a_player_named_undo_would_rewind_the_game(tmp_path, narrator_home):
     _command_words.cache_clear()
     try:
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr("narrator.settings._command_words", lambda: frozenset())
+            patch.setattr("narrator.values.names._command_words", lambda: frozenset())
             CliRunner().invoke(main, argv)
         records = read_transcript(tmp_path / "t.jsonl")
         assert any(r["kind"] == "answer" and r["value"] == "undo" for r in records)  # rewound, not nominated

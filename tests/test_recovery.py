@@ -18,7 +18,8 @@ from narrator.inputs.hub import ListenerHub
 from narrator.phones import seats as seats_module
 from narrator.phones.private import PrivateLines
 from narrator.phones.seats import Seats
-from narrator.settings import build_settings, read_text_bounded
+from narrator.settings import build_settings
+from narrator.values.files import read_text_bounded
 from narrator.table import store as store_module
 from narrator.table.transcript import read_transcript
 from tests.test_saved_game_cli import ANSWERS, answers_file, narrator, resume, stopped_game

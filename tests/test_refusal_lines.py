@@ -26,8 +26,9 @@ CONFIGURE_PATHS = {
     "games/pagan/setup.py": None, "games/kernel/game.py": None, "games/card_names.py": None,
     "appliance/presets.py": None, "appliance/table_text.py": None,
     "appliance/table.py": {"parse_appliance", "check_table", "save_checked", "update_table", "_pin", "_seconds"},
-    "settings.py": {"build_settings", "_build_settings", "parse_name_entries", "parse_counts", "parse_list",
-                    "parse_seconds_list", "integer", "number", "boolean", "_text", "read_value", "check_options"},
+    "settings.py": {"build_settings", "_build_settings", "_text", "read_value", "check_options"},
+    "values/names.py": {"parse_name_entries"},
+    "values/readers.py": {"parse_counts", "parse_list", "parse_seconds_list", "integer", "number", "boolean"},
 }
 """Modules (None: all of it) and functions that a host screen's change runs through."""
 

@@ -253,7 +253,8 @@ def test_a_declaration_of_the_wrong_type_is_one_line_naming_the_field(spec, name
 
 
 def test_a_declared_bound_may_name_a_max_constant():
-    from narrator.settings import MAX_TIMER, declare
+    from narrator.settings import declare
+    from narrator.values.readers import MAX_TIMER
 
     (setting,) = declare({"x": {"low": 0, "high": "MAX_TIMER", "value": [60, 10]}})
     assert (setting.low, setting.high, setting.value, setting.default) == (0, MAX_TIMER, (60, 10), "60, 10")

@@ -18,7 +18,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Mapping
 
 from narrator.games import get_game
-from narrator.settings import DEFAULT_GAME, MAX_PLAYERS, build_settings
+from narrator.settings import DEFAULT_GAME, build_settings
+from narrator.values.readers import MAX_PLAYERS
 
 if TYPE_CHECKING:  # the pack is loaded only when a seat needs its name
     from narrator.sound.voicepack import VoicePack

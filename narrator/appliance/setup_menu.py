@@ -23,7 +23,7 @@ from narrator.appliance.table import update_table
 from narrator.cues import Ask, Say
 from narrator.errors import NarratorError, Refusal, SetupError
 from narrator.games import get_game
-from narrator.settings import parse_name_entries
+from narrator.values.names import parse_name_entries
 
 if TYPE_CHECKING:  # the phones' page is imported where it is made: a table without phones never loads it
     from narrator.inputs.hub import ListenerHub

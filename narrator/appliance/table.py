@@ -35,7 +35,8 @@ from narrator.appliance import game_switch, presets, seat_fill
 from narrator.errors import Refusal, SaveError, SetupError, worded
 from narrator.games import get_game
 from narrator.games.contract import GameConfig
-from narrator.settings import DEFAULT_GAME, TableSettings, build_settings, read_text_bounded
+from narrator.settings import DEFAULT_GAME, TableSettings, build_settings
+from narrator.values.files import read_text_bounded
 
 TABLE_NAME = "table.toml"
 DEFAULT_TABLE = f"""\

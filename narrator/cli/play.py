@@ -22,7 +22,8 @@ from narrator.cli.flags import TableFlagsCommand
 from narrator.errors import DamagedGame, NarratorError, SetupError
 from narrator.games import broken_game_files, game_names, game_over_message, get_game, load_game_file
 from narrator.games.contract import SomeGame, C, Game, GameConfig, S
-from narrator.settings import DEFAULT_GAME, DEVICE_SECTIONS, LISTEN_KEYS, RUN_KEYS, TableSettings, build_settings, read_table_file
+from narrator.settings import DEFAULT_GAME, DEVICE_SECTIONS, LISTEN_KEYS, RUN_KEYS, TableSettings, build_settings
+from narrator.values.files import read_table_file
 from narrator.table.runner import play as play_loop
 from narrator.table.runner import cut_log as cut_damaged_log
 from narrator.table.runner import Position, resume_position, start_position

@@ -86,7 +86,7 @@ def _day(value: str | None, flag: str) -> str | None:
 
 def table_language() -> str:
     """The language of the table's own file (`narrator config`), else Japanese."""
-    from narrator.settings import read_table_file
+    from narrator.values.files import read_table_file
 
     path = home.app_home() / "table.toml"
     try:

@@ -282,7 +282,8 @@ def _render_table_names(voice: EngineVoice, name: str, table_file: Path) -> int:
 def _games_to_render(table_file: Path | None, lang: str) -> list[tuple[Any, Any]]:
     """Each game at its default settings, or the table file's game and settings."""
     from narrator.games import game_names, get_game
-    from narrator.settings import build_settings, read_table_file
+    from narrator.settings import build_settings
+    from narrator.values.files import read_table_file
 
     if table_file is not None:
         settings = build_settings(read_table_file(table_file), {}, f"table file {table_file}")

@@ -31,7 +31,8 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from narrator.errors import Refusal, shown
-from narrator.settings import Setting, split_items
+from narrator.settings import Setting
+from narrator.values.readers import split_items
 
 MESSAGES_FILE = Path(__file__).with_name("messages.toml")
 LANGS = ("en", "ja")

@@ -23,7 +23,7 @@ from typing import Any
 from narrator.errors import AnswerError, SetupError
 from narrator.inputs.hub import ListenerHub
 from narrator.inputs.private_answers import OpenCollect
-from narrator.settings import read_text_bounded
+from narrator.values.files import read_text_bounded
 
 SOURCE = "script"
 KEYS = {"night": {"night", "player", "target", "ability"}, "vote": {"day", "player", "vote"},

@@ -28,7 +28,7 @@ from typing import Any
 from narrator.cues import Ask
 from narrator.errors import AnswerError
 from narrator.inputs.hub import ListenerHub
-from narrator.settings import read_text_bounded
+from narrator.values.files import read_text_bounded
 
 SOURCE = "script"
 SAME_QUESTION = ("repeat", "help", "pause", "resume")

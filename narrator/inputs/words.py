@@ -14,7 +14,7 @@ import jaconv
 
 from narrator.cues import Ask, Request
 from narrator.inputs.hints import Hint
-from narrator.settings import ASCII_VOCABULARY
+from narrator.values.names import ASCII_VOCABULARY
 
 COMMANDS = ("done", "repeat", "pause", "resume", "undo", "help")
 

@@ -29,7 +29,7 @@ from typing import Any, Callable
 
 from narrator import home
 from narrator.errors import DamagedGame, NarratorError, Refusal, SaveError, SetupError
-from narrator.settings import read_text_bounded
+from narrator.values.files import read_text_bounded
 from narrator.table.event_log import LOG_FILE, MAX_LOG_BYTES, LogReading, header_line, read_at_most, read_log
 from narrator.table.lock import GameLock
 from narrator.terminal import said

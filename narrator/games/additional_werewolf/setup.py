@@ -19,19 +19,9 @@ from narrator.games.card_names import translate
 from narrator.games.spoken_names import definition_names
 from narrator.errors import Named, Refusal, worded
 from narrator.games.jsonable import Record
-from narrator.settings import (
-    MAX_COUNTDOWN,
-    MAX_DAYS,
-    MAX_TIMER,
-    TableSettings,
-    boolean,
-    check_options,
-    declare,
-    declared_values,
-    integer,
-    parse_counts,
-    parse_list,
-    parse_seconds_list,
+from narrator.settings import TableSettings, check_options, declare, declared_values
+from narrator.values.readers import (
+    MAX_COUNTDOWN, MAX_DAYS, MAX_TIMER, boolean, integer, parse_counts, parse_list, parse_seconds_list,
 )
 
 DEFINITION_FILE = Path(__file__).with_name("definition.toml")

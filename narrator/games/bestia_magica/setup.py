@@ -22,18 +22,9 @@ from narrator.games.spoken_names import definition_names
 from narrator.games.deal import shuffled
 from narrator.errors import Named, Refusal, worded
 from narrator.games.jsonable import Record
-from narrator.settings import (
-    MAX_COUNTDOWN,
-    MAX_DAYS,
-    MAX_TIMER,
-    Setting,
-    TableSettings,
-    check_options,
-    declare,
-    integer,
-    parse_counts,
-    parse_list,
-    parse_seconds_list,
+from narrator.settings import Setting, TableSettings, check_options, declare
+from narrator.values.readers import (
+    MAX_COUNTDOWN, MAX_DAYS, MAX_TIMER, integer, parse_counts, parse_list, parse_seconds_list,
 )
 
 DEFINITION_FILE = Path(__file__).with_name("definition.toml")

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from narrator import home
 from narrator.errors import SetupError
-from narrator.settings import read_text_bounded
+from narrator.values.files import read_text_bounded
 
 if TYPE_CHECKING:  # the game is built where a file is read: the registry lists files without parsing them
     from narrator.games.contract import Game

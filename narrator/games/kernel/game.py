@@ -24,9 +24,8 @@ from narrator.games.kernel import engine, judge, passed, plans, readback, record
 from narrator.games.kernel.model import LANGS, GameFile
 from narrator.games.kernel.state import KConfig, KState
 from narrator.games.jsonable import Record
-from narrator.settings import (
-    TableSettings, boolean, check_options, declare, integer, parse_counts, parse_list, parse_seconds_list,
-)
+from narrator.settings import TableSettings, check_options, declare
+from narrator.values.readers import boolean, integer, parse_counts, parse_list, parse_seconds_list
 
 SETTINGS = declare(tomllib.loads(Path(__file__).with_name("settings.toml").read_text(encoding="utf-8")),
                    page="game-files.md")

@@ -21,7 +21,7 @@ from narrator.games.kernel.model import (
 from narrator.games.card_names import joined
 from narrator.games.kernel import parse_variants as variants
 from narrator.games.spoken_names import spoken_names
-from narrator.settings import read_text_bounded
+from narrator.values.files import read_text_bounded
 
 
 def read_game_file(path: Path) -> GameFile:

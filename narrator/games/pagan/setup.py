@@ -15,9 +15,8 @@ from typing import Any
 
 from narrator.errors import Refusal, worded
 from narrator.games.jsonable import Record
-from narrator.settings import (
-    MAX_TIMER, TableSettings, check_options, declare, declared_values, integer, parse_seconds_list,
-)
+from narrator.settings import TableSettings, check_options, declare, declared_values
+from narrator.values.readers import MAX_TIMER, integer, parse_seconds_list
 
 DEFINITION_FILE = Path(__file__).with_name("definition.toml")
 
