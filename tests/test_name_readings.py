@@ -172,3 +172,15 @@ def test_espeak_gets_kana_only_and_says_names_shorter_than_spelled(tmp_path):
         assert "(en)" not in _phonemes(words) and "(en)" in _phonemes(plain._words(raw.speak("private.call", {"name": name})))
         longer += plain.clip("private.call", {"name": name}).duration > voice.clip("private.call", {"name": name}).duration
     assert longer >= len(ROMAJI) // 2
+
+
+def test_name_readings_that_are_no_table_are_refused_in_the_tables_language():
+    """The line lives in narrator/terminal/lines.toml (no text in code), worded in the terminal's language."""
+    from narrator import terminal
+
+    for lang, words in (("ja", "のような表で書いてください"), ("en", "must be a table such as")):
+        terminal.choose(lang)  # conftest's english_terminal forgets the choice after the test
+        with pytest.raises(SetupError) as refused:
+            listen_options({"name_readings": "あき"}, source="table file t")
+        assert str(refused.value).startswith("table file t: name_readings") and words in str(refused.value)
+        assert '{Aki = "あき"}' in str(refused.value)

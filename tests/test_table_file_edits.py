@@ -142,6 +142,7 @@ def test_config_set_changes_cards_one_by_one_in_one_checked_save(narrator_home):
     assert data["cards"] == {"占い師": 2, "香具師": 1, "幻影魔導師": 1, "策士": 1}
     odd = cli("config", "set", "cards.占い師")
     assert odd.exit_code == 2 and "KEY VALUE" in odd.stderr
+    assert "組を渡してください" in odd.stderr  # in the table's language (terminal/lines.toml), not in code
 
 
 def test_one_card_changed_in_a_file_without_cards_edits_the_recommended_set(narrator_home):

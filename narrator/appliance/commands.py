@@ -77,7 +77,7 @@ def register(main: click.Group, friendly_errors: Decorator) -> None:
         """Set KEY (e.g. players, lang, cards.占い師, appliance.button_pin) to VALUE, if the result
         is valid; several pairs are one change (card counts that must add up)."""
         if not pairs or len(pairs) % 2:
-            raise SetupError("config set takes KEY VALUE pairs, e.g. narrator config set countdowns.占い師 20")
+            raise SetupError.said("config_set_pairs")
         path = table_file.ensure_table()
         changes = {key: table_file.parse_value(value) for key, value in zip(pairs[::2], pairs[1::2])}
         table_file.update_table(path, changes)

@@ -92,7 +92,7 @@ def night_answer(config: AWConfig, state: AWState, player: str, value: object) -
     target = _one_name(config, value)
     step = state.step
     if target not in private_choices(config, state, player, tuple(config.names)):
-        raise AnswerError(f"the card does not let {player} choose '{target}' (「自分と誰か1人」, 「2人を選び」)")
+        raise AnswerError(f"the card does not let {player} choose '{target}' (its choices: oneself and one other, or two others)")
     if step in ("ask_seer", "ask_medium"):
         if step == "ask_medium" and target not in _medium_choices(state):
             raise AnswerError(f"the medium looks at one of yesterday's nominees, not '{target}'")

@@ -87,7 +87,7 @@ def listen_options(raw: Mapping[str, Any], source: str = "table file") -> Listen
         confirm = confirm.lower() in ("true", "yes", "1")
     readings = values.get("name_readings")
     if readings is not None and not isinstance(readings, Mapping):
-        raise SetupError(f"{source}: name_readings must be a table such as {{Aki = \"あき\"}}")
+        raise SetupError.said("name_readings_not_table", source=source)
     return ListenOptions(
         listen=listen, model=_opt(values.get("model")), input_device=_opt(values.get("input_device")),
         confirm=bool(confirm), stt_engine=str(values.get("stt_engine", "vosk")), name_readings=readings, **numbers,
