@@ -3,7 +3,8 @@
 import array
 from types import SimpleNamespace
 
-from narrator.sound.outputs import LiveOutput, Recorder, SpeakerOutput, Tee
+from narrator.sound.outputs import LiveOutput, SpeakerOutput, Tee
+from narrator.sound.recorder import Recorder
 from narrator.sound.clips import RATE
 from narrator.table.clock import ScaledClock
 from tests.audio_helpers import read_wav

@@ -7,14 +7,13 @@ yes/no answers (one button is enough), plays the game, and offers another. Every
 comes through the normal `ListenerHub`: buttons, voice, phone page, keyboard or a script.
 
 Waiting costs nothing: every wait is an awaited future or event (asyncio), the buttons
-are edge callbacks, and a question's timeout is a sleep on the game clock.
+are edge callbacks, and what a silent table answers is a sleep on the game clock (`silence.py`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import sys
-import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
@@ -32,14 +31,11 @@ from narrator.table.runner import Position, resume_position, start_position
 from narrator.table.session import RunOptions, Sitting, open_sitting
 from narrator.sound.names import with_readings
 from narrator.settings import TableSettings, build_settings
-from narrator.appliance import evening, game_menu, natural_fill, setup_menu, trouble
+from narrator.appliance import evening, game_menu, natural_fill, setup_menu, silence, trouble
 from narrator.appliance.game_menu import MAX_PLAYERS, YES_NO
 from narrator.appliance.natural_fill import BackgroundRender
 from narrator.appliance.speaker import Speaker
-from narrator.appliance.table import (
-    DEFAULT_TABLE, ApplianceConfig, UnreadableTable, check_table, ensure_table, load_table,
-    table_path,
-)
+from narrator.appliance.table import ApplianceConfig, check_table, load_table
 from narrator.table.saved_games import rules_of
 from narrator.table.store import GameStore
 from narrator.terminal import choose, file_lang, said
@@ -68,25 +64,8 @@ def serve(options: ServeOptions, log: Callable[[str], None] | None = None) -> in
     # the terminal's language: the --lang flag's, else --table's, else the home table's (read anew
     # each time, as the host screen changes it), else the locale's
     choose(options.overrides.get("lang") or (file_lang(options.table) if options.table else None))
-    try:
-        path = options.table or ensure_table()
-    except NarratorError as err:  # a full or read-only card: said once the greeting is heard
-        path = table_path()
-        log(f"{err}")
-    table_error, table_line = None, "appliance.table_error"
-    try:
-        table = load_table(path)
-        settings, _, appliance = check_table(table, f"table file {path}", options.overrides)
-    except SetupError as err:
-        # Nobody reads a Pi's screen: say so, and play on the defaults rather than crash-loop.
-        table_error = str(err)
-        log(f"{err}; using the default table until it is fixed (`narrator config edit`)")
-        if isinstance(err, UnreadableTable) and options.table is None:
-            table_line = "appliance.table_set_aside"
-            if trouble.set_aside_table(path, log, ensure_table):
-                table_error = None  # the new file is sound: choices are saved into it
-        table = tomllib.loads(DEFAULT_TABLE)
-        settings, _, appliance = check_table(table, "default table", options.overrides)
+    boot = trouble.table_at_boot(options.table, options.overrides, log)
+    path, table, settings, appliance = boot.path, boot.table, boot.settings, boot.appliance
     keyboard = sys.stdin.isatty() if options.keyboard is None else options.keyboard
     phones_defaulted = setup_menu.phones_unsaid(table, options.overrides)
     if phones_defaulted:  # a fresh appliance: the host screen is its screen (`phones = false` turns it off)
@@ -107,11 +86,11 @@ def serve(options: ServeOptions, log: Callable[[str], None] | None = None) -> in
     for listener in options.listeners:
         sitting.add(listener)
     app = Appliance(sitting, run, path, table, options, appliance, log)
-    app.table_error = table_error
+    app.table_error = boot.error
     app.phones_defaulted = phones_defaulted
     app.speaker = speaker
     app.background = background
-    app.table_line = table_line if table_error or table_line != "appliance.table_error" else None
+    app.table_line = boot.line
     try:
         return asyncio.run(app.run())
     except KeyboardInterrupt:  # stop now, not after the line in progress (the game is saved)
@@ -185,7 +164,7 @@ class Appliance:
             self.hub.register(WAIT_SOURCE)
             await self.say("appliance.no_listener")
         if self.appliance.remind_after and self.run_options.time_scale > 0:
-            asyncio.get_running_loop().create_task(self._remind(self.appliance.remind_after))
+            asyncio.get_running_loop().create_task(silence.remind(self.hub, self.scheduler, self.appliance.remind_after))
         await self.say("appliance.greeting")
         if self.table_line:
             await self.say(self.table_line)
@@ -244,7 +223,7 @@ class Appliance:
         timer = None
         # A script answers every question at once; on an instant clock the timer must not beat it.
         if timeout is not None and not (self.run_options.answers and self.run_options.time_scale == 0):
-            timer = asyncio.ensure_future(self._answer_after(timeout, default))
+            timer = asyncio.ensure_future(silence.answer_after(self.hub, self.scheduler, timeout, default))
         try:
             heard = await play
         finally:
@@ -255,26 +234,6 @@ class Appliance:
         if self.choosing and self.page.start_requested:
             raise setup_menu.StartNow()
         return heard.value
-
-    async def _answer_after(self, timeout: float, default: str | None) -> None:
-        """Once the question is open, wait `timeout` game seconds after it was (last) said."""
-        await self.hub.next_ask(0)
-        clock = self.scheduler.clock
-        while clock.now() < self.scheduler.cursor + timeout:
-            await clock.sleep_until(self.scheduler.cursor + timeout)
-        self.hub.offer_text(default or "", "timeout")
-
-    async def _remind(self, after: float) -> None:
-        """Say the open question again after `after` silent seconds: it says what is awaited."""
-        serial = 0
-        while True:
-            serial, _ = await self.hub.next_ask(serial)
-            while self.hub.open_serial == serial:
-                due = self.scheduler.cursor + after
-                await self.scheduler.clock.sleep_until(due)
-                if self.hub.open_serial == serial and self.scheduler.clock.now() >= self.scheduler.cursor + after:
-                    self.hub.offer_text("repeat", "reminder")
-                    await asyncio.sleep(0.1)  # let the scheduler start the repeat (moves the cursor)
 
     async def ask_resume(self) -> bool:
         answer = await self.ask(Ask("appliance.resume_question", YES_NO,

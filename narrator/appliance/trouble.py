@@ -6,7 +6,8 @@ table's language, from the voice pack) and waits for the button, then tries agai
 card, a read-only card and an unwritable table file each have their own line: the fix differs
 (free space, check the card, the game goes on without saving the choice). A table file that
 is not TOML text at all is set aside beside itself (nothing is lost) and the defaults written
-in its place, so the next start does not stumble on it again. A damaged saved game, or one
+in its place, so the next start does not stumble on it again (`table_at_boot`: the service
+plays on the defaults rather than crash-loop on a file it cannot read). A damaged saved game, or one
 another narrator is playing, is named in the log and skipped when the appliance looks for a
 game to resume.
 """
@@ -14,11 +15,17 @@ game to resume.
 from __future__ import annotations
 
 import errno
+import tomllib
+from dataclasses import dataclass
 from pathlib import Path
-from typing import AbstractSet, Callable
+from typing import AbstractSet, Any, Callable, Mapping
 
 from narrator import home
-from narrator.errors import NarratorError
+from narrator.appliance.table import (
+    DEFAULT_TABLE, ApplianceConfig, UnreadableTable, check_table, ensure_table, load_table, table_path,
+)
+from narrator.errors import NarratorError, SetupError
+from narrator.settings import TableSettings
 from narrator.table.lock import held_by_other
 from narrator.table.saved_games import saved_games, unfinished
 from narrator.table.store import GameStore
@@ -62,6 +69,47 @@ def set_aside_table(path: Path, log: Callable[[str], None], write_default: Calla
         return False
     log(f"set {path} aside as {kept.name}; a new table file with the defaults is in its place")
     return True
+
+
+@dataclass
+class BootTable:
+    """The table the service starts on, and what the table hears about its file."""
+
+    path: Path
+    table: dict[str, Any]
+    settings: TableSettings
+    appliance: ApplianceConfig
+    error: str | None
+    """Why the file is not played (the defaults are); None when it is sound."""
+    line: str | None
+    """The line said after the greeting about the table file (None: nothing to say)."""
+
+
+def table_at_boot(given: Path | None, overrides: Mapping[str, Any], log: Callable[[str], None]) -> BootTable:
+    """The table file `given` (else the home one, written if missing); a file that cannot be
+    read or fails its checks is named in the log and the defaults are played instead, and an
+    unreadable home one is set aside (`set_aside_table`)."""
+    try:
+        path = given or ensure_table()
+    except NarratorError as err:  # a full or read-only card: said once the greeting is heard
+        path = table_path()
+        log(f"{err}")
+    table_error, table_line = None, "appliance.table_error"
+    try:
+        table = load_table(path)
+        settings, _, appliance = check_table(table, f"table file {path}", overrides)
+    except SetupError as err:
+        # Nobody reads a Pi's screen: say so, and play on the defaults rather than crash-loop.
+        table_error = str(err)
+        log(f"{err}; using the default table until it is fixed (`narrator config edit`)")
+        if isinstance(err, UnreadableTable) and given is None:
+            table_line = "appliance.table_set_aside"
+            if set_aside_table(path, log, ensure_table):
+                table_error = None  # the new file is sound: choices are saved into it
+        table = tomllib.loads(DEFAULT_TABLE)
+        settings, _, appliance = check_table(table, "default table", overrides)
+    line = table_line if table_error or table_line != "appliance.table_error" else None
+    return BootTable(path, table, settings, appliance, table_error, line)
 
 
 def latest_unfinished(root: Path, log: Callable[[str], None] | None = None,

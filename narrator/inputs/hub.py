@@ -4,7 +4,8 @@ Keyboard, scripted answers, and later voice, a GPIO button and phones all hand r
 to the same `ListenerHub`, which reads them against the question open right now: the
 first fitting answer from any listener wins, and a word that fits nothing gets a hint.
 Which words mean yes, no, done, repeat … comes from the voice pack's vocabulary.
-Rounds of private answers (memos, votes) are the hub's other job: `private_answers.py`.
+Rounds of private answers (memos, votes) are the hub's second job: `private_answers.py`; the
+table's own words (a press that confirms a host screen, `release Aki`) its third: `table_words.py`.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from narrator.settings import TableMode
 from narrator.inputs.heard import Heard
 from narrator.inputs.hints import Hints
 from narrator.inputs.private_answers import AnswerOrChange, OpenCollect, PrivateAnswers
+from narrator.inputs.table_words import TableWords
 from narrator.inputs.words import (  # noqa: F401  (re-exported: the hub's words)
     ASCII_VOCABULARY, COMMANDS, Vocabulary, _parse_names, parse_answer, parse_private,
 )
@@ -50,10 +52,6 @@ def needs_confirmation(ask: Ask) -> bool:
 CONFIRM_ENDING = frozenset({"keyboard", "voice"})
 """Sources whose answers that end the game (`Ask.ends_game`) are confirmed: a stray Enter or
 y at the terminal must not end a game that no undo can bring back."""
-TABLE_SOURCES = frozenset({"keyboard", "button", "voice"})
-"""Inputs at the table itself (not a phone, not a script): only they confirm a host screen."""
-HANDS_FREE = frozenset({"button", "voice"})
-"""The table's inputs with no terminal: their `table_actions` (the keyboard types commands)."""
 NARRATOR_COMMANDS = tuple(c for c in COMMANDS if c != "done")
 """What the table says to the narrator itself rather than to the open question (`done`
 answers the question)."""
@@ -62,13 +60,14 @@ NOT_WHILE_CONFIRMING = ("pause", "resume", "help")
 `undo` is its "no")."""
 
 
-class ListenerHub(PrivateAnswers):
+class ListenerHub(PrivateAnswers, TableWords):
     """Collects input from every listener; hands the scheduler answers and commands."""
 
     def __init__(self, vocabulary: Vocabulary | None = None, hints: Hints | None = None,
                  mode: TableMode | None = None, table_to_come: bool = False):
         """`mode` is the table's, chosen when the sitting opened (`narrator.settings.TableMode`): whether
         private rounds pass the device and whether heard answers are asked back come from it."""
+        TableWords.__init__(self, table_to_come)
         mode = mode or TableMode()
         self.mode = mode
         self.vocabulary = vocabulary or Vocabulary()
@@ -85,18 +84,6 @@ class ListenerHub(PrivateAnswers):
         reader on a higher floor (the phone server) keeps the count it saw and waits for the
         next with `changed_after`, so the hub never calls up into it."""
         self.cue_watchers: list[CueWatcher] = []
-        self._table_commands: dict[str, Callable[[str], str]] = {}
-        self.table_claim: Callable[[], bool] | None = None
-        """The phones: a press or "done" at the table confirms a phone waiting to be the host
-        screen (True when it did, and the words are spent)."""
-        self.table_actions: dict[str, Callable[[], None]] = {}
-        """Words a button gesture or the voice says for the table (`release_host`): what they do."""
-        self.table_to_come = table_to_come
-        """A keyboard, button or microphone of the table's is still to start (a sitting's, until
-        `start_listeners`): a phone claiming the host screen meanwhile waits for its press."""
-        self.table_ready_watchers: list[Callable[[], None]] = []
-        """Called when the table's inputs have started (the phones give a waiting claim its
-        whole window from then)."""
         self.listen_also: tuple[str, ...] = ()
         """Words the voice hears beside the open question's (`yes` to a question the phones asked)."""
         self.last_error: str | None = None
@@ -200,26 +187,14 @@ class ListenerHub(PrivateAnswers):
     def _offer_words(self, text: str, meaning: str | None, source: str, confirm: bool) -> str | None:
         """Words that are no command: a word of the table's own terminal, an answer in a private
         round on the passed device, else an answer to the open question (if one is open)."""
-        word, _, rest = text.strip().partition(" ")
-        if source == "keyboard" and word.casefold() in self._table_commands:
-            return self._table_commands[word.casefold()](rest.strip())
+        printed = self._table_command(text, source)
+        if printed is not None:
+            return printed
         if self.sequential_private and self._collect is not None and not self._collect.future.done():
             return self._offer_private_text(text, source)
         if self._ask is None or self._answer is None or self._answer.done():
             return self._nothing_asked(meaning, source)
         return self._offer_answer(self._ask, self._answer, text, source, confirm)
-
-    def _taken_by_table(self, meaning: str | None, text: str, source: str) -> bool:
-        """Whether the words are the table's rather than an answer: a `done`/`yes` the table
-        claims (it is waiting for one), or a hands-free action word (a button, the voice)."""
-        if (meaning in ("done", "yes") and source in TABLE_SOURCES and self.table_claim is not None
-                and self.table_claim()):
-            return True
-        action = self.table_actions.get(meaning or text.strip())
-        if action is not None and source in HANDS_FREE:
-            action()
-            return True
-        return False
 
     def _nothing_asked(self, meaning: str | None, source: str) -> str | None:
         """No question is open: a `done` still ends a countdown or timer; anything else is told so."""
@@ -264,25 +239,6 @@ class ListenerHub(PrivateAnswers):
         self._notify()
         return True
 
-    def table_started(self) -> None:
-        """The table's own inputs have started (`Sitting.start_listeners`): tell `table_ready_watchers`."""
-        self.table_to_come = False
-        for ready in self.table_ready_watchers:
-            ready()
-
-    def set_table_claim(self, claim: Callable[[], bool]) -> None:
-        """A press or "done" at the table is first offered to `claim` (the phones' host screen)."""
-        self.table_claim = claim
-
-    def drop_table_claim(self, claim: Callable[[], bool]) -> None:
-        """`claim` no longer takes the table's presses (another claim set since stays)."""
-        if self.table_claim == claim:
-            self.table_claim = None
-
-    def add_table_action(self, word: str, action: Callable[[], None]) -> None:
-        """A word a button gesture or the voice says for the table (`release_host`): what it does."""
-        self.table_actions[word] = action
-
     def attach_phones(self, claim: Callable[[], bool]) -> None:
         """A game's phone server attaches: rounds open with the timers before them, and the
         table's presses are offered to its `claim` first. Undone by `detach_phones`."""
@@ -301,10 +257,6 @@ class ListenerHub(PrivateAnswers):
         for watcher in self._ask_watchers:
             watcher(self._ask)
 
-    def add_table_command(self, word: str, handler: Callable[[str], str]) -> None:
-        """A word typed at the table's own terminal (`release Aki`): `handler(rest)` returns what to print."""
-        self._table_commands[word.casefold()] = handler
-
     async def changed_after(self, seen: int) -> int:
         """Wait until the hub has changed since its `changes` count was `seen`; returns the count
         now. The phone server waits here in its own task (its pushes to the phones): the hub
@@ -321,9 +273,7 @@ class ListenerHub(PrivateAnswers):
             return [c for c in callbacks if getattr(c, "__self__", None) is not owner]
         self.cue_watchers[:] = kept(self.cue_watchers)
         self._private_subscribers[:] = kept(self._private_subscribers)
-        self._table_commands = {w: h for w, h in self._table_commands.items()
-                                if getattr(h, "__self__", None) is not owner}
-        self.table_actions = {w: h for w, h in self.table_actions.items() if getattr(h, "__self__", None) is not owner}
+        self._forget_table_words(owner)
 
     def cue_started(self, cue: Cue | Sequence[Cue]) -> None:  # the scheduler starts `cue` (or private lines): tell `cue_watchers`
         for callback in self.cue_watchers:

@@ -22,7 +22,7 @@ import secrets
 
 from aiohttp import web
 
-from narrator.inputs.hub import TABLE_SOURCES
+from narrator.inputs.table_words import TABLE_SOURCES
 from narrator.phones import crypto, seat_carry, wire
 from narrator.phones.host import CONFIRM_SECONDS, COOKIE_AGE
 from narrator.phones.host_turns import PendingHost

@@ -18,7 +18,8 @@ from typing import Any, Awaitable, Callable
 
 from aiohttp import web
 
-from narrator.inputs.hub import TABLE_SOURCES, ListenerHub
+from narrator.inputs.hub import ListenerHub
+from narrator.inputs.table_words import TABLE_SOURCES
 from narrator.phones import channel, gate, host_channel, standings, wire
 from narrator.phones.host_turns import PendingHost
 from narrator.phones.seats import HOST, SeatTaken, _digest, new_token
