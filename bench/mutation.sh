@@ -4,7 +4,7 @@
 # in the phones, a way to leak a role or a seat unseen.
 #
 #   bench/mutation.sh phones [FILES]   narrator/phones/ under the phone tests
-#   bench/mutation.sh store [FILES]    narrator/table/{store,saved_games,event_log,runner,lock}.py under the
+#   bench/mutation.sh store [FILES]    narrator/table/{store,game_folder,snapshot,saved_games,event_log,runner,lock}.py under the
 #                                      store, CLI, bad-input and process tests
 #   bench/mutation.sh contract [FILES] the game contract: the typed events (cues.py), the
 #                                      registry, contract.py, seating.py and phones/views.py
@@ -51,7 +51,7 @@ contract)
     TESTS="test_game_contract test_phones_views test_new_game test_old_saved_games test_runner_loop test_phones_protections test_aw_digital_cards test_phones_bestia test_pagan_rules test_additional_werewolf_rules test_bestia_magica_rules" ;;
 store)
     PACKAGE=narrator/table
-    DEFAULT="store.py saved_games.py event_log.py runner.py lock.py"
+    DEFAULT="store.py game_folder.py snapshot.py saved_games.py event_log.py runner.py lock.py"
     TESTS="test_store test_store_edges test_runner_loop test_cli test_bad_input_cli test_process test_saved_game_cli" ;;
 names)
     PACKAGE=narrator/games

@@ -9,7 +9,8 @@ from narrator.games import get_game
 from narrator.table.runner import effective_events, resume_position, start_position
 from narrator.settings import build_settings
 from narrator.table.saved_games import find_game
-from narrator.table.store import GameStore, Snapshot
+from narrator.table.snapshot import Snapshot
+from narrator.table.store import GameStore
 
 import pytest
 

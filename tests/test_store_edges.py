@@ -20,7 +20,8 @@ from narrator.table.event_log import read_at_most, read_log
 from narrator.table.lock import GameLock, held_by_other
 from narrator.table.runner import Position, cut_log, rebuild, resume_position, start_position
 from narrator.table.saved_games import find_game, saved_games
-from narrator.table.store import GameStore, Snapshot
+from narrator.table.snapshot import Snapshot
+from narrator.table.store import GameStore
 
 NAMES = "Aki,Ben,千佳,Dai,Emi"
 

@@ -21,7 +21,9 @@ from narrator import home
 from narrator.errors import DamagedGame, NarratorError, Refusal, SaveError, SetupError
 from narrator.table.event_log import LOG_FILE
 from narrator.table.saved_games import saved_games, unfinished
-from narrator.table.store import MAX_JSON_BYTES, META_FILE, SNAPSHOT_FILE, GameStore, _warn
+from narrator.table.game_folder import MAX_JSON_BYTES
+from narrator.table.snapshot import SNAPSHOT_FILE
+from narrator.table.store import META_FILE, GameStore, _warn
 
 NOTE_FILE = "history-forgotten.json"
 PHONE_FILES = ("phones.json", "phones-private.json")

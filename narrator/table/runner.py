@@ -19,7 +19,8 @@ from narrator.table.scheduler import Scheduler
 from narrator.errors import DamagedGame
 from narrator.table.event_log import LOG_FILE, read_log
 from narrator.table.quiet_rounds import QuietWatch, ask_table
-from narrator.table.store import SNAPSHOT_FILE, GameStore, Snapshot
+from narrator.table.snapshot import SNAPSHOT_FILE, Snapshot
+from narrator.table.store import GameStore
 
 
 @dataclass

@@ -18,12 +18,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import os
 import secrets
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
@@ -31,15 +29,15 @@ from narrator import home
 from narrator.errors import DamagedGame, NarratorError, Refusal, SaveError, SetupError
 from narrator.values.files import read_text_bounded
 from narrator.table.event_log import LOG_FILE, MAX_LOG_BYTES, LogReading, header_line, read_at_most, read_log
+from narrator.table.game_folder import MAX_JSON_BYTES, GameFolder
 from narrator.table.lock import GameLock
+from narrator.table.snapshot import SNAPSHOT_FILE, Snapshot, snapshot_from
 from narrator.terminal import said
 
-META_FILE, SNAPSHOT_FILE, GAME_FILE = "meta.json", "snapshot.json", "game-file.toml"
+META_FILE, GAME_FILE = "meta.json", "game-file.toml"
 GAME_FILE_SUM = "game_file_sha256"
 """The meta (and the log's setup) key of the kept game file's checksum: a copy changed or
 damaged since the game was started is refused rather than played by other rules."""
-MAX_JSON_BYTES = 16 * 1024 * 1024
-"""meta.json and snapshot.json are a few kilobytes; a bigger one is not ours."""
 SEQ = "seq"
 """The meta (and the log's setup) key of a game's creation sequence: 1 + the highest in the home
 when it was created. `resume` continues the latest game by it, not by the wall-clock id: after
@@ -49,20 +47,12 @@ REBUILT = "rebuilt_from_log"
 """In a meta.json rebuilt from the log's copy: whether the game ended is not yet known."""
 
 
-@dataclass(frozen=True)
-class Snapshot:
-    event_count: int
-    state: dict[str, Any]
-    cues: list[dict[str, Any]]
-    t: float
-
-
 def _warn(message: str) -> None:
     print(said("warning", message=message), file=sys.stderr, flush=True)
 
 
-class GameStore:
-    """One saved game's folder."""
+class GameStore(GameFolder):
+    """One saved game's folder: its meta, its events log and its snapshot."""
 
     def __init__(self, folder: Path, warn: Callable[[str], None] | None = None):
         self.folder = folder
@@ -331,61 +321,10 @@ class GameStore:
             return None, str(err)
         if data is None:
             return None, f"{self.folder / SNAPSHOT_FILE} is missing"
-        problem = _snapshot_problem(data, self.id)
-        if problem or not isinstance(data, dict):  # (a problem when it is no dict)
-            return None, f"{self.folder / SNAPSHOT_FILE} {problem}"
-        return Snapshot(data["event_count"], data["state"], data["cues"], float(data["t"])), None
-
-    # --- files -----------------------------------------------------------------------------
-
-    def _append(self, text: str) -> None:
-        path = self.folder / LOG_FILE
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-            try:
-                os.write(fd, text.encode("utf-8"))
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-        except OSError as err:
-            raise self._save_error(err) from None
-
-    def _truncate(self, path: Path, size: int) -> None:
-        try:
-            with path.open("r+b") as f:
-                f.truncate(size)
-                f.flush()
-                os.fsync(f.fileno())
-        except OSError as err:
-            raise self._save_error(err) from None
-
-    def _write_json(self, name: str, data: dict[str, Any]) -> None:
-        self._write_text(name, json.dumps(data, ensure_ascii=False))
-
-    def _write_text(self, name: str, text: str) -> None:
-        self._write_bytes(name, text.encode("utf-8"))
-
-    def _write_bytes(self, name: str, data: bytes) -> None:
-        """Write `name` whole or not at all (`home.write_atomic`)."""
-        try:
-            home.write_atomic(self.folder / name, data)
-        except OSError as err:
-            raise self._save_error(err) from None
-
-    def _read_json(self, name: str) -> object:
-        """The parsed file, None when it is missing; unreadable or not JSON raises DamagedGame
-        (what it means is the caller's: a snapshot is rebuilt, a meta.json too, from the log)."""
-        try:
-            return home.read_json(self.folder / name, MAX_JSON_BYTES)
-        except home.DamagedFile as err:
-            raise DamagedGame(f"saved game {self.id}: {err}") from None
-        except OSError as err:
-            raise SaveError(f"cannot read {self.folder / name} ({err.strerror}); check its permissions") from None
-
-    def _save_error(self, err: OSError) -> SaveError:
-        return SaveError(f"cannot save game {self.id} in {self.folder} ({err.strerror}); free some space or "
-                         f"make it writable, then `narrator resume {self.id}` (what was saved is kept)")
-
+        snapshot = snapshot_from(data, self.id)
+        if isinstance(snapshot, str):
+            return None, f"{self.folder / SNAPSHOT_FILE} {snapshot}"
+        return snapshot, None
 
 def next_seq(games: Path) -> int:
     """1 + the highest creation sequence of the games in `games` (1 in a new home). Two
@@ -408,21 +347,6 @@ def _sha256(text: str) -> str:
 def _meta_problem(meta: object) -> bool:
     return not isinstance(meta, dict) or not isinstance(meta.get("game"), str) \
         or not isinstance(meta.get("config"), dict) or not isinstance(meta.get("run"), dict)
-
-
-def _snapshot_problem(data: object, game_id: str) -> str | None:
-    if not isinstance(data, dict):
-        return "is not a snapshot"
-    if data.get("game_id", game_id) != game_id:
-        return f"belongs to game {data.get('game_id')}"
-    count, t = data.get("event_count"), data.get("t")
-    if not isinstance(count, int) or isinstance(count, bool) or count < 1:
-        return "has no event count"
-    if not isinstance(data.get("state"), dict) or not isinstance(data.get("cues"), list):
-        return "has no state or cues"
-    if not isinstance(t, (int, float)) or isinstance(t, bool) or not math.isfinite(t) or t < 0:
-        return "has no game clock"
-    return None
 
 
 _fsync_dir = home.fsync_dir
