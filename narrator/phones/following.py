@@ -1,9 +1,9 @@
 """How the phone page follows the hub: its changes waited on in the page's own task, and the
 private calls counted from what the hub has open.
 
-Why it stands apart from the server: the hub sits a floor below and calls nobody up here; it
-counts its changes, and the page waits on that count (`HubFollower`) and pushes each change to
-the phones. What a change means for the phones' send slots is a decision of its own
+Why it stands apart from the server: the hub sits a floor below and calls nobody up here (no
+callback is handed down to it); it counts its changes, and the page's own task waits on that
+count (`HubFollower.changes`) and pushes each change to the phones. What a change means for the phones' send slots is a decision of its own
 (`Calls`): every phone vibrates once per private call (a night call, a round), a phone counts
 its slots from the call's opening (app.js: COVER), and a slot timer that ran late covers the
 slots it missed from the last call's length. `Calls` is handed the time; it reads no clock.
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import Callable
+from typing import AsyncIterator, Callable, Coroutine
 
 from narrator.cues import Ask
 from narrator.inputs.hub import ListenerHub
@@ -52,22 +52,24 @@ class Calls:
 
 
 class HubFollower:
-    """The page's own wait on the hub's changes: `changed` at each, from the app's start to its end."""
+    """The page's own task waiting on the hub's changes, from the app's start to its end."""
 
-    def __init__(self, hub: ListenerHub, changed: Callable[[], None]) -> None:
-        self.hub, self.changed = hub, changed
+    def __init__(self, hub: ListenerHub) -> None:
+        self.hub = hub
         self.task: asyncio.Task[None] | None = None
 
-    async def _follow(self) -> None:
+    async def changes(self) -> AsyncIterator[None]:
+        """Once at once (whatever changed before the app started), then at each hub change."""
         seen = self.hub.changes
-        self.changed()  # whatever changed before the app started
+        yield
         while True:
             seen = await self.hub.changed_after(seen)
-            self.changed()
+            yield
 
-    def start(self) -> None:
+    def start(self, follow: Callable[[], Coroutine[object, object, None]]) -> None:
+        """Run `follow()` as the page's task, unless it runs already."""
         if self.task is None or self.task.done():
-            self.task = asyncio.get_running_loop().create_task(self._follow())
+            self.task = asyncio.get_running_loop().create_task(follow())
 
     async def stop(self) -> None:
         task, self.task = self.task, None

@@ -117,7 +117,7 @@ class PhoneServer:
         """Says a line aloud at any moment (`open_phones` sets it to the scheduler's voice)."""
         self.said: list[tuple[str, dict[str, Any]]] = []
         """Every line the server had said (a host screen claimed, a seat released or moved)."""
-        self.follower = HubFollower(hub, self._changed)
+        self.follower = HubFollower(hub)
         """The server's own wait on the hub's changes, from the app's start (following.py)."""
         hub.subscribe_private(self._private_line)
         self._follows_cues = hasattr(hub, "cue_watchers")
@@ -319,8 +319,13 @@ class PhoneServer:
             self.hub.hear_also(())  # a release asked and never answered: the voice stops hearing "yes"
         await self.listening.stop(lambda: self._close_streams(None))
 
+    async def _follow_hub(self) -> None:
+        """Push each of the hub's changes to the phones: a question or round opened or closed."""
+        async for _ in self.follower.changes():
+            self._changed()
+
     async def _start_following(self, app: web.Application) -> None:
-        self.follower.start()
+        self.follower.start(self._follow_hub)
 
     async def _stop_following(self, app: web.Application) -> None:
         await self.follower.stop()
