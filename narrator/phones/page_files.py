@@ -1,4 +1,4 @@
-"""What both pages send alike: their static files and the security headers on every response.
+"""The files the pages send (the game's page, both pages' scripts) and the headers on every response.
 
 Why it stands apart from the server: the game's page (server.py) and the appliance's settings
 page (settings_page.py) take turns at one address, so each must serve the other's scripts
@@ -29,6 +29,11 @@ SECURITY_HEADERS = {
     "X-Frame-Options": "DENY",
     "Content-Security-Policy": "default-src 'self'; style-src 'self'; script-src 'self'; frame-ancestors 'none'",
 }
+
+
+async def game_page(request: web.Request) -> web.StreamResponse:
+    """`/` on a game's page (the settings page serves its own, settings.html)."""
+    return web.FileResponse(STATIC / "index.html", headers={"Content-Type": "text/html; charset=utf-8"})
 
 
 async def static_file(request: web.Request) -> web.StreamResponse:

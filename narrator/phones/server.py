@@ -11,7 +11,8 @@ Every request is checked against what its token holds (a seat, the host screen);
 also against the question open right now (its serial), the player it is for and the choices
 that player may give. A refused request changes nothing and gets a 4xx with one line of JSON.
 Every POST must come from the page itself (its Origin). The game never waits on the server
-and never sees its failures: see `safe` and `guard.py`.
+and never sees its failures: see `safe` and `guard.py`. Its parts are modules of their own:
+`following`, `page_view`, `event_stream`, `listening`, `page_files` (each says its job).
 """
 
 from __future__ import annotations
@@ -30,12 +31,12 @@ from narrator.games.contract import GameConfig, GameState, SomeGame
 from narrator.inputs.heard import Heard
 from narrator.inputs.hub import ListenerHub
 from narrator.phones import (answers, carry, channel, crypto, decoys, gate, guard, host, host_channel,
-                             host_release, join_challenge, page_view, streams, table_controls, wire)
+                             host_release, join_challenge, page_files, page_view, streams, table_controls, wire)
 from narrator.phones import host_turns
 from narrator.phones.event_stream import LiveStreams
 from narrator.phones.following import Calls, HubFollower
 from narrator.phones.listening import Listening
-from narrator.phones.page_files import STATIC, security_headers, static_file
+from narrator.phones.page_files import security_headers, static_file
 from narrator.phones.network import own_names
 from narrator.phones.private import PrivateLines
 from narrator.phones.seats import HOST, Seats
@@ -273,7 +274,7 @@ class PhoneServer:
     def app(self) -> web.Application:
         app = web.Application(client_max_size=wire.MAX_BODY, middlewares=[self._check_request])
         app.on_response_prepare.append(security_headers)
-        app.router.add_get("/", self._index)
+        app.router.add_get("/", page_files.game_page)
         app.router.add_get("/static/{name}", static_file)
         app.router.add_get("/api/seats", self._seats)
         app.router.add_post("/api/join", self._join)
@@ -363,9 +364,6 @@ class PhoneServer:
         return self.seats.is_host(self.token(request, host_cookie=True))
 
     # --- handlers ---------------------------------------------------------------------------
-
-    async def _index(self, request: web.Request) -> web.StreamResponse:
-        return web.FileResponse(STATIC / "index.html", headers={"Content-Type": "text/html; charset=utf-8"})
 
     async def _seats(self, request: web.Request) -> web.Response:
         you = self.player(request)
