@@ -125,7 +125,7 @@ async def werewolf(browser, on: bool, slots: bool = True) -> dict:
 
     def hear(server, request, to, body):  # whom each call calls, and when its answer came
         if to in ("answer", "private"):
-            latency.append(time.monotonic() - server._call_opened)
+            latency.append(time.monotonic() - server.calls.opened)
         return dispatch(server, request, to, body)
     channel.dispatch = hear
     try:

@@ -315,7 +315,7 @@ def test_the_page_derives_and_pads_as_the_narrator_does():
     tests prove a key derived on the page opens here)."""
     import re
 
-    from narrator.phones.server import STATIC, STATIC_FILES
+    from narrator.phones.page_files import STATIC, STATIC_FILES
 
     page = (STATIC / "seal.js").read_text()
     kdf = re.search(r"N: (\d+), r: (\d+), p: (\d+), key: (\d+), id: (\d+)", page).groups()

@@ -15,7 +15,7 @@ import asyncio
 import aiohttp
 import pytest
 
-from narrator.phones import guard, host, server as server_module, wire
+from narrator.phones import guard, host, listening, wire
 from narrator.phones.seats import HOST, Seats, new_seat_code
 from tests.phones_harness import NAMES5, Phone, open_table, wait_for
 
@@ -101,7 +101,7 @@ def test_a_join_whose_sender_hung_up_takes_no_seat(monkeypatch, cancel, check):
         await go_on.wait()  # the join is under way when its sender goes
         return body
 
-    monkeypatch.setattr(server_module, "HANDLER_CANCELLATION", cancel)
+    monkeypatch.setattr(listening, "HANDLER_CANCELLATION", cancel)
     monkeypatch.setattr(wire, "json_body", slow_body)
     if not check:
         monkeypatch.setattr(host, "_gone", lambda request: False)

@@ -56,7 +56,7 @@ def _games_kept():
             port = await server.start("127.0.0.1", 0)
             statuses += await _a_phone_visits(f"http://127.0.0.1:{port}", [
                 ("GET", "/api/seats", None), ("POST", "/api/join", {"code": "WRONGCODE1"}), ("GET", "/api/view", None)])
-            kept += [weakref.ref(server), weakref.ref(server._runner.app)]
+            kept += [weakref.ref(server), weakref.ref(server.listening.runner.app)]
             kept += [weakref.ref(pack) for pack in server.packs.values()]
             await server.stop()
             store.close()

@@ -329,7 +329,7 @@ def test_a_foreign_host_name_gets_no_seat_and_no_view():
 
 def test_one_seat_cannot_hog_the_live_streams():
     async def attack(table, phones):
-        from narrator.phones.server import MAX_STREAMS_PER_SEAT
+        from narrator.phones.event_stream import MAX_STREAMS_PER_SEAT
 
         aki = phones["Aki"]
         open_streams = [await aki.session.get("/api/events") for _ in range(MAX_STREAMS_PER_SEAT)]
@@ -341,7 +341,7 @@ def test_one_seat_cannot_hog_the_live_streams():
         finally:
             for r in open_streams:
                 r.close()
-        streams = table.server._seat_streams  # the server checks a quiet stream's page every CHECK_EVERY s
+        streams = table.server.live.seats  # the server checks a quiet stream's page every CHECK_EVERY s
         await wait_for(lambda: _true(streams.get("Aki", 0) < MAX_STREAMS_PER_SEAT), timeout=30)
         assert (await aki.first_event())["seat"] == "Aki"  # closed pages free their places
 

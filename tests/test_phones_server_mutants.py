@@ -9,9 +9,9 @@ import pytest
 
 from narrator.games import get_game
 from narrator.inputs.hub import ListenerHub
-from narrator.phones import network, server as server_module
+from narrator.phones import event_stream, network, page_view, server as server_module
 from narrator.phones.seats import HOST, Seats
-from narrator.phones.server import PhoneServer, _own_names
+from narrator.phones.server import PhoneServer
 from narrator.phones.table import page_packs
 from narrator.settings import build_settings
 
@@ -58,7 +58,7 @@ def test_a_failing_call_from_the_game_is_one_line_on_stderr_and_returns_nothing(
 def test_the_page_answers_to_the_names_a_phone_may_use_for_its_address(monkeypatch, bound, lan, mdns, names):
     monkeypatch.setattr(network, "lan_ip", lambda: lan)
     monkeypatch.setattr(network, "mdns_name", lambda: mdns)
-    assert _own_names(bound) == names
+    assert network.own_names(bound) == names
 
 
 def test_the_timer_a_phone_sees_counts_down_by_the_games_clock_and_stops_at_zero():
@@ -107,7 +107,7 @@ def test_the_call_counts_each_private_round_once_however_often_it_changes():
 def test_every_open_page_is_told_of_a_change_once_until_it_reads_it():
     server, _ = make()
     queue = asyncio.Queue()
-    server._streams.add(queue)
+    server.live.queues.add(queue)
     server._changed()
     server._changed()
     assert queue.qsize() == 1 and queue.get_nowait() == "changed"
@@ -185,14 +185,14 @@ def stub_view(monkeypatch, private=None, ask=None):
         return {"private": {k: list(v) if isinstance(v, list) else v for k, v in (private or {}).items()},
                 "ask": dict(ask) if ask else None}
 
-    monkeypatch.setattr(server_module, "build_view", build)
+    monkeypatch.setattr(page_view, "build_view", build)
     return calls
 
 
 def test_a_view_is_built_from_what_the_phones_show_and_the_state_for_that_seat(monkeypatch):
     server, hub = make()
     calls = stub_view(monkeypatch)
-    server.shown, server.state, server.call = "shown", "state", 7
+    server.shown, server.state, server.calls.count = "shown", "state", 7
     view = server.view("Aki")
     assert calls == [(server.game, server.config, "shown", "state", "Aki", hub.open_ask, server._ask_text)]
     assert view["call"] == 7 and view["waiting"] is None and view["host"] is None
@@ -218,7 +218,7 @@ def test_a_players_view_carries_what_the_open_round_asks_of_them(monkeypatch):
     server, _ = make()
     stub_view(monkeypatch)
     asked = []
-    monkeypatch.setattr(server_module, "request_view",
+    monkeypatch.setattr(page_view, "request_view",
                         lambda collect, name, text: asked.append((collect, name, text)) or {"for": name})
     server.hub = SimpleNamespace(open_ask=None, open_collect=("round", 3))
     assert server.view("Aki")["request"] == {"for": "Aki"}
@@ -429,7 +429,7 @@ def test_a_seated_phones_stream_sends_its_sealed_view_at_once_and_at_each_change
         assert len(first) == wire.BUCKET and first.startswith(b"data: {")
         view = crypto.unseal(key, json.loads(first[len(b"data: "):])["box"])
         assert view["call"] == 0 and view["host"] is None and view["waiting"] is None
-        server.call = 3
+        server.calls.count = 3
         server._changed()
         view = crypto.unseal(key, json.loads((await _next_event(response))[6:])["box"])
         assert view["call"] == 3
@@ -446,36 +446,36 @@ def test_a_stream_ends_when_its_seat_is_released_or_the_server_stops():
         server.seats.release("Aki")
         server._changed()
         assert await asyncio.wait_for(response.content.read(), 10) == b""  # ended
-        assert server._seat_streams.get("Aki") == 0 and not server._streams
+        assert server.live.seats.get("Aki") == 0 and not server.live.queues
         _seat(server, jar, base, "Ben")
         response = await _open_stream(session, base)
         await _next_event(response)
         await server._close_streams(None)
         assert await asyncio.wait_for(response.content.read(), 10) == b""
-        assert server._seat_streams["Ben"] == 0
+        assert server.live.seats["Ben"] == 0
 
     streaming(test)
 
 
 def test_a_seat_keeps_four_pages_open_and_a_closed_one_frees_its_place(monkeypatch):
-    monkeypatch.setattr(server_module, "CHECK_EVERY", 0.02)  # how soon a gone page is noticed
+    monkeypatch.setattr(event_stream, "CHECK_EVERY", 0.02)  # how soon a gone page is noticed
 
     async def test(server, session, base, jar):
         _seat(server, jar, base)
         streams = []
-        for _ in range(server_module.MAX_STREAMS_PER_SEAT):
+        for _ in range(event_stream.MAX_STREAMS_PER_SEAT):
             streams.append(await _open_stream(session, base))
             await _next_event(streams[-1])
-        assert server._seat_streams["Aki"] == 4
+        assert server.live.seats["Aki"] == 4
         refused = await _open_stream(session, base)
         assert refused.status == 429
         assert (await refused.json()) == {"error": "too many open pages for this seat; close one and reload"}
         streams.pop().close()
         for _ in range(500):  # the server sees the page gone at its next check
-            if server._seat_streams["Aki"] == 3:
+            if server.live.seats["Aki"] == 3:
                 break
             await asyncio.sleep(0.01)
-        assert server._seat_streams["Aki"] == 3
+        assert server.live.seats["Aki"] == 3
         again = await _open_stream(session, base)
         assert again.status == 200
         for s in streams + [again]:
@@ -485,8 +485,8 @@ def test_a_seat_keeps_four_pages_open_and_a_closed_one_frees_its_place(monkeypat
 
 
 def test_a_quiet_stream_gets_a_keepalive_comment_then_its_next_view(monkeypatch):
-    monkeypatch.setattr(server_module, "CHECK_EVERY", 0.01)
-    monkeypatch.setattr(server_module, "KEEPALIVE", 0.05)
+    monkeypatch.setattr(event_stream, "CHECK_EVERY", 0.01)
+    monkeypatch.setattr(event_stream, "KEEPALIVE", 0.05)
 
     async def test(server, session, base, jar):
         _seat(server, jar, base)
@@ -512,7 +512,7 @@ def test_the_host_screens_stream_carries_the_host_view_and_a_stranger_gets_none(
         jar.update_cookies({server.host_cookie: "host-token"}, URL(base))
         response = await _open_stream(session, base)
         view = json.loads((await _next_event(response))[6:])
-        assert view["host"]["free"] == 5 and server._seat_streams[HOST] == 1
+        assert view["host"]["free"] == 5 and server.live.seats[HOST] == 1
         response.close()
 
     streaming(test)
@@ -521,8 +521,8 @@ def test_the_host_screens_stream_carries_the_host_view_and_a_stranger_gets_none(
 def test_a_quiet_stream_sends_keepalives_and_stays_open(monkeypatch):
     """A stream with nothing new says `: keepalive` every KEEPALIVE seconds (proxies and phones
     drop a silent connection), and goes on after each: the waits are cut short here."""
-    monkeypatch.setattr(server_module, "CHECK_EVERY", 0.01)
-    monkeypatch.setattr(server_module, "KEEPALIVE", 0.03)
+    monkeypatch.setattr(event_stream, "CHECK_EVERY", 0.01)
+    monkeypatch.setattr(event_stream, "KEEPALIVE", 0.03)
 
     async def test(server, session, base, jar):
         _seat(server, jar, base)
@@ -580,7 +580,7 @@ def test_a_port_in_use_is_one_line_that_names_the_fix():
         server, _ = make()
         with pytest.raises(SetupError) as refused:
             await server.start("127.0.0.1", busy.getsockname()[1])
-        assert server._listener is None and server.addresses == []
+        assert server.listening.listener is None and server.addresses == []
         return str(refused.value)
 
     try:
@@ -639,12 +639,12 @@ def test_stop_closes_the_port_and_ends_the_sweeper_and_a_second_stop_is_harmless
     async def main():
         server, _ = make()
         port = await server.start("127.0.0.1", 0)
-        sweeper = server._sweeper
+        sweeper = server.listening.sweeper
         assert not sweeper.done()
         await server.stop()
         await asyncio.wait({sweeper}, timeout=5)  # cancelled by stop, it ends at once (5 s: a bound)
-        assert sweeper.cancelled() and server._sweeper is None
-        assert server._listener is None and server._runner is None and server.addresses == []
+        assert sweeper.cancelled() and server.listening.sweeper is None
+        assert server.listening.listener is None and server.listening.runner is None and server.addresses == []
         with pytest.raises(OSError):
             await asyncio.open_connection("127.0.0.1", port)
         await server.stop()
@@ -737,7 +737,7 @@ def test_a_seat_released_with_no_change_pushed_ends_its_stream_at_the_next_check
     token is worth nothing at its next check, ends, and frees its place; no error is logged."""
     import logging
 
-    monkeypatch.setattr(server_module, "CHECK_EVERY", 0.01)
+    monkeypatch.setattr(event_stream, "CHECK_EVERY", 0.01)
     caplog.set_level(logging.DEBUG, logger="aiohttp")
 
     async def test(server, session, base, jar):
@@ -747,7 +747,7 @@ def test_a_seat_released_with_no_change_pushed_ends_its_stream_at_the_next_check
         await _next_event(response)
         server.seats.release("Ben")  # no _changed(): only the stream's own check can see it
         assert await asyncio.wait_for(response.content.read(), 10) == b""
-        assert server._seat_streams["Ben"] == 0 and not server._streams
+        assert server.live.seats["Ben"] == 0 and not server.live.queues
 
     streaming(test)
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.records
@@ -759,10 +759,10 @@ def test_a_views_call_length_and_age_are_the_calls_own_to_the_millisecond(monkey
     server, _ = make()
     server.clock = SimpleNamespace(now=lambda: 0.0)
     assert server.view_now("Aki")["call_length"] is None and server.view_now("Aki")["call_age"] is None
-    server._call_length = 12.34567
+    server.calls.length = 12.34567
     monkeypatch.setattr(server, "_count_calls", lambda: None)  # the call's figures as set here, not the hub's
     monkeypatch.setattr(server_module.time, "monotonic", lambda: 1000.98765)
-    server._in_call, server._call_opened = True, 990.0
+    server.calls.open, server.calls.opened = True, 990.0
     view = server.view_now("Aki")
     assert view["call_length"] == 12.346 and view["call_age"] == 10.988
     assert server.view("Aki")["call_age"] is None  # by the moment: only in the view as it leaves

@@ -8,7 +8,7 @@ import base64
 import aiohttp
 
 from narrator.phones.seats import HOST
-from narrator.phones.server import SECURITY_HEADERS
+from narrator.phones.page_files import SECURITY_HEADERS
 from tests.phones_harness import NAMES5, Phone, open_table
 
 NO_SEAT = (401, {"error": "no seat: enter your seat's code first"})

@@ -18,7 +18,7 @@ import pytest
 
 from narrator.phones import crypto, streams
 from narrator.phones.seats import HOST
-from narrator.phones.server import MAX_STREAMS_PER_SEAT
+from narrator.phones.event_stream import MAX_STREAMS_PER_SEAT
 from tests.phones_harness import NAMES5, Phone, open_table
 
 HELD = 5.0
@@ -77,7 +77,7 @@ def test_a_sniffed_cookie_cannot_keep_the_seat_or_the_host_screen_from_their_str
                                              MAX_STREAMS_PER_SEAT)
                 hogs.append((session, opened))
                 assert [r.status for r in opened] == [200] * MAX_STREAMS_PER_SEAT
-            assert server._seat_streams["Aki"] == server._seat_streams[HOST] == MAX_STREAMS_PER_SEAT
+            assert server.live.seats["Aki"] == server.live.seats[HOST] == MAX_STREAMS_PER_SEAT
             ok = 200 if protected else 429
             assert await asyncio.wait_for(_status(aki, _seat_proof(aki)), HELD) == ok
             assert await asyncio.wait_for(_status(host, _host_proof(secret, server.keys.public_key, 10)), HELD) == ok
@@ -87,7 +87,7 @@ def test_a_sniffed_cookie_cannot_keep_the_seat_or_the_host_screen_from_their_str
             assert await _status(aki, used) == ok  # a second page of its own: in place of another
             for proof in (None, used, _seat_proof(aki, "view"), "garbage"):
                 assert await _status(aki, proof) == 429
-            assert server._seat_streams["Aki"] == MAX_STREAMS_PER_SEAT
+            assert server.live.seats["Aki"] == MAX_STREAMS_PER_SEAT
             assert await _status(host, _host_proof(secret, server.keys.public_key, 10)) == 429  # its counter: taken
         finally:
             for r in KEPT:

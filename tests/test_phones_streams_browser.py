@@ -13,7 +13,7 @@ import pytest
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from narrator.phones import streams
-from narrator.phones.server import MAX_STREAMS_PER_SEAT
+from narrator.phones.event_stream import MAX_STREAMS_PER_SEAT
 from narrator.phones.seats import HOST
 from tests.phones_harness import NAMES5, open_table, wait_for
 from tests.test_phones_browser import browsers, seat_everyone
@@ -42,7 +42,7 @@ def test_a_reloaded_page_shows_its_view_past_a_laptop_holding_its_cookie(request
                 aki = pages["Aki"]
                 cookies = {c["name"]: c["value"] for page in (aki, host) for c in await page.context.cookies()}
                 laptop = aiohttp.ClientSession(base_url=table.base, cookie_jar=aiohttp.CookieJar(unsafe=True))
-                seats = table.server._seat_streams
+                seats = table.server.live.seats
                 for page, key, cookie, shown in ((aki, "Aki", table.server.cookie, "#who:text-is('1. Aki')"),
                                                  (host, HOST, table.server.host_cookie, "#host")):
                     await page.goto("about:blank")  # the phone's screen locks; its stream ends

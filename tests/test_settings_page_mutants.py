@@ -106,12 +106,12 @@ def test_a_page_loaded_from_the_other_page_still_gets_its_scripts_here():
     script refused left it at 「…」 for good (issue 37's evening). Each page's scripts are served
     by the other, and the last one (stuck.js) reloads a page whose own script never ran."""
     import re
-    from narrator.phones import server as game_page
+    from narrator.phones import page_files
 
     for html in ("index.html", "settings.html"):
         scripts = re.findall(r'src="/static/([^"]+)"', (STATIC / html).read_text())
         assert scripts[-1] == "stuck.js", html
-        for other in (game_page.STATIC_FILES, settings_page.FILES):
+        for other in (page_files.STATIC_FILES, settings_page.FILES):
             missing = [name for name in scripts + ["style.css", "strings.json"] if name not in other]
             assert not missing, f"{html}'s {missing} refused by a page"
 

@@ -1,4 +1,4 @@
-"""Where the phone page listens and the address the narrator announces.
+"""Where the phone page listens, the address the narrator announces and the names it answers to.
 
 By default the server binds the machine's local network interface (the address a UDP
 socket would use to leave the machine; nothing is sent), not every interface; a table
@@ -54,6 +54,20 @@ def join_url(host: str, port: int) -> str:
     if ":" in host:
         host = f"[{host}]"
     return f"http://{host}:{port}/"
+
+
+def own_names(host: str) -> set[str]:
+    """The names a phone may use for a page bound to `host`: both pages answer to these alone
+    (their Host header), so a page elsewhere that points a name of its own at this machine
+    (DNS rebinding) gets 421 and no seat."""
+    names = {host.lower()}
+    if host in ("0.0.0.0", "::", ""):
+        names |= {n for n in (lan_ip(), "127.0.0.1", "localhost") if n}
+    if host in ("127.0.0.1", "::1"):
+        names.add("localhost")
+    if host not in LOOPBACK:
+        names |= {n for n in (mdns_name(),) if n}
+    return {f"[{n}]" if ":" in n else n for n in names}
 
 
 def spoken_address(url: str) -> str:

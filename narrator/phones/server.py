@@ -11,7 +11,8 @@ Every request is checked against what its token holds (a seat, the host screen);
 also against the question open right now (its serial), the player it is for and the choices
 that player may give. A refused request changes nothing and gets a 4xx with one line of JSON.
 Every POST must come from the page itself (its Origin). The game never waits on the server
-and never sees its failures: see `safe` and `guard.py`.
+and never sees its failures: see `safe` and `guard.py`. Its parts are modules of their own:
+`following`, `page_view`, `event_stream`, `listening`, `page_files` (each says its job).
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ import asyncio
 import functools
 import sys
 import time
-from pathlib import Path
 from typing import Any, Callable, ParamSpec, Sequence, TypeVar
 
 from aiohttp import web
@@ -30,40 +30,20 @@ from narrator.cues import Ask, Collect, Cue, End, Timer
 from narrator.games.contract import GameConfig, GameState, SomeGame
 from narrator.inputs.heard import Heard
 from narrator.inputs.hub import ListenerHub
-from narrator.phones import (answers, app_cache, carry, channel, crypto, decoys, gate, guard, host, host_channel,
-                             host_release, join_challenge, streams, table_controls, wire)
+from narrator.phones import (answers, carry, channel, crypto, decoys, gate, guard, host, host_channel,
+                             host_release, join_challenge, page_files, page_view, streams, table_controls, wire)
 from narrator.phones import host_turns
-from narrator.phones.private import PrivateLines, request_view
+from narrator.phones.event_stream import LiveStreams
+from narrator.phones.following import Calls, HubFollower
+from narrator.phones.listening import Listening
+from narrator.phones.page_files import security_headers, static_file
+from narrator.phones.network import own_names
+from narrator.phones.private import PrivateLines
 from narrator.phones.seats import HOST, Seats
 from narrator.phones.standings import TableHistory
-from narrator.phones.views import build_view
 from narrator.sound.voicepack import VoicePack
 from narrator.table.clock import Clock
 
-STATIC = Path(__file__).with_name("static")
-STATIC_FILES = {"app.js": "text/javascript", "settings.js": "text/javascript", "seal.js": "text/javascript",
-                "nacl-fast.min.js": "text/javascript", "scrypt.js": "text/javascript", "style.css": "text/css",
-                "strings.json": "application/json", "stuck.js": "text/javascript"}
-"""The files of both pages (the game's and the appliance's settings page, settings_page.py),
-served by both: the two take turns at one address, so a page whose HTML came from one may ask
-the other for its scripts (a reload as a game starts or ends). A script refused there left the
-page at 「…」 for good (issue 37's evening: a phone stuck after a game's end); served, it finds
-its page gone and reloads to the one now here."""
-MAX_STREAMS_PER_SEAT = 4
-"""Open pages one seat may keep (a phone and a reload or two); more is someone hogging the Pi."""
-HANDLER_CANCELLATION = True
-"""A handler whose client hung up is cancelled (aiohttp's default since 3.8.6 lets it run on,
-so a gone sender's join could still take a seat, and its body read raise a traceback)."""
-KEEPALIVE = 15.0
-CHECK_EVERY = 0.5
-"""Seconds between checks that a quiet stream's page is still there."""
-SECURITY_HEADERS = {
-    "Cache-Control": "no-store",
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "X-Frame-Options": "DENY",
-    "Content-Security-Policy": "default-src 'self'; style-src 'self'; script-src 'self'; frame-ancestors 'none'",
-}
 SHOWN_AT = (Timer, Ask, Collect, End)
 """Cues at which the phones catch up with the game: by then the step's announcements (the
 morning, a death) have been spoken, so a phone never tells its player first. (Not a
@@ -109,15 +89,8 @@ class PhoneServer:
         self.timer_serial = 0
         """Counts the timers, so the host screen's "end it now" names the one it ends."""
         self.end_lines = table_controls.EndLines()
-        self.call = 0
-        """Counts the private calls (night calls, rounds): every phone vibrates at each."""
-        self._last_call: tuple[str, int] | None = None
-        self._call_opened = 0.0
-        """When the last call opened (time.monotonic): the phones' send slots count from it."""
-        self._in_call = False
-        self._call_length: float | None = None
-        """Seconds the last call lasted, open to close (or to the next call): a phone whose slot
-        timer ran late sends the slots it missed (app.js: COVER)."""
+        self.calls = Calls()
+        """The private calls counted from what the hub has open (following.py)."""
         self.clock: Clock | None = None
         """The game's clock (`open_phones` sets it), so the timer shown follows --time-scale."""
         self.waiting: asyncio.Future[None] | None = None
@@ -130,11 +103,9 @@ class PhoneServer:
         self.keys = crypto.SeatKeys()
         """Each seated phone's key (`make_server` keeps them in the game folder)."""
         self.guard = guard.ConnectionGuard(*guard.caps_for(guard.raise_file_limit()))
-        self._streams: set[asyncio.Queue[str]] = set()
-        self._seat_streams = streams.SeatStreams(MAX_STREAMS_PER_SEAT)
-        self._runner: web.AppRunner | None = None
-        self._listener: asyncio.Server | None = None
-        self._sweeper: asyncio.Task[None] | None = None
+        self.live = LiveStreams()
+        """The open pages' event streams (event_stream.py)."""
+        self.listening = Listening()
         self.gate = gate.JoinGate(delay=host.WRONG_CODE_DELAY)
         self.challenges = join_challenge.Challenges(now=lambda: self.gate.now())
         self.decoys = decoys.DecoyBudget()
@@ -147,8 +118,8 @@ class PhoneServer:
         """Says a line aloud at any moment (`open_phones` sets it to the scheduler's voice)."""
         self.said: list[tuple[str, dict[str, Any]]] = []
         """Every line the server had said (a host screen claimed, a seat released or moved)."""
-        self._follower: asyncio.Task[None] | None = None
-        """The server's own wait on the hub's changes (`_follow_hub`), from the app's start."""
+        self.follower = HubFollower(hub)
+        """The server's own wait on the hub's changes, from the app's start (following.py)."""
         hub.subscribe_private(self._private_line)
         self._follows_cues = hasattr(hub, "cue_watchers")
         if self._follows_cues:
@@ -180,48 +151,22 @@ class PhoneServer:
         elif self.end_lines.follow(cue, self._text):  # the end's lines, listed on the host screen
             self._changed()
 
+    @property
+    def call(self) -> int:
+        """How many private calls (night calls, rounds) there have been: every phone vibrates at each."""
+        return self.calls.count
+
     @safe
     def _changed(self) -> None:
         self._count_calls()
-        for queue in self._streams:
-            if queue.empty():
-                queue.put_nowait("changed")
+        self.live.changed()
 
     def _count_calls(self) -> None:
-        """Follow the private calls (night calls, rounds) from what the hub has open now. It
-        changes nothing when nothing changed, so it runs at each change the server sees and
-        before each view: the server's wait on the hub (`_follow_hub`) wakes a loop turn after
-        the hub changed, and a view built meanwhile must not show a call's question with the
-        call not yet counted (a phone would tap outside its slots: app.js COVER)."""
-        open_ask, open_collect = self.hub.open_ask, self.hub.open_collect
-        serial = None
-        if open_ask is not None and open_ask[1].player is not None or open_collect is not None:
-            serial = ("ask", open_ask[0]) if open_ask is not None and open_ask[1].player else ("round", open_collect[0])  # type: ignore[index]  # a round is open when no private question is
-        now = time.monotonic()
-        if self._in_call and serial != self._last_call:  # the call closed, or the next one opened
-            self._call_length = now - self._call_opened
-        if serial is not None and serial != self._last_call:
-            self._last_call, self.call, self._call_opened = serial, self.call + 1, now
-        self._in_call = serial is not None
-
-    async def _follow_hub(self) -> None:
-        """Wait on the hub's changes in the server's own task and push each to the phones: a
-        question or round opened or closed (the hub counts its changes and calls nobody up here)."""
-        seen = self.hub.changes
-        self._changed()  # whatever changed before the app started
-        while True:
-            seen = await self.hub.changed_after(seen)
-            self._changed()
-
-    async def _start_following(self, app: web.Application) -> None:
-        if self._follower is None or self._follower.done():
-            self._follower = asyncio.get_running_loop().create_task(self._follow_hub())
-
-    async def _stop_following(self, app: web.Application | None) -> None:
-        follower, self._follower = self._follower, None
-        if follower is not None and not follower.done():
-            follower.cancel()
-            await asyncio.gather(follower, return_exceptions=True)
+        """The calls as the hub has them open now. It runs at each change the server sees and
+        before each view: the server's wait on the hub wakes a loop turn after the hub changed,
+        and a view built meanwhile must not show a call's question with the call not yet
+        counted (a phone would tap outside its slots: app.js COVER)."""
+        self.calls.follow(self.hub.open_ask, self.hub.open_collect, time.monotonic())
 
     @safe
     def _private_line(self, to: str, line: str, text: str) -> None:
@@ -297,43 +242,15 @@ class PhoneServer:
         self._changed()
 
     def view(self, name: str | None, is_host: bool = False) -> dict[str, Any]:
-        """Everything this phone shows now (see views.py for what may be in it)."""
+        """Everything this phone shows now (page_view.py; views.py for the game's part)."""
         self._count_calls()  # the call as the hub has it now, though the server's wait is yet to wake
-        view = build_view(self.game, self.config, self.shown, self.state, name, self.hub.open_ask, self._ask_text)
-        view["call"] = self.call
-        # Whether a call is open is said aloud: the same on every phone, as are its times.
-        view["calling"] = self._in_call
-        view["call_length"] = None if self._call_length is None else round(self._call_length, 3)
-        view["call_age"] = None  # by the moment: only in the view as it leaves (`view_now`)
-        view["timer"] = None
-        if self.timer is not None:
-            started, seconds = self.timer
-            view["timer"] = max(0, round(seconds - (self._now() - started)))
-        view["waiting"] = {"free": len(self.seats.free())} if self.waiting is not None else None
-        view["messages"], view["request"] = [], None
-        if name is not None:
-            private = view["private"]
-            shown = set()
-            if "lines" in private:  # the role card and attribute, shown in the cards box already
-                shown = {line for line, _ in private["lines"]}
-            for key in [k for k in private if k.endswith("lines")]:  # the game's own lines, worded
-                private[key] = [self._text(line, params) for line, params in private[key]]
-            view["messages"] = [e["text"] for e in self.private_lines.of(name) if e["line"] not in shown]
-            view["request"] = request_view(self.hub.open_collect, name, self._text)
-        view["host"] = host.host_view(self) if is_host else None
-        if is_host:
-            view["host"]["timer_serial"] = self.timer_serial if self.timer is not None else None
-            view["host"]["end_lines"] = self.end_lines.shown()
-            view["host"]["no_speaker"] = self.no_speaker
-        if not is_host and view["ask"] is not None and not view["ask"]["private"]:
-            view["ask"] = None  # public questions are answered on the host screen (answers.py)
-        return view
+        return page_view.compose(self, name, is_host)
 
     def view_now(self, name: str | None, is_host: bool = False) -> dict[str, Any]:
         """The view as it leaves now: with the open call's age, which the phones' send slots
         count from (app.js: COVER); it changes by the moment, so `view` leaves it out."""
         view = self.view(name, is_host)
-        view["call_age"] = round(time.monotonic() - self._call_opened, 3) if self._in_call else None
+        view["call_age"] = self.calls.age(time.monotonic())
         return view
 
     def _now(self) -> float:
@@ -356,9 +273,9 @@ class PhoneServer:
 
     def app(self) -> web.Application:
         app = web.Application(client_max_size=wire.MAX_BODY, middlewares=[self._check_request])
-        app.on_response_prepare.append(_headers)
-        app.router.add_get("/", self._index)
-        app.router.add_get("/static/{name}", self._static)
+        app.on_response_prepare.append(security_headers)
+        app.router.add_get("/", page_files.game_page)
+        app.router.add_get("/static/{name}", static_file)
         app.router.add_get("/api/seats", self._seats)
         app.router.add_post("/api/join", self._join)
         app.router.add_get("/api/view", self._view)
@@ -378,25 +295,19 @@ class PhoneServer:
 
     async def start(self, host_: str, port: int) -> int:
         """Listen on `host_:port` (port 0: any free port); returns the port."""
-        self._runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=2.0,
-                                     keepalive_timeout=guard.REQUEST_TIMEOUT,
-                                     handler_cancellation=HANDLER_CANCELLATION)
-        await self._runner.setup()
         try:
-            self._listener, self._sweeper = await guard.listen(self._runner, self.guard, host_, port)
+            port = await self.listening.start(self.app(), self.guard, host_, port)
         except OSError as err:
-            await self._runner.cleanup()
             from narrator.errors import SetupError
 
             raise SetupError(f"the phone page cannot listen on {host_}:{port} ({err.strerror}); "
                              "choose another --port or --host") from None
-        port = self.addresses[0][1]
-        self.allowed_hosts |= {f"{h}:{port}" for h in _own_names(host_)}
+        self.allowed_hosts |= {f"{h}:{port}" for h in own_names(host_)}
         return port
 
     @property
     def addresses(self) -> list[tuple[str, int]]:
-        return [s.getsockname()[:2] for s in self._listener.sockets] if self._listener else []
+        return self.listening.addresses
 
     async def stop(self) -> None:
         """Stop listening and undo every registration with the hub (see `ListenerHub.forget`).
@@ -404,24 +315,24 @@ class PhoneServer:
         if hasattr(self.hub, "forget"):  # a test's stand-in hub may have nothing to forget
             self.hub.forget(self)
         self.hub.detach_phones(self._table_confirms)
-        await self._stop_following(None)
+        await self.follower.stop()
         if self.release_until is not None and hasattr(self.hub, "hear_also"):
             self.hub.hear_also(())  # a release asked and never answered: the voice stops hearing "yes"
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            self._sweeper = None
-        if self._listener is not None:
-            self._listener.close()
-            self._listener = None
-        if self._runner is not None:
-            await self._close_streams(None)
-            await self._runner.cleanup()
-            self._runner = None
-            app_cache.forget_stopped_apps()  # else aiohttp's cache keeps this game's server alive
+        await self.listening.stop(lambda: self._close_streams(None))
+
+    async def _follow_hub(self) -> None:
+        """Push each of the hub's changes to the phones: a question or round opened or closed."""
+        async for _ in self.follower.changes():
+            self._changed()
+
+    async def _start_following(self, app: web.Application) -> None:
+        self.follower.start(self._follow_hub)
+
+    async def _stop_following(self, app: web.Application) -> None:
+        await self.follower.stop()
 
     async def _close_streams(self, app: web.Application | None) -> None:
-        for queue in self._streams:
-            queue.put_nowait("close")
+        self.live.close()
 
     @web.middleware
     async def _check_request(self, request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -454,15 +365,6 @@ class PhoneServer:
 
     # --- handlers ---------------------------------------------------------------------------
 
-    async def _index(self, request: web.Request) -> web.StreamResponse:
-        return web.FileResponse(STATIC / "index.html", headers={"Content-Type": "text/html; charset=utf-8"})
-
-    async def _static(self, request: web.Request) -> web.StreamResponse:
-        name = request.match_info["name"]
-        if name not in STATIC_FILES:
-            return wire.error(404, "no such file")
-        return web.FileResponse(STATIC / name, headers={"Content-Type": f"{STATIC_FILES[name]}; charset=utf-8"})
-
     async def _seats(self, request: web.Request) -> web.Response:
         you = self.player(request)
         carried = self.keys.carried(self.token(request)) if you is not None else None
@@ -485,61 +387,11 @@ class PhoneServer:
         if name is None and not is_host:
             return wire.error(401, "no seat: enter your seat's code first")
         key = name or HOST
-        queue: asyncio.Queue[str] = asyncio.Queue()
-        if not self._seat_streams.admit(key, queue, streams.proven(self, request, key)):
-            return wire.error(429, "too many open pages for this seat; close one and reload")
-        try:
-            response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "X-Accel-Buffering": "no"})
-            await response.prepare(request)
-        except BaseException:
-            self._seat_streams.leave(key, queue)
-            raise
-        self.guard.streaming(request.transport)
-        self._streams.add(queue)
-        quiet = 0.0
-        try:
-            queue.put_nowait("changed")
-            while True:
-                if self.player(request) != name or self.is_host(request) != is_host:
-                    break  # the seat was released: this token is worth nothing now
-                try:
-                    item = await asyncio.wait_for(queue.get(), CHECK_EVERY)
-                except asyncio.TimeoutError:
-                    if request.transport is None or request.transport.is_closing():
-                        break  # the page went away: free its place now, not at the next write
-                    quiet += CHECK_EVERY
-                    if quiet >= KEEPALIVE:
-                        await response.write(b": keepalive\n\n")
-                        quiet = 0.0
-                    continue
-                if item == "close" or self.player(request) != name or self.is_host(request) != is_host:
-                    break  # closed, or the seat was released while this stream waited
-                # every phone gets a message at every change, of the same size: nobody's
-                # traffic tells when their own view changed
-                await response.write(wire.event_frame(channel.sealed_view(self, request, self.view_now(name, is_host))))
-                quiet = 0.0
-        except (ConnectionResetError, asyncio.CancelledError):
-            pass
-        finally:
-            self._streams.discard(queue)
-            self._seat_streams.leave(key, queue)
-        return response
 
+        def held() -> bool:
+            return self.player(request) == name and self.is_host(request) == is_host
 
-def _own_names(host_: str) -> set[str]:
-    """The names a phone may use for a server bound to `host_`."""
-    from narrator.phones.network import lan_ip, mdns_name
+        def view() -> bytes:
+            return wire.event_frame(channel.sealed_view(self, request, self.view_now(name, is_host)))
 
-    names = {host_.lower()}
-    if host_ in ("0.0.0.0", "::", ""):
-        names |= {n for n in (lan_ip(), "127.0.0.1", "localhost") if n}
-    if host_ in ("127.0.0.1", "::1"):
-        names.add("localhost")
-    if host_ not in ("127.0.0.1", "::1", "localhost"):
-        names |= {n for n in (mdns_name(),) if n}
-    return {f"[{n}]" if ":" in n else n for n in names}
-
-
-async def _headers(request: web.Request, response: web.StreamResponse) -> None:
-    for key, value in SECURITY_HEADERS.items():
-        response.headers.setdefault(key, value)
+        return await self.live.serve(request, key, streams.proven(self, request, key), self.guard, view, held)

@@ -34,12 +34,13 @@ from narrator.phones import (app_cache, carry, crypto, gate, guard, host_channel
                              naming, settings_view, wire)
 from narrator.phones.host_turns import PendingHost
 from narrator.phones.seats import new_table_code, normal_code
-from narrator.phones.server import STATIC_FILES, _own_names
+from narrator.phones.network import own_names
+from narrator.phones.page_files import STATIC_FILES
 from narrator.sound.voicepack import VoicePack
 
 STATIC = Path(__file__).with_name("static")
 FILES = STATIC_FILES
-"""The same files as the game's page (server.py says why)."""
+"""The same files as the game's page (page_files.py says why)."""
 HOST_COOKIE, SEAT_COOKIE = carry.COOKIE, "narrator_settings_seat"
 WRONG_CODE_DELAY = gate.WRONG_CODE_DELAY
 """Read when a page is made (its `gate`); a test may set it first."""
@@ -163,7 +164,7 @@ class SettingsPage:
             raise SetupError(f"the settings page cannot listen on {host}:{port} ({err.strerror}); "
                              "choose another port with `narrator config set port N`") from None
         self.port = self._listener.sockets[0].getsockname()[1]
-        self.allowed_hosts = {f"{name}:{self.port}" for name in _own_names(host)}
+        self.allowed_hosts = {f"{name}:{self.port}" for name in own_names(host)}
         if self.hub is not None:
             self.hub.set_table_claim(self._table_confirms)
             if hasattr(self.hub, "add_table_command"):  # `release host` typed, held or said at the menu
