@@ -43,7 +43,7 @@ TARGET=${1:?"which part: phones, store, contract, names or rules"}
 case "$TARGET" in
 phones)
     PACKAGE=narrator/phones
-    DEFAULT="seats.py host.py gate.py views.py private.py answers.py wire.py crypto.py channel.py host_channel.py server.py guard.py table.py network.py app_cache.py decoys.py streams.py join_challenge.py naming.py host_turns.py carry.py settings_page.py"
+    DEFAULT="seats.py host.py gate.py views.py private.py answers.py wire.py crypto.py channel.py host_channel.py server.py following.py page_view.py event_stream.py listening.py page_files.py guard.py table.py network.py app_cache.py decoys.py streams.py join_challenge.py naming.py host_turns.py carry.py settings_page.py"
     TESTS="test_phones_gate test_phones_jam test_phones_seats test_phones_host_replies test_phones_views test_phones_answer_replies test_phones_server_replies test_phones_api test_phones_security test_phones_protections test_phones_bestia test_phones_page_state test_phones_limits test_aw_digital_cards test_phones_wiring test_phones_crypto test_phones_wire test_phones_wire_mutants test_phones_channel_mutants test_phones_host_mutants test_phones_server_mutants test_host_sealed test_host_release test_host_carry test_phones_call_clock test_phones_memory test_phones_join_jam test_phones_streams test_phones_decoys test_settings_page test_page_guard test_phones_hostkey test_settings_page_mutants" ;;
 contract)
     PACKAGE=narrator
