@@ -164,6 +164,13 @@ def test_the_host_screen_asks_a_quiet_table_whether_to_go_on_in_japanese(request
     def rounds(table):
         return sum(1 for e in table.events() if e["type"] == "answer" and e["value"] == {})
 
+    async def landed(answered):
+        # A click returns once Chromium has sent it, not once the server has taken it: until
+        # the answer lands the game waits on no deadline, and the clock has nothing to move.
+        async def check():
+            return answered()
+        await wait_for(check, timeout=15)
+
     async def main():
         clock = ManualClock()
         table = await open_table(None, seed=1, game="bestia-magica", deal=DEAL, lang="ja", clock=clock)
@@ -176,12 +183,14 @@ def test_the_host_screen_asks_a_quiet_table_whether_to_go_on_in_japanese(request
             await host.wait_for_selector('#ask button[data-choice="no"]', timeout=15000)
             assert "3回続けて、誰からも答えがありませんでした" in await host.inner_text("#ask")
             await host.click('#ask button[data-choice="no"]')
+            await landed(lambda: open_line(table) != QUIET_ASK)
             await clock.run_until(lambda: open_line(table) == PAUSED_ASK, limit=60)
             await clock.advance(3600)  # paused: an hour passes and no round runs
             assert open_line(table) == PAUSED_ASK and rounds(table) == 2
             await host.wait_for_function("() => (document.getElementById('ask') || {}).innerText?.includes('一時停止しています')",
                                          timeout=15000)
             await host.click('#ask button[data-choice="yes"]')
+            await landed(lambda: open_line(table) != PAUSED_ASK)
             await clock.run_until(lambda: rounds(table) == 3, limit=600)  # the game goes on
             assert open_line(table) is None
 
