@@ -12,29 +12,15 @@ from typing import Any, Protocol
 
 from aiohttp import web
 
-from narrator.games.contract import GameConfig, GameState, SomeGame
-from narrator.inputs.hub import ListenerHub
 from narrator.phones import host_channel, wire
-from narrator.phones.serving import Door
+from narrator.phones.serving import Door, Playing
 from narrator.phones.private import check_private_answer
 from narrator.phones.views import may_answer, valid_choices
 
 
-class Answering(Door, Protocol):
+class Answering(Door, Playing, Protocol):
     """What the answer handlers use of the page (`PhoneServer`): the seat a request holds, the
     hub's open question or round, the game to check a value against, and a push to every phone."""
-
-    @property
-    def hub(self) -> ListenerHub: ...
-
-    @property
-    def game(self) -> SomeGame: ...
-
-    @property
-    def config(self) -> GameConfig: ...
-
-    @property
-    def state(self) -> GameState | None: ...
 
     def player(self, request: web.Request) -> str | None: ...
 

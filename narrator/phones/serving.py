@@ -10,7 +10,8 @@ handler is handed one, so a renamed attribute fails the type check, not a game a
 Each Protocol is what its callers really use, no more: `Door` (the host screen's sealed door,
 both pages), `Releasing` (`release host` asked aloud, both pages), `Menu` (the settings page
 as carry.py sees it) and `Serving` (a game's page as its handlers see it). An attribute a
-handler only reads is a property here, so a page may hold a narrower type.
+handler only reads is a property here, so a page may hold a narrower type. `Playing` is the
+game in play that `Serving` and `answers.Answering` share.
 """
 
 from __future__ import annotations
@@ -77,16 +78,30 @@ class Menu(Door, Protocol):
     def host_changed(self) -> None: ...
 
 
-class Serving(Door, Releasing, Protocol):
+class Playing(Protocol):
+    """A page with a game in play: the hub its answers go to, and the game, config and state
+    they are checked against. `Serving` and the answer handlers' `Answering` both extend it."""
+
+    @property
+    def hub(self) -> ListenerHub: ...
+
+    @property
+    def game(self) -> SomeGame: ...
+
+    @property
+    def config(self) -> GameConfig: ...
+
+    @property
+    def state(self) -> GameState | None: ...
+
+
+class Serving(Door, Playing, Releasing, Protocol):
     """A game's phone page (`PhoneServer`) as its handlers see it: seats, codes, the hub, the game."""
 
     pending_host: PendingHost | None
     cookie: str
     host_cookie: str
     final_standings: dict[str, Any] | None
-
-    @property
-    def hub(self) -> ListenerHub: ...
 
     @property
     def seats(self) -> Seats: ...
@@ -99,15 +114,6 @@ class Serving(Door, Releasing, Protocol):
 
     @property
     def waiting(self) -> asyncio.Future[None] | None: ...
-
-    @property
-    def game(self) -> SomeGame: ...
-
-    @property
-    def config(self) -> GameConfig: ...
-
-    @property
-    def state(self) -> GameState | None: ...
 
     @property
     def shown(self) -> GameState | None:
