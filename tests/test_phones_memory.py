@@ -88,7 +88,7 @@ def _settings_apps_kept():
         for _ in range(VISITS):  # the settings page between games: opened, visited, closed
             port = await page.start("127.0.0.1", 0)
             statuses += await _a_phone_visits(f"http://127.0.0.1:{port}", [("POST", "/api/settings/join", {})])
-            kept.append(weakref.ref(page._runner.app))
+            kept.append(weakref.ref(page.listening.runner.app))
             await page.stop()
         return kept, statuses
 

@@ -569,11 +569,11 @@ def test_the_page_listens_where_asked_keeps_its_port_for_the_next_visit_and_stop
         wanted = _free_port()
         assert page.port is None and not page.running
         assert await page.start("127.0.0.1", wanted) == wanted == page.port
-        assert page.running and page._listener.sockets[0].getsockname() == ("127.0.0.1", wanted)
+        assert page.running and page.listening.listener.sockets[0].getsockname() == ("127.0.0.1", wanted)
         assert page.allowed_hosts == {f"127.0.0.1:{wanted}", f"localhost:{wanted}"}
         assert page.hub.table_claim == page._table_confirms
-        server = page._runner.server
-        assert (page._runner._shutdown_timeout, server._kwargs["keepalive_timeout"], server.handler_cancellation) == (
+        server = page.listening.runner.server
+        assert (page.listening.runner._shutdown_timeout, server._kwargs["keepalive_timeout"], server.handler_cancellation) == (
             1.0, settings_page.guard.REQUEST_TIMEOUT, True)
         with caplog.at_level(logging.DEBUG, logger="aiohttp.access"):
             async with aiohttp.ClientSession() as phone:
@@ -581,12 +581,12 @@ def test_the_page_listens_where_asked_keeps_its_port_for_the_next_visit_and_stop
                     assert r.status == 200
         assert [r for r in caplog.records if r.name == "aiohttp.access"] == []  # no access log
         await page.stop()
-        assert not page.running and page.hub.table_claim is None and page._listener is None
+        assert not page.running and page.hub.table_claim is None and page.listening.listener is None
         await page.stop()  # a second stop finds nothing left to close
         assert await page.start("127.0.0.1", 0) == wanted  # the next visit: the same address
         page.hub.table_claim = other = (lambda: False)  # the game's page took the table's press
         await page.stop()
-        assert page.hub.table_claim is other and page._sweeper is None
+        assert page.hub.table_claim is other and page.listening.sweeper is None
         bare = SettingsPage(dict, lambda *a: None, lambda *a: None, lambda: None, page_packs(), "ja")
         bare.hub = ListenerHub()  # never started: the claim on the hub is another's, and kept
         bare.hub.set_table_claim(other)
@@ -611,7 +611,7 @@ def test_a_taken_port_is_one_line_naming_the_fix_and_leaves_the_page_stopped():
                 await page.start("127.0.0.1", port)
         assert str(err.value).startswith(f"the settings page cannot listen on 127.0.0.1:{port} (")
         assert str(err.value).endswith("); choose another port with `narrator config set port N`")
-        assert not page.running and page._runner is None
+        assert not page.running and page.listening.runner is None
 
     asyncio.run(main())
 

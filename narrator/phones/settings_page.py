@@ -30,10 +30,11 @@ from aiohttp import web
 
 from narrator.errors import NarratorError, Refusal
 from narrator.inputs.hub import ListenerHub
-from narrator.phones import (app_cache, carry, crypto, gate, guard, host_channel, host_keep, host_release, host_turns,
+from narrator.phones import (carry, crypto, gate, guard, host_channel, host_keep, host_release, host_turns,
                              naming, settings_view, wire)
 from narrator.phones.host_turns import PendingHost
 from narrator.phones.seats import new_table_code, normal_code
+from narrator.phones.listening import Listening
 from narrator.phones.network import own_names
 from narrator.phones.page_files import STATIC_FILES
 from narrator.sound.voicepack import VoicePack
@@ -89,12 +90,11 @@ class SettingsPage:
         """Who may try the table code now (the game page's gate: no lock, no queue)."""
         self.guard = guard.ConnectionGuard(*guard.caps_for(guard.raise_file_limit()))
         """The connection caps and idle sweep of every page the narrator serves."""
-        self._listener: asyncio.Server | None = None
-        self._sweeper: asyncio.Task[None] | None = None
+        self.listening = Listening()
+        """Its runner, socket and idle sweep (listening.py, as the game's page holds its own)."""
         self.keys = crypto.SeatKeys()
         """The narrator's key pair and the host screen's public key: its saves come sealed
         (`host_channel.py`, the game's host screen's door)."""
-        self._runner: web.AppRunner | None = None
         self.port: int | None = None
         self.allowed_hosts: set[str] | None = None
         """Host headers the page answers to, set by `start` (its own addresses); None: any (tests' own server)."""
@@ -150,20 +150,14 @@ class SettingsPage:
         """Listen (port 0: a free one, kept for the next visit); returns the port.
         `no_speaker`: the appliance has no sound at this visit (the page says so)."""
         self.no_speaker = no_speaker
-        self._runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=1.0,
-                                     keepalive_timeout=guard.REQUEST_TIMEOUT,
-                                     handler_cancellation=HANDLER_CANCELLATION)
-        await self._runner.setup()
         try:
-            self._listener, self._sweeper = await guard.listen(self._runner, self.guard, host, self.port or port)
+            self.port = await self.listening.start(self.app(), self.guard, host, self.port or port, shutdown_timeout=1.0,
+                                                   handler_cancellation=HANDLER_CANCELLATION)
         except OSError as err:
-            await self._runner.cleanup()
-            self._runner = None
             from narrator.errors import SetupError
 
             raise SetupError(f"the settings page cannot listen on {host}:{port} ({err.strerror}); "
                              "choose another port with `narrator config set port N`") from None
-        self.port = self._listener.sockets[0].getsockname()[1]
         self.allowed_hosts = {f"{name}:{self.port}" for name in own_names(host)}
         if self.hub is not None:
             self.hub.set_table_claim(self._table_confirms)
@@ -186,20 +180,11 @@ class SettingsPage:
         if self.release_until is not None and self.hub is not None:
             self.hub.hear_also(())  # a release asked and never answered: the voice stops hearing "yes"
         self.pending, self.release_until = None, None
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            self._sweeper = None
-        if self._listener is not None:
-            self._listener.close()
-            self._listener = None
-        if self._runner is not None:
-            await self._runner.cleanup()
-            self._runner = None
-            app_cache.forget_stopped_apps()  # else aiohttp's cache keeps each visit's app alive
+        await self.listening.stop()  # aiohttp's cache forgets each visit's app (listening.py)
 
     @property
     def running(self) -> bool:
-        return self._runner is not None
+        return self.listening.running
 
     @web.middleware
     async def _guarded(self, request: web.Request, handler: Handler) -> web.StreamResponse:
