@@ -55,6 +55,19 @@ class Setting:
     page: str = "table-file.md"
     """The docs page whose key table has this key's row (form, flag_doc, default, doc and cites
     fill it), `page.md#name` for a page's second table: `scripts/docs-settings` writes the row."""
+    form_ja: str = ""
+    flag_doc_ja: str = ""
+    default_ja: str = "なし"
+    doc_ja: str = ""
+    cites_ja: str = ""
+    """The same row's words on the Japanese page (Japanese is the table's first language), each
+    declared beside its English one: `doc_ja` always; `flag_doc_ja`, `default_ja`, `cites_ja`
+    where the English one is words (`random`, not `1.0` or `` `auto` ``); `form_ja` where the
+    Japanese example differs (`"市民=3,…"`). Empty: undeclared (`default_ja` is worked out from
+    `value` like `default`); `scripts/docs-settings` refuses a Japanese row it lacks words for."""
+    page_ja: str = "ja/table-file.md#shared"
+    """The Japanese table that has its row (`ja/table-file.md#bestia-magica`): a Japanese page
+    groups the keys by game, not by the English pages, so each game's `declare` fills it."""
     names: str = ""
     """The game's vocabulary its values name (`cards`, `roles`; `roles:attributes` when a
     second one follows a `:`, 魔獣:ソーレ): names there are read as ids
@@ -109,7 +122,7 @@ def declare(table: Mapping[str, object], **fill: object) -> tuple[Setting, ...]:
 
 
 _TEXT_FIELDS = ("kind", "parse", "help", "form", "flag_doc", "default", "doc", "page", "names", "names_at",
-                "cites")
+                "cites", "form_ja", "flag_doc_ja", "default_ja", "doc_ja", "cites_ja", "page_ja")
 _FIELDS = frozenset((*_TEXT_FIELDS, "low", "high", "choices", "switch", "value", "heading"))
 
 
@@ -123,6 +136,10 @@ def _setting(key: str, spec: Mapping[str, object]) -> Setting:
     value = tuple(value) if isinstance(value, list) else value
     if value is not None and "default" not in text:
         text["default"] = as_written(value)
+        if "default_ja" not in text and not _names_text(value):  # a number or true/false reads alike
+            text["default_ja"] = text["default"]
+    if "default_ja" not in text and "default" in text:
+        text["default_ja"] = ""  # English words of its own: the Japanese are declared, or the docs refuse
     switch = spec.get("switch", False)
     if not isinstance(switch, bool):
         raise SetupError(f"setting {key}: switch is true or false")
@@ -134,6 +151,11 @@ def _setting(key: str, spec: Mapping[str, object]) -> Setting:
                    choices=_texts(key, "choices", spec.get("choices", ())),
                    heading=tuple(sorted((str(lang), _declared_text(key, "heading", words))
                                         for lang, words in heading.items())))
+
+
+def _names_text(value: object) -> bool:
+    """Whether a declared value holds words (`["seer", "medium"]`), which the Japanese page writes its way."""
+    return isinstance(value, tuple) and any(isinstance(item, str) for item in value)
 
 
 def _declared_text(key: str, name: str, value: object) -> str:

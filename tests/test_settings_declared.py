@@ -166,7 +166,7 @@ def test_the_prose_rows_and_the_pages_columns_are_kept(docs):
 
 
 def test_a_setting_no_page_marks_or_without_its_words_is_one_line_naming_the_fix(docs, monkeypatch):
-    extra = Setting("tiny_timer", doc="seconds of the tiny timer", page="tiny.md")
+    extra = Setting("tiny_timer", doc="seconds of the tiny timer", doc_ja="小さなタイマーの秒数", page="tiny.md")
     monkeypatch.setattr(docs_settings, "declared", lambda: [*declared(), extra])
     with pytest.raises(docs_settings.Stale, match="no page of docs/ marks the settings table tiny.md"):
         docs_settings.stale(docs)

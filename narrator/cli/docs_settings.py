@@ -54,23 +54,44 @@ def declared() -> list[Setting]:
 
 
 def by_table(settings: list[Setting]) -> dict[str, list[Setting]]:
-    """The declarations by the table that holds their row (`page`), each key once: games that
-    share a key on one page (the game files) must declare it alike, or its row would be two."""
+    """The declarations by the table that holds their row (`page`, and `page_ja` for the Japanese
+    one), each key once: games that share a key on one page (the game files) must declare it
+    alike, or its row would be two."""
     tables: dict[str, dict[str, Setting]] = {}
     for setting in settings:
-        rows = tables.setdefault(setting.page, {})
-        first = rows.setdefault(setting.key, setting)
-        if row(first, COLUMNS) != row(setting, COLUMNS):
-            raise Stale(f"{setting.key} is declared twice for {setting.page} with different docs rows; "
-                        f"give one of them its own page (`page = \"…\"`)")
+        for page in (setting.page, setting.page_ja):
+            rows = tables.setdefault(page, {})
+            first = rows.setdefault(setting.key, setting)
+            columns = JA_COLUMNS if japanese(page) else COLUMNS
+            if row(first, columns, page) != row(setting, columns, page):
+                field = "page_ja" if japanese(page) else "page"
+                raise Stale(f"{setting.key} is declared twice for {page} with different docs rows; "
+                            f"give one of them its own page (`{field} = \"…\"`)")
     return {page: list(rows.values()) for page, rows in tables.items()}
 
 
 COLUMNS = ("key", "flag", "default", "meaning")
+JA_COLUMNS = ("項目", "フラグ", "既定値", "意味")
+"""The Japanese page's header words for the same columns (`ルール` for `rule`)."""
+CELLS = dict(zip(JA_COLUMNS, COLUMNS)) | {"ルール": "rule"}
+WORDS = re.compile(r"[a-z]{2,}")
+"""English words, outside code spans and true/false: a cell the Japanese row must declare its own way."""
 
 
-def row(setting: Setting, columns: tuple[str, ...]) -> str:
-    """The docs row the declaration gives, for a table with these columns."""
+def japanese(table: str) -> bool:
+    """Whether a table (its marker's name) is on a Japanese page: `ja/table-file.md#shared`."""
+    return table.startswith("ja/")
+
+
+def words(text: str) -> bool:
+    """Whether an English cell is words to translate (`random`), not code or a number (`auto`, 1.0)."""
+    return bool(WORDS.search(re.sub(r"`[^`]*`|\b(true|false)\b", "", text)))
+
+
+def row(setting: Setting, columns: tuple[str, ...], table: str = "") -> str:
+    """The docs row the declaration gives, for a table with these columns (Japanese on a `ja/` table)."""
+    if japanese(table):
+        return ja_row(setting, columns)
     if not setting.doc:
         raise Stale(f"{setting.key} declares no `doc` (its docs row's meaning); declare it")
     flag = setting.flag_doc or ((f"`{setting.flag} {setting.form}`" if setting.form else f"`{setting.flag}`")
@@ -80,6 +101,28 @@ def row(setting: Setting, columns: tuple[str, ...]) -> str:
     key = f"`{setting.key}`" + (f" ({setting.cites})" if setting.cites else "")
     cells = {"key": key, "flag": flag, "default": default, "meaning": setting.doc, "rule": setting.doc}
     return "| " + " | ".join(cells[c] for c in columns) + " |"
+
+
+def ja_row(setting: Setting, columns: tuple[str, ...]) -> str:
+    """The Japanese page's row: the declaration's `…_ja` words, its English ones where they are
+    code or numbers; a Japanese word missing is refused, naming the field to declare."""
+    def declared(field: str, english: str, ja: str) -> str:
+        if ja or not words(english):
+            return ja or english
+        raise Stale(f"{setting.key} declares no `{field}` (its Japanese docs row's words for {english!r}); "
+                    f"declare it beside `{field.removesuffix('_ja')}`")
+
+    if not setting.doc_ja:
+        raise Stale(f"{setting.key} declares no `doc_ja` (its Japanese docs row's meaning); declare it beside `doc`")
+    form = setting.form_ja or setting.form
+    flag = declared("flag_doc_ja", setting.flag_doc, setting.flag_doc_ja) or (
+        (f"`{setting.flag} {form}`" if form else f"`{setting.flag}`") if setting.flag else "なし")
+    default = f"`{setting.value}`" if isinstance(setting.value, str) and setting.default == setting.value \
+        else declared("default_ja", setting.default, setting.default_ja)
+    cites = declared("cites_ja", setting.cites, setting.cites_ja)
+    key = f"`{setting.key}`" + (f"({cites})" if cites else "")
+    cells = {"key": key, "flag": flag, "default": default, "meaning": setting.doc_ja, "rule": setting.doc_ja}
+    return "| " + " | ".join(cells[CELLS.get(c, c)] for c in columns) + " |"
 
 
 @dataclass(frozen=True)
@@ -108,20 +151,22 @@ def marked(lines: list[str], page: str) -> list[Marked]:
 
 def written(lines: list[str], table: str, settings: list[Setting], page: str) -> list[str]:
     """A marked table's lines (between its markers) as the declarations write them."""
+    names, allowed, header = ((JA_COLUMNS, (*JA_COLUMNS, "ルール"), "| 項目 | 既定値 | 意味 |") if japanese(table)
+                              else (COLUMNS, (*COLUMNS, "rule"), "| key | default | meaning |"))
     body = [line for line in lines if line.strip()]
     if len(body) < 2 or not body[0].startswith("|"):
-        raise Stale(f"docs/{page}: the settings table {table} has no header; start it with `| key | default | meaning |`")
+        raise Stale(f"docs/{page}: the settings table {table} has no header; start it with `{header}`")
     columns = tuple(c.strip() for c in body[0].strip().strip("|").split("|"))
-    unknown = [c for c in columns if c not in (*COLUMNS, "rule")]
-    if unknown or columns[0] != "key":
+    unknown = [c for c in columns if c not in allowed]
+    if unknown or columns[0] != names[0]:
         raise Stale(f"docs/{page}: the settings table {table} has a column {(unknown or [columns[0]])[0]!r}; "
-                    f"its columns are `key` first, then flag, default, meaning or rule")
+                    f"its columns are `{names[0]}` first, then {', '.join(allowed[1:-1])} or {allowed[-1]}")
     rows = body[2:]
     keyed = [i for i, line in enumerate(rows) if KEYED.match(line)]
     first = keyed[0] if keyed else len(rows)
     above = rows[:first]
     below = [line for line in rows[first:] if not KEYED.match(line)]
-    return ["", body[0], body[1], *above, *(row(s, columns) for s in settings), *below, ""]
+    return ["", body[0], body[1], *above, *(row(s, columns, table) for s in settings), *below, ""]
 
 
 def rewritten(text: str, page: str, tables: dict[str, list[Setting]]) -> str:
@@ -129,28 +174,31 @@ def rewritten(text: str, page: str, tables: dict[str, list[Setting]]) -> str:
     lines = text.split("\n")
     for mark in reversed(marked(lines, page)):
         if mark.table not in tables:
+            field = "page_ja" if japanese(mark.table) else "page"
             raise Stale(f"docs/{page}: no setting is declared for the settings table {mark.table}; "
-                        f"remove its markers or declare `page = \"{mark.table}\"`")
+                        f"remove its markers or declare `{field} = \"{mark.table}\"`")
         lines[mark.start + 1:mark.end] = written(lines[mark.start + 1:mark.end], mark.table, tables[mark.table], page)
     return "\n".join(lines)
 
 
 def pages(docs: Path = DOCS) -> dict[Path, tuple[str, str]]:
-    """Every page that holds a settings table: (its text, its text as the declarations write it).
-    A declared table that no page marks is refused."""
+    """Every page that holds a settings table, English (docs/*.md) and Japanese (docs/ja/*.md):
+    (its text, its text as the declarations write it). A declared table no page marks is refused."""
     tables = by_table(declared())
     out: dict[Path, tuple[str, str]] = {}
     seen: set[str] = set()
-    for path in sorted(docs.glob("*.md")):
+    for path in [*sorted(docs.glob("*.md")), *sorted(docs.glob("ja/*.md"))]:
         text = path.read_text(encoding="utf-8")
-        marks = marked(text.split("\n"), path.name)
+        name = path.relative_to(docs).as_posix()
+        marks = marked(text.split("\n"), name)
         if marks:
-            out[path] = (text, rewritten(text, path.name, tables))
+            out[path] = (text, rewritten(text, name, tables))
             seen.update(m.table for m in marks)
     missing = sorted(set(tables) - seen)
     if missing:
         page = missing[0].partition("#")[0]
-        raise Stale(f"no page of docs/ marks the settings table {missing[0]}; add "
+        where = "docs/ja" if japanese(missing[0]) else "docs/"
+        raise Stale(f"no page of {where} marks the settings table {missing[0]}; add "
                     f"`<!-- settings table {missing[0]}: written by {COMMAND} -->`, its header and "
                     f"`{END}` to docs/{page}")
     return out
@@ -158,7 +206,7 @@ def pages(docs: Path = DOCS) -> dict[Path, tuple[str, str]]:
 
 def stale(docs: Path = DOCS) -> list[str]:
     """The pages whose settings tables differ from their declarations."""
-    return [f"docs/{path.name}" for path, (text, new) in pages(docs).items() if text != new]
+    return [f"docs/{path.relative_to(docs).as_posix()}" for path, (text, new) in pages(docs).items() if text != new]
 
 
 def write(docs: Path = DOCS) -> list[str]:
@@ -170,7 +218,7 @@ def write(docs: Path = DOCS) -> list[str]:
             with os.fdopen(fd, "w", encoding="utf-8") as f:
                 f.write(new)
             os.replace(temporary, path)
-            changed.append(f"docs/{path.name}")
+            changed.append(f"docs/{path.relative_to(docs).as_posix()}")
     return changed
 
 

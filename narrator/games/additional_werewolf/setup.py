@@ -35,7 +35,7 @@ def definition() -> dict[str, Any]:
         return tomllib.load(f)
 
 
-SETTINGS = declare(definition()["settings"])
+SETTINGS = declare(definition()["settings"], page_ja="ja/table-file.md#additional-werewolf")
 """This game's own table-file keys, declared once in `[settings]` of definition.toml."""
 DEFAULTS = declared_values(SETTINGS)
 """Each setting's declared default (`value`): read by `configure`, and by the config's fields

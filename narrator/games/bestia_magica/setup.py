@@ -55,11 +55,12 @@ def _declared() -> tuple[Setting, ...]:
     default the one `[defaults]` or `[house_rules]` gives, which `configure` reads too."""
     d = definition()
     values = {**d["defaults"], **d["house_rules"]}
-    rules = {"page": "bestia-magica.md#house-rules"}  # the page's second key table
+    rules = {"page": "bestia-magica.md#house-rules",  # the page's second key table
+             "page_ja": "ja/table-file.md#bestia-magica-house-rules"}
     specs = {k: {"value": values[k], **(rules if k in d["house_rules"] else {}), **spec} if k in values else spec
              for k, spec in d["settings"].items()}
     return declare({**specs, **{k: {"value": v} for k, v in d["house_rules"].items() if k not in specs}},
-                   page="bestia-magica.md")
+                   page="bestia-magica.md", page_ja="ja/table-file.md#bestia-magica")
 
 
 SETTINGS = _declared()

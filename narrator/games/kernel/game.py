@@ -28,7 +28,7 @@ from narrator.settings import TableSettings, check_options, declare
 from narrator.values.readers import boolean, integer, parse_counts, parse_list, parse_seconds_list
 
 SETTINGS = declare(tomllib.loads(Path(__file__).with_name("settings.toml").read_text(encoding="utf-8")),
-                   page="game-files.md")
+                   page="game-files.md", page_ja="ja/game-files.md")
 
 
 def configure(spec: GameFile, settings: TableSettings) -> KConfig:

@@ -30,7 +30,7 @@ def definition() -> dict[str, Any]:
 
 PLAYERS = 2
 """Pagan is always played by two: the witch and the hunter."""
-SETTINGS = declare(definition()["settings"], page="pagan.md")
+SETTINGS = declare(definition()["settings"], page="pagan.md", page_ja="ja/table-file.md#pagan")
 """This game's own table-file keys, declared once in `[settings]` of definition.toml."""
 
 
