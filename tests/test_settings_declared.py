@@ -112,13 +112,16 @@ def test_the_docs_key_tables_are_written_from_the_declarations():
 
 
 def test_every_row_naming_a_key_is_in_a_written_table():
-    """A key row written by hand outside the markers would escape the check above."""
-    for page in DOCS.glob("*.md"):
+    """A key row written by hand outside the markers would escape the check above: on the
+    English pages (`key`) and on the Japanese ones (`項目`)."""
+    for page in [*DOCS.glob("*.md"), *DOCS.glob("ja/*.md")]:
         lines = page.read_text(encoding="utf-8").split("\n")
-        inside = {i for m in docs_settings.marked(lines, page.name) for i in range(m.start, m.end)}
+        name = page.relative_to(DOCS).as_posix()
+        inside = {i for m in docs_settings.marked(lines, name) for i in range(m.start, m.end)}
         for i, line in enumerate(lines):
             columns = [c.strip() for c in line.strip().strip("|").split("|")]
-            if not (line.startswith("|") and columns[0] == "key" and columns[1:2] in (["flag"], ["default"])):
+            if not (line.startswith("|") and (columns[0], *columns[1:2]) in (
+                    ("key", "flag"), ("key", "default"), ("項目", "フラグ"), ("項目", "既定値"))):
                 continue
             rows = []
             for row in lines[i + 2:]:
@@ -126,7 +129,7 @@ def test_every_row_naming_a_key_is_in_a_written_table():
                     break
                 rows.append(row)
             if any(docs_settings.KEYED.match(row) for row in rows):
-                assert i in inside, f"docs/{page.name}: mark the key table at line {i + 1} " \
+                assert i in inside, f"docs/{name}: mark the key table at line {i + 1} " \
                     "(<!-- settings table … -->) and run scripts/docs-settings"
 
 
@@ -191,6 +194,93 @@ def test_the_tool_checks_and_writes_from_the_command_line(docs, monkeypatch, cap
                                        "`<!-- end of settings table -->` line; add it after the table\n")
 
 
+def test_the_japanese_key_tables_are_written_from_the_declarations_too(docs):
+    """The Japanese page's tables were written by hand, and nothing checked them: a row missing,
+    left over or different there is a stale page too, and the tool writes it back."""
+    page = docs / "ja" / "table-file.md"
+    text = page.read_text(encoding="utf-8")
+    assert docs_settings.stale(docs) == []
+    row = next(line for line in text.split("\n") if line.startswith("| `night_order` | `--night-order"))
+    assert "占い師、霊能者、香具師、幻影魔導師、恋人" in row  # the declaration's Japanese words
+    for broken in (text.replace(row + "\n", ""), text.replace(row, row.replace("恋人 |", "恋人、策士 |")),
+                   text.replace(row, row + "\n| `night_order_twice` | なし | なし | 宣言のない行 |")):
+        page.write_text(broken, encoding="utf-8")
+        assert docs_settings.stale(docs) == ["docs/ja/table-file.md"]
+    assert docs_settings.write(docs) == ["docs/ja/table-file.md"]
+    assert page.read_text(encoding="utf-8") == text and docs_settings.stale(docs) == []
+
+
+def test_check_names_a_stale_japanese_page(docs, capsys):
+    page = docs / "ja" / "game-files.md"
+    text = page.read_text(encoding="utf-8")
+    page.write_text(text.replace("| `look` | `--look S` | 5 |", "| `look` | `--look S` | 10 |"), encoding="utf-8")
+    assert docs_settings.main(["--check"], docs) == 1
+    assert capsys.readouterr().out == ("docs/ja/game-files.md: its settings table differs from the declarations; "
+                                       "run scripts/docs-settings\n")
+
+
+def test_a_japanese_table_is_written_in_the_declarations_japanese_words():
+    """The Japanese row: `doc_ja` and the other `…_ja` words, the English ones where they are
+    code or a number, the page's own header words; the flag's Japanese example (`form_ja`)."""
+    (werewolf,) = [s for s in get_game("additional-werewolf").settings if s.key == "roles"]
+    assert werewolf.page_ja == "ja/table-file.md#additional-werewolf"
+    assert docs_settings.row(werewolf, docs_settings.JA_COLUMNS, werewolf.page_ja) == (
+        '| `roles` | `--roles "市民=3,裏切り者=1,人狼=1"` | 人数のおすすめ | 役職カードの枚数(合計 = 人数) |')
+    (rule,) = [s for s in get_game("bestia-magica").settings if s.key == "reform_counts_at_end"]
+    assert docs_settings.row(rule, ("項目", "既定値"), rule.page_ja) == "| `reform_counts_at_end`(FAQ 3 の読み方) | false |"
+    (history,) = [s for s in SETTINGS if s.key == "history"]
+    assert docs_settings.row(history, docs_settings.JA_COLUMNS, history.page_ja).startswith("| `history` | なし | true |")
+
+
+def test_every_declaration_has_its_japanese_docs_words():
+    """Japanese is the table's first language: a setting cannot ship without its Japanese row."""
+    refused = []
+    for setting in declared():
+        try:
+            docs_settings.row(setting, docs_settings.JA_COLUMNS, setting.page_ja)
+        except docs_settings.Stale as err:
+            refused.append(str(err))
+    assert not refused, refused[0]
+
+
+@pytest.mark.parametrize("spec, field", [
+    ({"doc": "seconds of the tiny timer"}, "doc_ja"),
+    ({"doc": "…", "doc_ja": "…", "default": "random"}, "default_ja"),
+    ({"doc": "…", "doc_ja": "…", "value": ["seer", "medium"]}, "default_ja"),
+    ({"doc": "…", "doc_ja": "…", "cites": "house rule"}, "cites_ja"),
+    ({"doc": "…", "doc_ja": "…", "help": "A timer.", "flag_doc": "argument of `play`"}, "flag_doc_ja"),
+])
+def test_a_declaration_without_its_japanese_words_is_one_line_naming_the_field(docs, monkeypatch, capsys, spec, field):
+    from narrator.settings import declare
+
+    (tiny,) = declare({"tiny_timer": spec})
+    monkeypatch.setattr(docs_settings, "declared", lambda: [*declared(), tiny])
+    assert docs_settings.main(["--check"], docs) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"scripts/docs-settings: tiny_timer declares no `{field}` (its Japanese docs row's ")
+    assert err.endswith(f"declare it beside `{field.removesuffix('_ja')}`\n") and err.count("\n") == 1
+
+
+def test_english_code_and_numbers_need_no_japanese_twin():
+    """`auto`, 1.0, 60, 10 and true read alike in both languages: only words are declared twice."""
+    from narrator.settings import declare
+
+    (tiny,) = declare({"tiny_timer": {"doc": "…", "doc_ja": "小さなタイマー", "default": "`auto`", "cites": "P-BM-2",
+                                      "help": "A timer.", "form": "S"}})
+    assert docs_settings.row(tiny, docs_settings.JA_COLUMNS, tiny.page_ja) == \
+        "| `tiny_timer`(P-BM-2) | `--tiny-timer S` | `auto` | 小さなタイマー |"
+    (bare,) = declare({"tiny_timer": {"doc": "…", "doc_ja": "小さなタイマー", "value": [60, 10]}})
+    assert docs_settings.row(bare, docs_settings.JA_COLUMNS, bare.page_ja) == "| `tiny_timer` | なし | 60, 10 | 小さなタイマー |"
+
+
+def test_a_japanese_table_no_page_marks_names_the_japanese_page(docs, monkeypatch):
+    extra = Setting("tiny_timer", doc="…", doc_ja="…", page="history.md", page_ja="ja/tiny.md")
+    monkeypatch.setattr(docs_settings, "declared", lambda: [*declared(), extra])
+    with pytest.raises(docs_settings.Stale, match="no page of docs/ja marks the settings table ja/tiny.md; "
+                                                  ".* to docs/ja/tiny.md$"):
+        docs_settings.stale(docs)
+
+
 def test_a_flag_whose_zero_means_different_things_names_each_games_meaning():
     """Issue 40, item 4: `--countdown 0` and `--discussion 0` meant different things per game
     under one help line (the seed game's)."""
@@ -241,6 +331,7 @@ def test_a_game_reads_its_declared_defaults():
     ({"choices": "a,b"}, "choices is a list"),
     ({"switch": "yes"}, "switch is true or false"),
     ({"helps": "A typo."}, "unknown field helps"),
+    ({"doc_ja": ["秒"]}, "doc_ja is text"),
 ])
 def test_a_declaration_of_the_wrong_type_is_one_line_naming_the_field(spec, named):
     """A declaration is untrusted TOML (a game from outside brings its own): a field of the wrong
