@@ -174,7 +174,9 @@ HOUSE_RULE = """
 [settings.guard_announced]
 heading = { ja = "護衛が成功したら朝に言う", en = "Announce a successful guard" }
 cites = "house rule"
+cites_ja = "ハウスルール"
 doc = "the morning says that the guard saved someone (not whom)"
+doc_ja = "護衛が守ったことを朝に言う(だれをかは言わない)"
 """
 
 HOUSE_RULE_TEST = '''
@@ -188,8 +190,9 @@ def test_guard_announced_is_a_house_rule_off_by_default():
 
 
 def test_a_new_setting_on_the_host_screen(copy):
-    """A Bestia Magica house rule: its declaration and its test, by hand; its docs row is
-    written by scripts/docs-settings, and the count leaves out what the tool wrote."""
+    """A Bestia Magica house rule: its declaration (its Japanese docs words too) and its test, by
+    hand; its docs rows, English and Japanese, are written by scripts/docs-settings, and the
+    count leaves out what the tool wrote."""
     copy.replace("narrator/games/bestia_magica/definition.toml", "\nquiet_rounds = 3 ",
                  "\nguard_announced = false           # a house rule: the morning says the guard saved someone\n"
                  "quiet_rounds = 3 ")
@@ -198,7 +201,8 @@ def test_a_new_setting_on_the_host_screen(copy):
     by_hand = copy.touched()
     copy.run("-m", "narrator.cli.docs_settings")  # scripts/docs-settings, in the copy
     generated = sorted(set(copy.touched()) - set(by_hand))
-    assert generated == ["docs/bestia-magica.md"], generated
+    assert generated == ["docs/bestia-magica.md", "docs/ja/table-file.md"], generated
     assert "| `guard_announced` (house rule) | false | the morning says" in (copy.root / generated[0]).read_text()
+    assert "| `guard_announced`(ハウスルール) | false | 護衛が守ったことを朝に言う" in (copy.root / generated[1]).read_text(encoding="utf-8")
     copy.tests("tests/test_settings_declared.py", "tests/test_bestia_magica_setup.py", "tests/test_settings_page.py")
     assert len(by_hand) == stated("A new setting"), by_hand
