@@ -57,14 +57,15 @@ class Setting:
     fill it), `page.md#name` for a page's second table: `scripts/docs-settings` writes the row."""
     form_ja: str = ""
     flag_doc_ja: str = ""
-    default_ja: str = "なし"
+    default_ja: str = ""
     doc_ja: str = ""
     cites_ja: str = ""
     """The same row's words on the Japanese page (Japanese is the table's first language), each
     declared beside its English one: `doc_ja` always; `flag_doc_ja`, `default_ja`, `cites_ja`
     where the English one is words (`random`, not `1.0` or `` `auto` ``); `form_ja` where the
     Japanese example differs (`"市民=3,…"`). Empty: undeclared (`default_ja` is worked out from
-    `value` like `default`); `scripts/docs-settings` refuses a Japanese row it lacks words for."""
+    `value` like `default`, and `none` is なし); `scripts/docs-settings` refuses a Japanese row it
+    lacks words for."""
     page_ja: str = "ja/table-file.md#shared"
     """The Japanese table that has its row (`ja/table-file.md#bestia-magica`): a Japanese page
     groups the keys by game, not by the English pages, so each game's `declare` fills it."""
@@ -138,8 +139,6 @@ def _setting(key: str, spec: Mapping[str, object]) -> Setting:
         text["default"] = as_written(value)
         if "default_ja" not in text and not _names_text(value):  # a number or true/false reads alike
             text["default_ja"] = text["default"]
-    if "default_ja" not in text and "default" in text:
-        text["default_ja"] = ""  # English words of its own: the Japanese are declared, or the docs refuse
     switch = spec.get("switch", False)
     if not isinstance(switch, bool):
         raise SetupError(f"setting {key}: switch is true or false")

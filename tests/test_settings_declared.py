@@ -271,6 +271,8 @@ def test_english_code_and_numbers_need_no_japanese_twin():
         "| `tiny_timer`(P-BM-2) | `--tiny-timer S` | `auto` | 小さなタイマー |"
     (bare,) = declare({"tiny_timer": {"doc": "…", "doc_ja": "小さなタイマー", "value": [60, 10]}})
     assert docs_settings.row(bare, docs_settings.JA_COLUMNS, bare.page_ja) == "| `tiny_timer` | なし | 60, 10 | 小さなタイマー |"
+    (unset,) = declare({"tiny_timer": {"doc": "…", "doc_ja": "小さなタイマー", "default": "none"}})
+    assert docs_settings.row(unset, ("項目", "既定値"), unset.page_ja) == "| `tiny_timer` | なし |"
 
 
 def test_a_japanese_table_no_page_marks_names_the_japanese_page(docs, monkeypatch):

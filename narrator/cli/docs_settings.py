@@ -20,6 +20,19 @@ each game's in its file's order). A row whose key is prose (`*role defaults*`) i
 and is kept: those above the first key stay on top, the others go below the keys.
 `--check` rewrites nothing and names the stale pages (tests/test_settings_declared.py runs it).
 
+The Japanese pages (docs/ja/*.md; Japanese is the table's first language) are written the same
+way from the same declarations' `…_ja` words. A Japanese page groups the keys by game, not by the
+English pages, so its tables are named apart, `ja/…`, and each declaration says which holds its
+row (`page_ja`, filled by each game's `declare`):
+
+    <!-- settings table ja/table-file.md#additional-werewolf: written by scripts/docs-settings -->
+
+    | 項目 | フラグ | 既定値 | 意味 |
+
+A cell whose English is words (`random`, `house rule`) needs its Japanese declared (`default_ja`,
+`cites_ja` …); code and numbers (`auto`, 1.0) read alike. A Japanese word missing is refused in
+one line naming the key and the field, so a setting cannot ship without its Japanese row.
+
 On the CLI floor because it reads every game's declarations through the registry.
 """
 
@@ -118,6 +131,7 @@ def ja_row(setting: Setting, columns: tuple[str, ...]) -> str:
     flag = declared("flag_doc_ja", setting.flag_doc, setting.flag_doc_ja) or (
         (f"`{setting.flag} {form}`" if form else f"`{setting.flag}`") if setting.flag else "なし")
     default = f"`{setting.value}`" if isinstance(setting.value, str) and setting.default == setting.value \
+        else "なし" if setting.default == "none" and not setting.default_ja \
         else declared("default_ja", setting.default, setting.default_ja)
     cites = declared("cites_ja", setting.cites, setting.cites_ja)
     key = f"`{setting.key}`" + (f"({cites})" if cites else "")
