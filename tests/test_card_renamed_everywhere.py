@@ -133,6 +133,17 @@ def test_a_circle_of_references_is_refused(tmp_path, monkeypatch):
         load_pack("self")
 
 
+def test_a_reference_with_a_word_the_narrator_does_not_know_is_refused(tmp_path, monkeypatch):
+    """`{@label.seer:shout}` would reach the formatter as a placeholder nobody fills and stop the game
+    mid-sentence: it is refused at load instead."""
+    monkeypatch.setenv("NARRATOR_HOME", str(tmp_path))
+    own_pack(tmp_path, "loud", '[seer]\nwake = "{@label.seer:shout}!"\n', inherit="en")
+    with pytest.raises(NarratorError) as err:
+        load_pack("loud")
+    assert str(err.value).startswith("voice pack loud: line seer.wake has {@label.seer:shout}, which the narrator "
+                                     "cannot say; fix: write the reference as {@<line id>} or with one of: capital")
+
+
 def test_a_game_files_own_lines_may_refer_to_the_packs_labels():
     """A game file's `[lines.ja]` (merged beneath the pack) may refer to the pack's lines and to
     its own; a reference it cannot resolve names the game file's lines as where to fix it."""

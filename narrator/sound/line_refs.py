@@ -25,8 +25,10 @@ from narrator.errors import NarratorError
 if TYPE_CHECKING:
     from narrator.sound.voicepack import Line
 
-REFERENCE = re.compile(r"\{\{|\}\}|\{@([^{}:]+)(?::(capital))?\}")
+REFERENCE = re.compile(r"\{\{|\}\}|\{@([^{}:]+)(?::([^{}]*))?\}")
 """A brace escape (kept as it is) or a reference `{@id}` / `{@id:capital}`."""
+MODIFIERS = ("capital",)
+"""What may follow a reference's id after `:` (anything else is refused at load, never said)."""
 
 
 def has_references(template: str) -> bool:
@@ -61,9 +63,13 @@ def resolved(lines: Mapping[str, Line], pack: str, where: str, ids: Iterable[str
             def put(match: re.Match[str]) -> str:
                 if not match.group(1):
                     return match.group(0)
+                modifier = match.group(2)
+                if modifier is not None and modifier not in MODIFIERS:
+                    raise NarratorError.said("pack_ref_modifier", pack=pack, line=line_id, ref=match.group(0),
+                                             modifiers=", ".join(MODIFIERS), path=where)
                 ref = target(match.group(1).strip())
                 said = ref.reading if reading and ref.reading is not None else ref.text
-                return said[:1].upper() + said[1:] if match.group(2) else said
+                return said[:1].upper() + said[1:] if modifier else said
             return REFERENCE.sub(put, template)
 
         def wording(text: str, reading: str | None) -> tuple[str, str | None]:
