@@ -63,7 +63,7 @@ def test_a_game_with_a_recorded_pack_plays_the_recording(tmp_path):
 def test_voices_check_lists_what_a_recorded_pack_lacks(tmp_path):
     folder = recorded_pack(tmp_path)
     lines = folder / "lines" / "additional_werewolf.toml"
-    lines.write_text(lines.read_text().replace('wake = "Medium, open your eyes."\n', ""))
+    lines.write_text(lines.read_text().replace('wake = "{@label.medium:capital}, open your eyes."\n', ""))
     result = CliRunner().invoke(main, ["voices", "check", str(folder), "--against", "en"])
     assert result.exit_code == 0, result.output
     assert "missing line  medium.wake" in result.output

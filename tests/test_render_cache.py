@@ -31,7 +31,9 @@ def test_second_render_does_no_work_and_a_changed_line_renders_again(tmp_path):
     assert again.prepare(requests) == 0 and again.synthesized == 0
     assert [f.stat().st_mtime_ns for f in sorted((tmp_path / "cache").glob("*.wav"))] == stamps
     lines = folder / "lines" / "additional_werewolf.toml"
-    lines.write_text(lines.read_text().replace('wake = "Seer, open your eyes."', 'wake = "Seer, wake up now."'))
+    text = lines.read_text()
+    assert '\nseer = "seer"\n' in text  # the label line: the seer's wake line says it (`{@label.seer:capital}`)
+    lines.write_text(text.replace('\nseer = "seer"\n', '\nseer = "oracle"\n'))
     changed = EngineVoice(load_pack(str(folder)), engine, cache_dir=tmp_path / "cache")
     assert changed.prepare(requests) == 1
     assert changed.clip("seer.wake").source == "cache"

@@ -4,7 +4,8 @@ A pack is a folder `voices/<name>/` with `voice.toml` (engines in order of prefe
 per engine its voice, rate, volume, pitch; language; how names and durations are written)
 and `lines/*.toml`, one file per game plus `common.toml` (every line by id; a line is a
 string or a table with `text`, an optional kana `reading` that kana-only engines speak, and
-optional `variants`, other wordings said in turn). `sounds/` holds chimes, a tick, a gong
+optional `variants`, other wordings said in turn; `{@<line id>}` in a line says that line's
+words, resolved at load: `line_refs`). `sounds/` holds chimes, a tick, a gong
 and an optional night ambience loop; `recorded/` holds lines recorded by a person
 (`recorded/<line>.wav`, or `recorded/<line>/<value>.wav` for a line with one parameter,
 e.g. `recorded/tick/5.wav`), which are played instead of the synthesized line.
@@ -30,6 +31,7 @@ from narrator import home
 from narrator.settings import TableMode
 from narrator.errors import NarratorError, SetupError
 from narrator.sound.engines import VoiceSettings
+from narrator.sound.line_refs import resolved
 from narrator.sound.pack_format import PackFormatter
 
 REPO_VOICES = home.bundled_voices()
@@ -263,8 +265,10 @@ def load_pack(name: str) -> VoicePack:
     for folder in reversed(folders):  # the inherited lines first, then the pack's own
         for lines_file in sorted((folder / "lines").glob("*.toml")):
             lines.update(_flatten_lines(_read_toml(lines_file)))
+    name = voice.get("name", path.name)
+    lines = resolved(lines, name, str(path / "lines"))  # after inheritance: a child's label is the one said
     return VoicePack(
-        name=voice.get("name", path.name),
+        name=name,
         path=path,
         lang=voice["lang"],
         engine=engine,
@@ -323,7 +327,10 @@ def merged_under(pack: VoicePack, tree: Mapping[str, Any]) -> VoicePack:
     beneath its own: a line the pack has is the pack's, so a pack of the table's still rewords it."""
     if not tree:
         return pack
-    return replace(pack, lines={**_flatten_lines(tree), **pack.lines})
+    own = _flatten_lines(tree)
+    lines = {**own, **pack.lines}  # the game's own lines may refer to the pack's labels (and to each other)
+    where = f"{pack.path / 'lines'} or the game file's [lines.{pack.lang}]"
+    return replace(pack, lines=resolved(lines, pack.name, where, ids=set(own) - set(pack.lines)))
 
 
 def _flatten_lines(tree: Mapping[str, Any], prefix: str = "") -> dict[str, Line]:
