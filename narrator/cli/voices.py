@@ -140,7 +140,7 @@ def say(text: str, lang: str, engine: str | None, audio: str, audio_device: str 
 
     from narrator.sound.outputs import AudioUnavailable, open_output
     from narrator.table.clock import ScaledClock
-    from narrator.sound.voicepack import Line
+    from narrator.sound.pack_line import Line
 
     voice = _engine_voice(lang, engine)
     voice.pack = replace(voice.pack, lines={**voice.pack.lines, "_say": Line("_say", text)})

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Iterable, Mapping
 from narrator.errors import NarratorError
 
 if TYPE_CHECKING:
-    from narrator.sound.voicepack import Line
+    from narrator.sound.pack_line import Line
 
 REFERENCE = re.compile(r"\{\{|\}\}|\{@([^{}:]+)(?::([^{}]*))?\}")
 """A brace escape (kept as it is) or a reference `{@id}` / `{@id:capital}`."""

@@ -32,6 +32,7 @@ from narrator.settings import TableMode
 from narrator.errors import NarratorError, SetupError
 from narrator.sound.engines import VoiceSettings
 from narrator.sound.line_refs import resolved
+from narrator.sound.pack_line import Line
 from narrator.sound.pack_format import PackFormatter
 
 REPO_VOICES = home.bundled_voices()
@@ -56,20 +57,6 @@ hold, and the wording of the most modes that hold wins."""
 def _said_as(said: Mapping[str, str], number: re.Match[str]) -> str:
     """A number before a counter as the counter says it (ふつか for 2), or as written."""
     return said.get(number.group(1), number.group(0))
-
-
-@dataclass(frozen=True)
-class Line:
-    """One line of a pack: the words as written and, optionally, as read."""
-
-    id: str
-    text: str
-    reading: str | None = None
-    variants: tuple[tuple[str, str | None], ...] = ()
-    """Other wordings as (text, reading), said in turn with the main one."""
-
-    def wordings(self) -> list[tuple[str, str | None]]:
-        return [(self.text, self.reading), *self.variants]
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,8 @@ from narrator.games.kernel.calls import line
 from narrator.games.kernel.model import CHOOSING, GameFile
 
 if TYPE_CHECKING:  # the packs are loaded where a file's lines are checked
-    from narrator.sound.voicepack import Line, VoicePack
+    from narrator.sound.pack_line import Line
+    from narrator.sound.voicepack import VoicePack
 
 PACKS = ("ja", "en")
 """The bundled packs a game file's lines are looked for in (a table's pack inherits one of them)."""
