@@ -13,7 +13,7 @@ from __future__ import annotations
 import tomllib
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping, Protocol
 
 
 class NarratorError(Exception):
@@ -102,7 +102,7 @@ class Refusal(SetupError):
     def __init__(self, key: str, /, **params: object):
         self.key, self.params = key, params
         self.lang: str | None = None
-        self.names: object = None
+        self.names: Names | None = None
         self.written_lines: dict[str, str] = {}
         """Lines its raiser wrote out per language (`written`); a param-worded refusal has none."""
         super().__init__(key)
@@ -116,7 +116,7 @@ class Refusal(SetupError):
         err.written_lines, err.lang = dict(lines), lang
         return err
 
-    def worded(self, lang: str | None, names: object = None) -> Refusal:
+    def worded(self, lang: str | None, names: Names | None = None) -> Refusal:
         """Set the table's language and the game's names, unless an inner door already did."""
         self.lang = self.lang or lang
         self.names = self.names if self.names is not None else names
@@ -150,6 +150,16 @@ class Refusal(SetupError):
         return self.line(self.lang or "en")
 
 
+class Names(Protocol):
+    """A game's names as a refusal words an id with them (`games.card_names.CardNames`): a
+    Protocol, since this ground floor imports no game."""
+
+    @property
+    def words(self) -> Mapping[str, object]: ...
+
+    def name(self, vocab: str, ident: str, lang: str) -> str: ...
+
+
 MESSAGES_FILE = Path(__file__).with_name("games") / "messages.toml"
 """The refusals' wording per language: kept beside the games, whose settings it words."""
 
@@ -159,7 +169,7 @@ def wordings() -> dict[str, dict[str, Any]]:
     return tomllib.loads(MESSAGES_FILE.read_text(encoding="utf-8"))
 
 
-def shown(lang: str, param: str, value: object, names: object = None) -> str:
+def shown(lang: str, param: str, value: object, names: Names | None = None) -> str:
     """A param as a line in `lang` shows it: a `Named` id by its name there, a list joined, the
     `source` and `key` by the words of `[LANG.sources]` and `[LANG.keys]` (`cards.seer` in
     Japanese: 追加カード「占い師」)."""
@@ -184,13 +194,13 @@ def shown(lang: str, param: str, value: object, names: object = None) -> str:
     return text
 
 
-def _name(names: object, vocab: str, ident: str, lang: str) -> str:
+def _name(names: Names | None, vocab: str, ident: str, lang: str) -> str:
     """An id's name in `lang` by the game's names (any vocabulary when none is given), else the id."""
     if lang == "en" or names is None:
         return ident
-    vocabs = [vocab] if vocab else list(getattr(names, "words", {}))
+    vocabs = [vocab] if vocab else list(names.words)
     for each in vocabs:
-        found = names.name(each, ident, lang)  # type: ignore[attr-defined]
+        found = names.name(each, ident, lang)
         if found != ident:
             return found
     return ident
@@ -200,7 +210,7 @@ class worded:
     """`with worded(lang, names):` — every `Refusal` raised inside takes the table's language
     and the game's names (the innermost door wins), so the check that raises needs neither."""
 
-    def __init__(self, lang: str | None, names: object = None):
+    def __init__(self, lang: str | None, names: Names | None = None):
         self.lang, self.names = lang, names
 
     def __enter__(self) -> worded:
