@@ -61,7 +61,7 @@ class Role:
     """Which side it counts on for parity (a madman is human there)."""
     survives_attack: bool = False
     dies_divined: bool = False
-    aliases: Mapping[str, tuple[str, ...]] = None  # type: ignore[assignment]
+    aliases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """The file's other words for it per language (the names other sets give it: 預言者 for 占い師)."""
     when_attacked: str = "dies"
     when_executed: str = "dies"
@@ -155,15 +155,15 @@ class GameFile:
     day: Day
     wins: tuple[Win, ...]
     scenarios: tuple[Mapping[str, Any], ...] = ()
-    options: Mapping[str, bool] = None  # type: ignore[assignment]
+    options: Mapping[str, bool] = field(default_factory=dict)
     """The file's house rules, each on or off by default (`[options]`): a table turns them with `options`."""
     first_victim: str = ""
     """The team whose card a seat that is not a player holds, dead on the first night (初日犠牲者): "" none."""
     never_out: tuple[str, ...] = ()
     """Roles never dealt out of the players' hands (the centre, the first victim): 役欠けなし."""
-    own_lines: Mapping[str, Mapping[str, Any]] = None  # type: ignore[assignment]
+    own_lines: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     """The file's own lines by language (`[lines.ja]`, `[lines.en]`), merged under the packs'."""
-    lines_missing: Mapping[str, tuple[str, str]] = None  # type: ignore[assignment]
+    lines_missing: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     """Each language whose pack lacks a line the file needs: (entry, line id) of the first, so a
     table playing in it is refused at configure time (`lines.check_lines` sets it at load time)."""
 
