@@ -172,9 +172,9 @@ def test_a_caller_cannot_change_the_pack_the_next_one_loads(tmp_path):
     assert "yep" not in again.vocabulary["yes"]
 
 
-def test_an_edited_label_renames_the_card_at_the_next_game(tmp_path, monkeypatch):
-    """The names a game is loaded with follow the table's pack as it is now (they were kept
-    from the first read, for the whole process)."""
+def test_card_names_read_from_an_edited_label_are_the_new_ones(tmp_path, monkeypatch):
+    """Names read from the packs follow the table's pack as it is now (`spoken_names` kept
+    each pack folder's first read for the whole process)."""
     monkeypatch.setenv("NARRATOR_HOME", str(tmp_path))
     folder = copy_pack(tmp_path / "voices", "ja")
     assert "占い師" in spoken_names(lambda i: f"label.{i}", ["seer"])["seer"]["ja"]

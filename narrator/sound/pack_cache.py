@@ -23,6 +23,7 @@ The kept pack is shared by every caller, so its mappings are read-only (`frozen`
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -105,25 +106,33 @@ class PackCache(Generic[P]):
     def __init__(self, kept: int = KEPT):
         self.kept = kept
         self._packs: OrderedDict[str, tuple[Reads, P]] = OrderedDict()
+        self._lock = threading.Lock()
+        """Packs may be loaded from the phones' and the render threads at once."""
 
     def get(self, name: str, find: Callable[[str], Path], load: Callable[[Reads], P]) -> P:
         """The pack kept for `name` while its files are unchanged, else `load` it afresh (kept
         when its files are settled; a load that raises drops what was kept)."""
-        entry = self._packs.get(name)
+        with self._lock:
+            entry = self._packs.get(name)
         if entry is not None and entry[0].unchanged(find):
-            self._packs.move_to_end(name)
+            with self._lock:
+                if name in self._packs:
+                    self._packs.move_to_end(name)
             return entry[1]
-        self._packs.pop(name, None)
+        with self._lock:
+            self._packs.pop(name, None)
         reads = Reads()
-        pack = load(reads)
+        pack = load(reads)  # outside the lock: two threads may both read a pack, never see half of one
         if reads.settled:
-            self._packs[name] = (reads, pack)
-            while len(self._packs) > self.kept:
-                self._packs.popitem(last=False)
+            with self._lock:
+                self._packs[name] = (reads, pack)
+                while len(self._packs) > self.kept:
+                    self._packs.popitem(last=False)
         return pack
 
     def clear(self) -> None:
-        self._packs.clear()
+        with self._lock:
+            self._packs.clear()
 
 
 def frozen(value: Any) -> Any:
