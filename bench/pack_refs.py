@@ -15,6 +15,7 @@ import argparse
 import statistics
 import sys
 import time
+from functools import partial
 from pathlib import Path
 from typing import Callable
 
@@ -60,8 +61,8 @@ def main() -> None:
     print(f"\n{'':44} {'kept':>9} {'afresh':>9} {'ratio':>6}  (median CPU ms, {runs} runs)")
     for lang in ("ja", "en"):
         voicepack.load_pack(lang)
-        kept = cpu_ms(lambda: voicepack.load_pack(lang), runs)
-        afresh = cpu_ms(lambda: voicepack.read_pack(lang), runs)
+        kept = cpu_ms(partial(voicepack.load_pack, lang), runs)
+        afresh = cpu_ms(partial(voicepack.read_pack, lang), runs)
         print(f"{f'load_pack({lang!r}) again, unchanged':44} {kept:9.3f} {afresh:9.2f} {afresh / kept:6.0f}")
 
 
