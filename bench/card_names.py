@@ -75,6 +75,7 @@ def cases(own_file: Path) -> dict[str, str]:
 def once(source: Path, script: str) -> float:
     """CPU ms printed by `script` in a fresh interpreter running `source`'s narrator."""
     env = {**os.environ, "PYTHONPATH": str(source), "NARRATOR_HOME": tempfile.mkdtemp()}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # both checkouts' modules compiled once, at the uncounted run
     done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True,
                           timeout=120, cwd=source)
     return float(done.stdout.split()[-1])
