@@ -10,13 +10,12 @@ a table may also type (`card_names.CardNames.spoken`). An id whose line a pack l
 file's role with lines in one language only) has no name there: its id and its other words.
 
 The bundled packs are read (`ja`, `en`: a table's own pack of that name in its home folder
-first, as everywhere), once per process and pack folder.
+first, as everywhere) by `load_pack`, once per process while their files are unchanged
+(`narrator/sound/pack_cache.py`): an edited pack gives its new names at the next game.
 """
 
 from __future__ import annotations
 
-from functools import cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping
 
 from narrator.errors import NarratorError
@@ -77,17 +76,9 @@ def _with_own(lang: str, own: Mapping[str, object]) -> VoicePack | None:
     """The `lang` pack with a game's own lines beneath; None when it cannot be read (a table's
     broken pack of that name): its names are then the ids and the other words alone, and the
     pack's one-line error comes where a table plays with it, not in a game that never says it."""
-    from narrator.sound.voicepack import find_pack, merged_under
+    from narrator.sound.voicepack import load_pack, merged_under
 
     try:
-        return merged_under(_bundled(find_pack(lang).resolve()), own)
+        return merged_under(load_pack(lang), own)
     except NarratorError:
         return None
-
-
-@cache
-def _bundled(folder: Path) -> VoicePack:
-    """One pack folder, read once (a game file is read many times; its pack is not rewritten while it plays)."""
-    from narrator.sound.voicepack import load_pack
-
-    return load_pack(str(folder))

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from itertools import combinations
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Mapping
 
 from narrator import home
@@ -32,6 +33,7 @@ from narrator.settings import TableMode
 from narrator.errors import NarratorError, SetupError
 from narrator.sound.engines import VoiceSettings
 from narrator.sound.line_refs import resolved
+from narrator.sound.pack_cache import PackCache, Reads, frozen
 from narrator.sound.pack_line import Line
 from narrator.sound.pack_format import PackFormatter
 
@@ -243,15 +245,26 @@ def find_pack(name: str) -> Path:
 
 
 def load_pack(name: str) -> VoicePack:
-    """Load a pack by name or path; a broken file is one line naming it."""
+    """Load a pack by name or path; a broken file is one line naming it.
+
+    Read once per process while its files are unchanged (`pack_cache`): the pack returned is
+    shared, its mappings read-only; an edited, added or removed file, or another
+    `NARRATOR_HOME`, is read again at the next load."""
+    return _PACKS.get(name, find_pack, partial(read_pack, name))
+
+
+def read_pack(name: str, reads: Reads | None = None) -> VoicePack:
+    """Read and build pack `name` from its files, noting each file read in `reads`."""
+    reads = reads if reads is not None else Reads()
     path = find_pack(name)
-    voice, folders = _inherited(path)
+    reads.lookup(name, path)
+    voice, folders = _inherited(path, reads)
     engine = voice.get("engine", "pyttsx3")
     engines = tuple(dict.fromkeys([engine, *voice.get("fallback", [])]))
     lines: dict[str, Line] = {}
     for folder in reversed(folders):  # the inherited lines first, then the pack's own
-        for lines_file in sorted((folder / "lines").glob("*.toml")):
-            lines.update(_flatten_lines(_read_toml(lines_file)))
+        for lines_file in reads.listing(folder / "lines"):
+            lines.update(_flatten_lines(_read_toml(lines_file, reads)))
     name = voice.get("name", path.name)
     lines = resolved(lines, name, str(path / "lines"))  # after inheritance: a child's label is the one said
     return VoicePack(
@@ -264,30 +277,35 @@ def load_pack(name: str) -> VoicePack:
         volume=voice.get("volume"),
         pitch=voice.get("pitch"),
         chars_per_second=float(voice.get("chars_per_second", 12)),
-        formats=voice.get("format", {}),
-        lines=lines,
-        vocabulary=voice.get("vocabulary", {}),
+        formats=frozen(voice.get("format", {})),
+        lines=MappingProxyType(lines),
+        vocabulary=frozen(voice.get("vocabulary", {})),
         engines=engines,
-        engine_options=voice.get("engines", {}),
-        sounds=voice.get("sounds", {}),
-        pronounce=voice.get("pronounce", {}),
-        counter_readings=voice.get("counter_readings", {}),
+        engine_options=frozen(voice.get("engines", {})),
+        sounds=frozen(voice.get("sounds", {})),
+        pronounce=frozen(voice.get("pronounce", {})),
+        counter_readings=frozen(voice.get("counter_readings", {})),
         folders=tuple(folders),
     )
 
 
-def _inherited(path: Path, seen: tuple[Path, ...] = ()) -> tuple[dict[str, Any], list[Path]]:
+_PACKS: PackCache[VoicePack] = PackCache()
+"""The packs read in this process (`pack_cache`)."""
+
+
+def _inherited(path: Path, reads: Reads, seen: tuple[Path, ...] = ()) -> tuple[dict[str, Any], list[Path]]:
     """A pack's `voice.toml` over the one it inherits (tables merged key by key), and its folders."""
-    voice = _read_toml(path / "voice.toml")
+    voice = _read_toml(path / "voice.toml", reads)
     parent_name = voice.pop("inherit", None)
     if parent_name is None:
         return voice, [path]
     parent_path = find_pack(parent_name)
+    reads.lookup(parent_name, parent_path)
     if parent_path.resolve() == path.resolve():
         raise NarratorError(f"voice pack {path} inherits itself; set `inherit` in {path / 'voice.toml'} to another pack")
     if parent_path.resolve() in seen:
         raise NarratorError(f"voice packs inherit in a circle through {path}; fix `inherit` in {path / 'voice.toml'}")
-    parent, folders = _inherited(parent_path, (*seen, path.resolve()))
+    parent, folders = _inherited(parent_path, reads, (*seen, path.resolve()))
     parent.pop("name", None)
     return _merged(parent, voice), [path, *folders]
 
@@ -299,7 +317,9 @@ def _merged(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _read_toml(path: Path) -> dict[str, Any]:
+def _read_toml(path: Path, reads: Reads) -> dict[str, Any]:
+    """One file of a pack, freshly parsed (the caller's own dict), noted in `reads` first."""
+    reads.file(path)
     try:
         with path.open("rb") as f:
             return tomllib.load(f)
