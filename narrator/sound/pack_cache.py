@@ -135,10 +135,15 @@ class PackCache(Generic[P]):
             self._packs.clear()
 
 
-def frozen(value: Any) -> Any:
-    """`value` read-only all the way down: tables as `MappingProxyType`, arrays as tuples."""
+def frozen(table: Mapping[str, object]) -> Mapping[str, Any]:
+    """A pack's table read-only all the way down: tables as `MappingProxyType`, arrays as tuples
+    (what it holds is TOML's, read by each field's user: hence `Any` inside)."""
+    return MappingProxyType({key: _frozen(item) for key, item in table.items()})
+
+
+def _frozen(value: object) -> object:
     if isinstance(value, Mapping):
-        return MappingProxyType({key: frozen(item) for key, item in value.items()})
+        return frozen(value)
     if isinstance(value, list):
-        return tuple(frozen(item) for item in value)
+        return tuple(_frozen(item) for item in value)
     return value
