@@ -86,7 +86,7 @@ async def open_table(names: str | None = NAMES5, seed: int = 7, transcript: str 
     rules = get_game(settings.game)
     config = rules.configure(settings)
     run = RunOptions(lang=lang, voice="text", time_scale=time_scale, keyboard=False, phones=True, transcript=transcript)
-    sitting = open_sitting(run, clock=clock)  # a test's ManualClock, if given
+    sitting = open_sitting(run, clock=clock, game=rules)  # a test's ManualClock, if given; a file's own lines
     store = GameStore.create(home.app_home(), rules.name, config.to_dict(), run.to_dict())
     server = make_server(rules, config, store, sitting.hub, lang)
     server.clock = sitting.scheduler.clock  # as open_phones does

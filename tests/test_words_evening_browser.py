@@ -1,6 +1,6 @@
 """Issue 37 item 8, the page's words in real Chromium at phone size, in Japanese: a released
 seat's old phone is told it is out, and 人狼's result card names the winners in words (not the
-raw id 「winner_village」). The phones' own server (`tests/phones_harness.py`), as
+raw id 「winner_village」: the game's own win line). The phones' own server (`tests/phones_harness.py`), as
 tests/test_phones_browser.py drives it; the spoken words: tests/test_words_evening.py.
 """
 
@@ -73,7 +73,7 @@ def test_a_released_host_screens_phone_is_told_it_is_no_longer_the_host_screen(r
 
 def test_werewolf_on_the_host_screen_asks_for_a_tap_and_its_result_card_names_the_winners(request):
     """人狼's 「全員の準備ができたら…」 on the host screen asks for the button, not a word said to
-    nobody; its result card reads 「村人チームの勝利」, not 「winner_village」."""
+    nobody; its result card reads the game's own win line 「村人チームの勝利です！」, not 「winner_village」."""
     async def main():
         table = await open_table("Aki,Ben,Chika,Dai,Emi", seed=3, lang="ja", game="werewolf")
         async with browsers(request, table) as (browser, pages):
@@ -90,7 +90,7 @@ def test_werewolf_on_the_host_screen_asks_for_a_tap_and_its_result_card_names_th
             table.server._changed()
             for page in (aki, host):
                 await page.wait_for_selector("#result #winner", timeout=30_000)
-                assert await page.inner_text("#result #winner") == "村人チームの勝利"
+                assert await page.inner_text("#result #winner") == "村人チームの勝利です！"  # wolf.win.village
                 assert "winner_" not in await page.inner_text("#app")
 
     asyncio.run(main())

@@ -126,7 +126,10 @@ class PhonePlay(Generic[GC, GS]):
     seats: Callable[[GC], tuple[str, ...]] = seating.seats_of
     """(config) -> the seats a phone can claim."""
     table_facts: Callable[[GC, GS | None], Record] = seating.night_and_day_facts
-    """(config, state or None) -> the table's public facts: phase, night, day, winner."""
+    """(config, state or None) -> the table's public facts: phase, night, day, winner; and, for a
+    game whose teams are its own (a game file's), `winner_line`: the (line id, params) the result
+    card shows for the winner, worded by the page in each of its languages. Without it the page
+    shows the team's word from its strings (`winner_<team>`), or none."""
     alive: Callable[[GC, GS | None], list[str]] = seating.every_seat
     """(config, state or None) -> the players still in the game (public: deaths are announced)."""
     required: Callable[[GC], str | None] = _phones_not_required

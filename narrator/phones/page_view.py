@@ -1,6 +1,7 @@
 """Everything one phone shows now, put together: the game's view for its seat (views.py) with
 what the page adds around it: the private call and its times, the timer, the wait for phones,
-the seat's private lines worded, what the open round asks of it, and the host screen's part.
+the seat's private lines and a game file's winner line worded, what the open round asks of it,
+and the host screen's part.
 
 Why it stands apart from the server: the server serves requests and follows the game; what a
 phone may see is a decision of its own, read and tested apart (a public question only on the
@@ -54,6 +55,9 @@ def compose(page: Showing, name: str | None, is_host: bool) -> dict[str, Any]:
         started, seconds = page.timer
         view["timer"] = max(0, round(seconds - (page._now() - started)))
     view["waiting"] = {"free": len(page.seats.free())} if page.waiting is not None else None
+    if view.get("winner_line"):  # the winner in the game's own words (a game file's team), public
+        line, params = view["winner_line"]
+        view["winner_line"] = page._text(line, dict(params))
     view["messages"], view["request"] = [], None
     if name is not None:
         private = view["private"]

@@ -23,7 +23,7 @@ from narrator.phones.server import PhoneServer
 from narrator.errors import SetupError
 from narrator.games import game_names, get_game
 from narrator.settings import RunSettings
-from narrator.sound.voicepack import VoicePack, load_pack
+from narrator.sound.voicepack import VoicePack, load_pack, merged_under
 from narrator.table.scheduler import Scheduler
 from narrator.table.store import GameStore
 
@@ -42,7 +42,7 @@ def make_server(rules: SomeGame, config: GameConfig, store: GameStore, hub: List
     """The game's phone server; `no_speaker`: the appliance plays it without sound (the host screen says so)."""
     check_game(rules)
     assert rules.phones is not None  # check_game refused a game without a phone page
-    packs = page_packs(voice)
+    packs = game_packs(rules, page_packs(voice))
     seats = Seats(rules.phones.seats(config), store.folder / "phones.json", store.warn)
     lines = PrivateLines(store.folder / "phones-private.json", store.warn)
     server = PhoneServer(rules, config, hub, seats, f"narrator_{store.id}", lang, packs, lines)
@@ -61,6 +61,15 @@ def page_packs(voice: str = "auto") -> dict[str, VoicePack]:
         if table_pack.lang in packs:
             packs[table_pack.lang] = table_pack
     return packs
+
+
+def game_packs(rules: SomeGame, packs: dict[str, VoicePack]) -> dict[str, VoicePack]:
+    """The page's packs with the game's own lines beneath (a game file's `[lines.<lang>]`), as
+    the narrator speaks them (`table.session`): a file's own team's win line, its own role's
+    name, worded on the phones too, not only said."""
+    if rules.lines is None:
+        return packs
+    return {lang_: merged_under(pack, rules.lines(lang_)) for lang_, pack in packs.items()}
 
 
 def speaker(scheduler: Scheduler) -> Callable[[str, dict[str, Any]], None]:

@@ -206,6 +206,16 @@ def private_view(config: KConfig, state: KState, seat: str) -> Record:
     return {"role": role, "lines": [("wolf.you_are", {"cards": engine.card_line(role)})]}
 
 
+def table_facts(config: KConfig, state: KState | None) -> Record:
+    """The public facts of a werewolf-family game, and the winner in the game's own words: the
+    `wolf.win.<team>` line the narrator said at the end (a file's own team's from its `[lines]`),
+    which the page words in each of its languages, so a team the page never heard of still shows."""
+    facts = seating.night_and_day_facts(config, state)
+    if state is not None and state.winner:
+        facts["winner_line"] = (judge.win_line(state.winner), {})
+    return facts
+
+
 def alive(config: KConfig, state: KState | None) -> list[str]:
     dead = getattr(state, "dead", ())
     return [n for n in seating.seats_of(config) if n not in dead]
@@ -264,7 +274,7 @@ def build(spec: GameFile) -> Game[KConfig, KState]:
         outcome=judge.outcome,
         undo_barrier=undo_barrier,
         record=partial(record.record, spec),
-        phones=PhonePlay(private_view=private_view, alive=alive, required=required),
+        phones=PhonePlay(private_view=private_view, table_facts=table_facts, alive=alive, required=required),
         label=lambda id_: f"wolf.role.{id_}",
         settings=SETTINGS,
         describe=partial(plans.describe, spec),

@@ -117,8 +117,14 @@ def told(spec: GameFile, state: KState, kind: str, index: int = 0, cues: list[Cu
     return finish(state, list(cues or []), rule.winner, rule.kind)
 
 
+def win_line(winner: str) -> str:
+    """The line a team's win is said with (`wolf.win.<team>`, a file's own team's in its `[lines]`):
+    the narrator's end, and the winner on every phone's result card (`game.table_facts`)."""
+    return f"wolf.win.{winner}"
+
+
 def finish(state: KState, cues: list[Cue], winner: str, rule: str | None = None) -> tuple[KState, list[Cue]]:
-    end = End(f"wolf.win.{winner}", winner, outcome={"rule": rule} if rule else {})
+    end = End(win_line(winner), winner, outcome={"rule": rule} if rule else {})
     return replace(state, step="over", winner=winner, rule=rule), cues + [end]
 
 

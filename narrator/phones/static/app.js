@@ -401,8 +401,11 @@ function clock(s) { return Math.floor(s / 60) + ":" + String(s % 60).padStart(2,
 
 function result(v) {
   const box = el("div", { class: "card result", id: "result" }, el("div", { text: t("phase_over") }));
-  // a team's words from strings.json (winner_village: 村人チームの勝利); never its raw id
-  if (v.winner && t("winner_" + v.winner) !== "winner_" + v.winner) box.append(el("div", { id: "winner", text: t("winner_" + v.winner) }));
+  // a game file's winner in its own words (its wolf.win.<team> line, as the narrator said it);
+  // else the team's word from strings.json (winner_citizens: 市民チームの勝利); never its raw id
+  const named = v.winner && t("winner_" + v.winner) !== "winner_" + v.winner ? t("winner_" + v.winner) : "";
+  const winner = (v.winner_line && textOf(v.winner_line)) || named;
+  if (winner) box.append(el("div", { id: "winner", text: winner }));
   if (v.private && "won" in v.private) box.append(el("b", { id: "you-won", "data-won": String(v.private.won), text: t(v.private.won ? "won" : "lost") }));
   if (v.host && v.host.end_lines && v.host.end_lines.length) {  // the end as it was said, to read back
     box.append(el("ol", { id: "end-lines" }, ...v.host.end_lines.map((texts) => el("li", { text: textOf(texts) }))));
