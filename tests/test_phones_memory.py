@@ -21,6 +21,7 @@ from narrator.phones import app_cache
 from narrator.phones.settings_page import SettingsPage
 from narrator.phones.table import make_server, page_packs
 from narrator.settings import build_settings
+from narrator.sound import voicepack
 from narrator.table.store import GameStore
 
 GAMES = 3
@@ -64,6 +65,7 @@ def _games_kept():
         return kept, statuses
 
     kept, statuses = asyncio.run(main())
+    voicepack._PACKS.clear()  # the packs read once per process (pack_cache.py) are the process's, not a game's
     gc.collect()
     return [ref for ref in kept if ref() is not None], statuses
 
@@ -93,6 +95,7 @@ def _settings_apps_kept():
         return kept, statuses
 
     kept, statuses = asyncio.run(main())
+    voicepack._PACKS.clear()  # the packs read once per process (pack_cache.py) are the process's, not a game's
     gc.collect()
     return [ref for ref in kept if ref() is not None], statuses
 

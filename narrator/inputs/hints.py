@@ -8,7 +8,6 @@ not English.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import TYPE_CHECKING, Iterable
 
 from narrator.errors import AnswerError
@@ -66,8 +65,8 @@ class Hints:
         return join.join(words[:-1]) + self.text("or") + words[-1]
 
 
-@lru_cache(maxsize=1)
 def _english() -> VoicePack:
+    """The bundled English pack, as `load_pack` keeps it (read again once edited; pack_cache.py)."""
     from narrator.sound.voicepack import load_pack
 
     return load_pack("en")
