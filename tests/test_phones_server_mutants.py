@@ -766,3 +766,25 @@ def test_a_views_call_length_and_age_are_the_calls_own_to_the_millisecond(monkey
     view = server.view_now("Aki")
     assert view["call_length"] == 12.346 and view["call_age"] == 10.988
     assert server.view("Aki")["call_age"] is None  # by the moment: only in the view as it leaves
+
+
+def test_a_view_carries_the_length_of_each_recent_call_by_its_number():
+    """A phone whose views came late may hear of a call's end only after the next call closed
+    too; the view says how long each recent call lasted, so it still sends the slots that call
+    lasted (app.js: coverStop). Only the last `KEPT_LENGTHS` are kept."""
+    from narrator.phones.following import KEPT_LENGTHS, Calls
+    from narrator.cues import Ask
+
+    calls = Calls()
+    ask = Ask("seer.choose", ("Ben", "Chika"), player="Aki")
+    t = 100.0
+    for serial in range(1, KEPT_LENGTHS + 3):
+        calls.follow((serial, ask), None, t)  # call `serial` opens
+        calls.follow(None, None, t + serial + 0.25)  # and closes, having lasted serial + 0.25 s
+        t += 50
+    assert calls.count == KEPT_LENGTHS + 2 and calls.length == KEPT_LENGTHS + 2.25
+    assert calls.lengths == {n: n + 0.25 for n in range(3, KEPT_LENGTHS + 3)}
+    server, _ = make()
+    server.calls.lengths = {4: 2.34567, 5: 0.5}
+    server._count_calls = lambda: None  # the figures as set here, not the hub's
+    assert server.view("Aki")["call_lengths"] == {"4": 2.346, "5": 0.5}

@@ -12,12 +12,15 @@ slots it missed from the last call's length. `Calls` is handed the time; it read
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import AsyncIterator, Callable, Coroutine
 
 from narrator.cues import Ask
 from narrator.inputs.hub import ListenerHub
 from narrator.inputs.private_answers import OpenCollect
+
+KEPT_LENGTHS = 8
+"""Calls whose length a view carries: more than a phone's views can lag behind by."""
 
 
 @dataclass
@@ -33,6 +36,10 @@ class Calls:
     length: float | None = None
     """Seconds the last call lasted, open to close (or to the next call): a phone whose slot
     timer ran late sends the slots it missed (app.js: COVER)."""
+    lengths: dict[int, float] = field(default_factory=dict)
+    """The same for each of the last `KEPT_LENGTHS` calls, by number: a phone whose views came
+    late (a loaded phone, a slow Wi-Fi) may first hear of a call's end after the next call
+    closed too, and still sends the slots that call lasted, as every other phone did."""
 
     def follow(self, open_ask: tuple[int, Ask] | None, open_collect: tuple[int, OpenCollect] | None, now: float) -> None:
         """Follow the calls from what the hub has open at `now`. It changes nothing when nothing
@@ -41,7 +48,9 @@ class Calls:
         if open_ask is not None and open_ask[1].player is not None or open_collect is not None:
             serial = ("ask", open_ask[0]) if open_ask is not None and open_ask[1].player else ("round", open_collect[0])  # type: ignore[index]  # a round is open when no private question is
         if self.open and serial != self.last:  # the call closed, or the next one opened
-            self.length = now - self.opened
+            self.length = self.lengths[self.count] = now - self.opened
+            for old in sorted(self.lengths)[:-KEPT_LENGTHS]:
+                del self.lengths[old]
         if serial is not None and serial != self.last:
             self.last, self.count, self.opened = serial, self.count + 1, now
         self.open = serial is not None

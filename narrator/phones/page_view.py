@@ -49,6 +49,7 @@ def compose(page: Showing, name: str | None, is_host: bool) -> dict[str, Any]:
     # Whether a call is open is said aloud: the same on every phone, as are its times.
     view["calling"] = calls.open
     view["call_length"] = None if calls.length is None else round(calls.length, 3)
+    view["call_lengths"] = {str(n): round(length, 3) for n, length in calls.lengths.items()}
     view["call_age"] = None  # by the moment: only in the view as it leaves (`view_now`)
     view["timer"] = None
     if page.timer is not None:

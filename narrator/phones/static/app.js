@@ -327,13 +327,16 @@ function queued(to, body, onRetry) {
 }
 // The call closed (or the next one opened): the slots it lasted that this phone has not sent
 // yet (its timer ran late) go now, as every phone sent them; an answer still waiting after
-// them was never sent, and the narrator takes none for a closed call.
+// them was never sent, and the narrator takes none for a closed call. Its length is the
+// view's `call_lengths` for it: a phone that hears of the end only after the next call
+// closed too (its views came late) still knows how long this one lasted.
 function coverStop(v) {
   const c = cover;
   cover = null;
   clearTimeout(c.timer);
   const ended = v.call === c.call ? !v.calling : v.call === c.call + 1 && v.calling;
-  const length = ended && typeof v.call_length === "number" ? v.call_length : 0;
+  const known = v.call_lengths ? v.call_lengths[String(c.call)] : undefined;
+  const length = typeof known === "number" ? known : ended && typeof v.call_length === "number" ? v.call_length : 0;
   for (; c.k <= Math.floor(length * 1000 / COVER.slot); c.k++) coverSlot(c);
   for (const item of c.queue) item.done({ status: 409, body: {}, retried: item.tries > 0 });
 }
