@@ -36,7 +36,7 @@ from narrator.phones.host_turns import PendingHost
 from narrator.phones.seats import new_table_code, normal_code
 from narrator.phones.listening import Listening
 from narrator.phones.network import own_names
-from narrator.phones.page_files import STATIC_FILES
+from narrator.phones.page_files import SECURITY_HEADERS, STATIC_FILES, security_headers, static_file
 from narrator.sound.voicepack import VoicePack
 
 STATIC = Path(__file__).with_name("static")
@@ -50,9 +50,8 @@ HANDLER_CANCELLATION = True
 sender's try holds nothing and claims nothing."""
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 """The next handler a middleware hands the request to (aiohttp's)."""
-HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
-           "X-Frame-Options": "DENY",
-           "Content-Security-Policy": "default-src 'self'; style-src 'self'; script-src 'self'; frame-ancestors 'none'"}
+HEADERS = SECURITY_HEADERS
+"""The same headers as the game's page (page_files.py), on every reply."""
 
 
 def refused(err: NarratorError) -> web.Response:
@@ -137,9 +136,9 @@ class SettingsPage:
 
     def app(self) -> web.Application:
         app = web.Application(client_max_size=16 * 1024, middlewares=[self._guarded, self._same_origin])
-        app.on_response_prepare.append(_headers)
+        app.on_response_prepare.append(security_headers)
         app.router.add_get("/", self._index)
-        app.router.add_get("/static/{name}", self._static)
+        app.router.add_get("/static/{name}", static_file)
         app.router.add_get("/api/settings", self._view)
         for name in ("join", "change", "preset", "seat", "play"):
             app.router.add_post(f"/api/settings/{name}", getattr(self, f"_{name}"))
@@ -224,12 +223,6 @@ class SettingsPage:
 
     async def _index(self, request: web.Request) -> web.StreamResponse:
         return web.FileResponse(STATIC / "settings.html", headers={"Content-Type": "text/html; charset=utf-8"})
-
-    async def _static(self, request: web.Request) -> web.StreamResponse:
-        name = request.match_info["name"]
-        if name not in FILES:
-            return wire.error(404, "no such file")
-        return web.FileResponse(STATIC / name, headers={"Content-Type": f"{FILES[name]}; charset=utf-8"})
 
     async def _view(self, request: web.Request) -> web.Response:
         try:
@@ -355,8 +348,3 @@ class SettingsPage:
             return body
         self.play()
         return wire.reply({"ok": True})
-
-
-async def _headers(request: web.Request, response: web.StreamResponse) -> None:
-    for key, value in HEADERS.items():
-        response.headers.setdefault(key, value)
