@@ -12,6 +12,9 @@
 #   bench/mutation.sh names [FILES]    the names a table types for cards and roles
 #                                      (games/card_names.py, games/spoken_names.py: the pack's
 #                                      label line is the name) under the card-name tests
+#   bench/mutation.sh packs [FILES]    a pack's line references and the packs read once
+#                                      (sound/line_refs.py, sound/pack_cache.py) under the
+#                                      renamed-card, pack-cache and voice-pack tests
 #   bench/mutation.sh rules [FILES]    every game's rules: Additional Werewolf's rules and cards,
 #                                      Bestia Magica's night, vote and rules, Pagan's rules, the game-file kernel's engine, calls, judge, plans and passed rounds (paths
 #                                      under narrator/games) under the rules, rulings, scenario,
@@ -39,7 +42,7 @@
 # diff (mutation-survivors.txt in MUTATION_DIR) and killed/total per module.
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-TARGET=${1:?"which part: phones, store, contract, names or rules"}
+TARGET=${1:?"which part: phones, store, contract, names, packs or rules"}
 case "$TARGET" in
 phones)
     PACKAGE=narrator/phones
@@ -57,12 +60,16 @@ names)
     PACKAGE=narrator/games
     DEFAULT="card_names.py spoken_names.py"
     TESTS="test_card_names test_card_names_from_packs test_kernel_aliases test_game_files test_settings_declared test_bestia_magica_setup test_split_seams" ;;
+packs)
+    PACKAGE=narrator/sound
+    DEFAULT="line_refs.py pack_cache.py"
+    TESTS="test_card_renamed_everywhere test_voice_packs_cache test_voice_packs test_render_cache" ;;
 rules)
     PACKAGE=narrator/games
     DEFAULT="additional_werewolf/rules.py additional_werewolf/cards.py bestia_magica/night.py bestia_magica/vote.py bestia_magica/rules.py pagan/rules.py kernel/engine.py kernel/calls.py kernel/judge.py kernel/plans.py kernel/passed.py"
     TESTS="test_additional_werewolf_rules test_aw_rulings test_aw_digital_cards test_aw_table_guide test_saved_game_cli test_bestia_magica_rules test_bm_rulings test_bestia_magica_games test_bestia_magica_review test_bestia_magica_balance test_bestia_magica_cli test_pagan_rules test_pagan_rulings test_pagan_cli test_kernel_roles test_kernel_day_order test_kernel_aliases test_kernel_pass_device test_kernel_table_controls test_game_files test_kernel_rulings test_kernel_plans test_kernel_passed_round test_bm_survivors" ;;
 *)
-    echo "unknown part '$TARGET': use phones, store, contract, names or rules" >&2; exit 2 ;;
+    echo "unknown part '$TARGET': use phones, store, contract, names, packs or rules" >&2; exit 2 ;;
 esac
 FILES=${2:-$DEFAULT}
 TESTS=${MUTATION_TESTS:-$TESTS}
