@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +17,7 @@ from narrator.sound.line_refs import resolved
 from narrator.sound.pack_line import Line
 
 WHERE = "voices/mine/lines"
+FOLDER = Path("/nonexistent/narrator-pack")
 
 
 def lines(*each: Line) -> dict[str, Line]:
@@ -83,3 +85,48 @@ def test_a_pack_whose_folder_went_is_refused_not_kept(tmp_path, monkeypatch):
     shutil.rmtree(pack)
     with pytest.raises(NarratorError, match="no voice pack 'mine'"):
         voicepack.load_pack("mine")
+
+
+# --- the cache's own bookkeeping (pack_cache.PackCache), with stand-in packs -----------------
+
+def kept_cache(kept: int):
+    """A cache of `kept` packs whose loads are counted; every pack's files unchanged."""
+    from narrator.sound.pack_cache import PackCache
+
+    cache: PackCache[str] = PackCache(kept)
+    loads: list[str] = []
+
+    def get(name: str) -> str:
+        def load(reads):
+            loads.append(name)
+            reads.lookups[name] = FOLDER.resolve()  # found there, and found there again: unchanged
+            return f"pack {name} #{len(loads)}"
+        return cache.get(name, lambda _: FOLDER, load)
+    return get, loads
+
+
+def test_the_cache_keeps_as_many_packs_as_it_says():
+    get, loads = kept_cache(2)
+    get("ja"), get("en")
+    get("ja"), get("en")  # both kept: nothing read again
+    assert loads == ["ja", "en"]
+
+
+def test_the_cache_lets_the_pack_used_longest_ago_go_first():
+    get, loads = kept_cache(2)
+    get("ja"), get("en"), get("ja")  # ja used again: en is now the oldest
+    get("mine")  # a third: en goes
+    get("ja"), get("mine")
+    assert loads == ["ja", "en", "mine"]
+    get("en")
+    assert loads == ["ja", "en", "mine", "en"]
+
+
+def test_a_packs_arrays_are_kept_item_by_item_read_only():
+    from types import MappingProxyType
+
+    from narrator.sound.pack_cache import frozen
+
+    table = frozen({"engines": ["openjtalk", {"voice": ["mei", 2]}], "rate": 1})
+    assert table == {"engines": ("openjtalk", {"voice": ("mei", 2)}), "rate": 1}
+    assert isinstance(table, MappingProxyType) and isinstance(table["engines"][1], MappingProxyType)
