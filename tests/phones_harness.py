@@ -72,6 +72,8 @@ class Table:
             except (asyncio.CancelledError, Exception):
                 pass
         await self.server.stop()
+        if SERVERS.get(self.base) is self.server:  # its port may be the next server's (tests/test_harness_ports.py)
+            del SERVERS[self.base]
         self.sitting.close()
 
 
@@ -125,7 +127,7 @@ class Phone:
         """Join seat `seat` (default: this phone's name) with its code from the host screen;
         a seat that is taken has no code to give (the attempt sends a spent one)."""
         server = SERVERS.get(self.base)
-        code = server.seats.code(seat or self.name) if server is not None else None
+        code = server.seats.code(seat or self.name) if server is not None and server.listening.running else None
         return await self.join_code(code or "SPENTSPENT")
 
     async def join_code(self, code: str) -> int:
@@ -134,7 +136,7 @@ class Phone:
         that cannot be a seat's, sent as it is. A seated phone then holds its seat's key."""
         normal = normal_code(code)
         if len(normal) == SEAT_CODE_LENGTH and set(normal) <= set(CODE_ALPHABET):
-            if self.base in SERVERS:
+            if self.base in SERVERS and SERVERS[self.base].listening.running:
                 key, seat_id = SERVERS[self.base].keys.for_code(code)  # what the page derives (cached)
             else:
                 async with self.session.get("/api/seats") as r:
