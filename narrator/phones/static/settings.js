@@ -94,15 +94,18 @@ async function boot() {
   }
   document.addEventListener("focusin", () => { editing = true; });
   document.addEventListener("focusout", () => { editing = false; });
-  setInterval(() => { if (!editing && !drag) refresh(); }, 2000);
+  setInterval(() => { if (!editing && !drag) refresh(true); }, 2000);
 }
 
-async function refresh() {
+// `polled`: the 2 s poll's, which draws nothing if a field took focus while it was out (the
+// host began typing then: a redraw would put the saved value back under the thumb).
+async function refresh(polled) {
   let response;
   try { response = await fetch("/api/settings"); } catch (e) { return gone(); }
   if (!response.ok) return gone();
   const next = await response.json();
   if (drag) return;  // answered mid-drag: the drop's own refresh draws it
+  if (polled && editing) return;  // typing began meanwhile: the next poll or save draws it
   view = next;
   lang = lang || view.lang;
   render();
