@@ -135,16 +135,24 @@ def test_the_phones_are_a_listener_so_a_table_without_a_keyboard_still_waits_for
 
 
 def test_a_post_must_carry_the_pages_own_origin_in_any_case():
-    server, _ = make()
+    from narrator.phones import provenance
 
-    def request(origin, host="10.42.0.1:8080"):
-        return SimpleNamespace(headers={"Origin": origin} if origin is not None else {}, host=host)
+    def request(origin, host="10.42.0.1:8080", method="POST"):
+        return SimpleNamespace(headers={"Origin": origin} if origin is not None else {}, host=host, method=method)
 
-    assert server._same_origin(request("http://10.42.0.1:8080"))
-    assert server._same_origin(request("HTTP://Narrator.Local:8080", "narrator.local:8080"))
-    assert not server._same_origin(request("https://10.42.0.1:8080"))
-    assert not server._same_origin(request("http://evil.example"))
-    assert not server._same_origin(request(None))
+    assert provenance.same_origin(request("http://10.42.0.1:8080"))
+    assert provenance.same_origin(request("HTTP://Narrator.Local:8080", "narrator.local:8080"))
+    assert not provenance.same_origin(request("https://10.42.0.1:8080"))
+    assert not provenance.same_origin(request("http://evil.example"))
+    assert not provenance.same_origin(request(None))
+    allowed = {"10.42.0.1:8080"}
+    assert provenance.refusal(request("http://10.42.0.1:8080"), allowed) is None
+    assert provenance.refusal(request("http://evil.example"), allowed).status == 403
+    assert provenance.refusal(request("http://evil.example"), allowed, check_origin=False) is None
+    assert provenance.refusal(request(None, method="GET"), allowed) is None  # a GET carries none
+    assert provenance.refusal(request("http://evil.example:8080", "evil.example:8080"), allowed).status == 421
+    assert provenance.refusal(request("http://EVIL.example:8080", "EVIL.example:8080"), None) is None  # no port yet
+    assert provenance.refusal(request("http://10.42.0.1:8080", "10.42.0.1:8080", "GET"), {"x"}).status == 421
 
 
 def test_releasing_the_host_at_the_terminal_makes_a_new_code_said_aloud_and_drops_a_waiting_phone():

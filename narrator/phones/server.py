@@ -32,7 +32,7 @@ from narrator.inputs.heard import Heard
 from narrator.inputs.hub import ListenerHub
 from narrator.phones import (answers, carry, channel, crypto, decoys, gate, guard, host, host_channel,
                              host_release, join_challenge, page_files, page_view, streams, table_controls, wire)
-from narrator.phones import host_turns
+from narrator.phones import host_turns, provenance
 from narrator.phones.event_stream import LiveStreams
 from narrator.phones.following import Calls, HubFollower
 from narrator.phones.listening import Listening
@@ -341,18 +341,10 @@ class PhoneServer:
             held = self.seats.holder(self.token(request)) or self.seats.holder(self.token(request, host_cookie=True))
             if held is not None:  # a seated phone's connection: room is kept for it (guard.py)
                 self.guard.seated(request.transport, held)
-            if request.host.lower() not in self.allowed_hosts:
-                return wire.error(421, "unknown host: open the address the narrator announced")
-            if request.method == "POST" and self.check_origin and not self._same_origin(request):
-                return wire.error(403, "this request did not come from the narrator's page")
-            return await handler(request)
+            refused = provenance.refusal(request, self.allowed_hosts, self.check_origin)
+            return refused if refused is not None else await handler(request)
         finally:
             self.guard.finished(request.transport)
-
-    def _same_origin(self, request: web.Request) -> bool:
-        """A POST must carry the page's own Origin (a page elsewhere cannot answer for a phone)."""
-        origin = request.headers.get("Origin", "")
-        return origin.lower() == f"http://{request.host.lower()}"
 
     def token(self, request: web.Request, host_cookie: bool = False) -> str | None:
         return request.cookies.get(self.host_cookie if host_cookie else self.cookie)

@@ -30,7 +30,7 @@ from aiohttp import web
 
 from narrator.errors import NarratorError, Refusal
 from narrator.inputs.hub import ListenerHub
-from narrator.phones import (carry, crypto, gate, guard, host_channel, host_keep, host_release, host_turns,
+from narrator.phones import (carry, crypto, gate, guard, host_channel, host_keep, host_release, host_turns, provenance,
                              naming, settings_view, wire)
 from narrator.phones.host_turns import PendingHost
 from narrator.phones.seats import new_table_code, normal_code
@@ -203,11 +203,8 @@ class SettingsPage:
         """A POST must come from this page (its Origin): a page elsewhere cannot change the table;
         and every request must name this machine (its Host): a page elsewhere that points a name
         of its own at this address (DNS rebinding) would otherwise pass the Origin check."""
-        if self.allowed_hosts is not None and request.host.lower() not in self.allowed_hosts:
-            return wire.error(421, "unknown host: open the address the narrator announced")
-        if request.method == "POST" and request.headers.get("Origin", "").lower() != f"http://{request.host.lower()}":
-            return wire.error(403, "this request did not come from the narrator's page")
-        return await handler(request)
+        refused = provenance.refusal(request, self.allowed_hosts)
+        return refused if refused is not None else await handler(request)
 
     def is_host(self, request: web.Request) -> bool:
         digest = carry.digest(request.cookies.get(HOST_COOKIE))
