@@ -13,6 +13,7 @@ from narrator.appliance import setup_menu
 from narrator.appliance.table import DEFAULT_TABLE, load_table
 from narrator.phones.settings_page import SettingsPage
 from narrator.phones.table import page_packs
+from tests.phones_harness import wait_for
 from tests.test_phones_browser import CHROMIUM, LAUNCH_ARGS, new_phone, playwright_api
 
 pytestmark = pytest.mark.slow  # Chromium through Playwright
@@ -50,11 +51,7 @@ def test_a_poll_out_while_the_host_types_leaves_the_typing_alone(tmp_path):
                     before = await phone.input_value(FIELD)
                     await phone.route("**/api/settings", hold)
                     await phone.evaluate("window.drawn = false; void refresh(true).then(() => { window.drawn = true; })")
-                    for _ in range(200):  # the browser's request reaching its router (bounded)
-                        if held:
-                            break
-                        await asyncio.sleep(0.05)
-                    assert held, "the poll's request never left the page"
+                    await wait_for(lambda: _some(held), timeout=10)  # the poll's request at the router
                     await phone.fill(FIELD, "99999")  # the host begins typing while the poll is out
                     release.set()
                     await phone.wait_for_function("() => window.drawn === true", timeout=10000)
@@ -68,3 +65,7 @@ def test_a_poll_out_while_the_host_types_leaves_the_typing_alone(tmp_path):
     asyncio.run(drive())
     assert typed["before"] != "99999"
     assert typed["after"] == "99999"
+
+
+async def _some(items):
+    return bool(items)
