@@ -137,6 +137,7 @@ def test_a_speaker_that_appears_between_games_plays_the_next_one(monkeypatch):
         scheduler = sitting.scheduler
         assert isinstance(sitting.output, outputs.SpeakerOutput)
         assert scheduler.output is scheduler.narration.output is scheduler.deadlines.output is sitting.output
+        assert scheduler.timeline.latency == sitting.output.latency > 0  # cues allow for the speaker's buffer
         assert speaker.problem is None and log[-1].startswith("speaker found")
     finally:
         sitting.close()

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Callable
 from narrator.sound import outputs
 
 if TYPE_CHECKING:  # the sitting's types; table.session is imported where a retry needs it
-    from narrator.sound.outputs import AudioOutput
     from narrator.table.clock import Clock
     from narrator.table.session import RunOptions, Sitting
 
@@ -64,15 +63,6 @@ class Speaker:
             self.log(f"{err}; still without sound")
             return False
         self.problem = None
-        swap_output(sitting, output)
+        sitting.play_on(output)
         self.log("speaker found: the next game has sound")
         return True
-
-
-def swap_output(sitting: Sitting, output: AudioOutput) -> None:
-    """Every part of the sitting that plays clips plays them on `output` from now on."""
-    old, scheduler = sitting.output, sitting.scheduler
-    sitting.output = scheduler.output = scheduler.narration.output = scheduler.deadlines.output = output
-    scale = getattr(scheduler.clock, "scale", 1.0) or 1.0
-    scheduler.timeline.latency = getattr(output, "latency", 0.0) / scale
-    old.close()

@@ -89,6 +89,13 @@ class Scheduler:
                                      self.deadlines, self.commands)
         self._ambience_on = False
 
+    def play_on(self, output: AudioOutput) -> None:
+        """Every part that plays clips plays them on `output` from the next cue (the sitting's
+        speaker found between games), and the timeline allows for that output's latency."""
+        self.output = self.narration.output = self.deadlines.output = output
+        scale = getattr(self.timeline.clock, "scale", 1.0) or 1.0
+        self.timeline.latency = getattr(output, "latency", 0.0) / scale
+
     # what the sitting, the phones, the appliance and tests read or set, kept by the part using it
     clock = _kept_by("timeline", "clock", "The game clock (`Clock`); the appliance swaps it on a resume.")
     cursor = _kept_by("timeline", "cursor", "The game second the next cue starts at.")

@@ -96,6 +96,12 @@ class Sitting:
             start(loop)
         self.hub.table_started()  # what listens at the table now listens
 
+    def play_on(self, output: AudioOutput) -> None:
+        """Play every clip on `output` from now on (a speaker that answers now), the old one closed."""
+        old, self.output = self.output, output
+        self.scheduler.play_on(output)
+        old.close()
+
     def hush(self) -> None:
         """Ctrl-C: drop what is still to be heard, so `close` stops at once instead of draining."""
         if hasattr(self.output, "hush"):
