@@ -29,7 +29,6 @@ from narrator.inputs.hub import Listener
 from narrator.table.runner import play as play_loop
 from narrator.table.runner import Position, resume_position, start_position
 from narrator.table.session import RunOptions, Sitting, open_sitting
-from narrator.sound.names import with_readings
 from narrator.settings import TableSettings, build_settings
 from narrator.appliance import evening, game_menu, natural_fill, setup_menu, silence, trouble
 from narrator.appliance.game_menu import MAX_PLAYERS, YES_NO
@@ -355,9 +354,7 @@ class Appliance:
             given = build_settings(self.table, self.options.overrides, f"table file {self.path}").listening
         except NarratorError:
             given = {}
-        voice = self.scheduler.voice
-        voice.pack = with_readings(voice.pack, names, given.get("name_readings"))
-        self.hub.vocabulary.readings.update(voice.pack.name_readings)  # a typed reading names its player
+        self.sitting.read_names(names, given.get("name_readings"))
 
     async def _phones_offline(self) -> bool:
         """Phones on by default but no network to serve them on (said once: `PageHost.offline`)."""

@@ -11,7 +11,7 @@ import asyncio
 import sys
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from narrator.games.contract import C, S, Game
 from narrator.sound.outputs import AudioOutput, AudioUnavailable, NullOutput, open_output
@@ -95,6 +95,14 @@ class Sitting:
         for start in self.starters:
             start(loop)
         self.hub.table_started()  # what listens at the table now listens
+
+    def read_names(self, names: Sequence[str], readings: Mapping[str, Any] | None) -> None:
+        """The game's names with their readings as the table file gives them now (the appliance,
+        before each game: the host screen may have named the players since the sitting opened):
+        the voice says them so, and a reading typed or said names its player."""
+        voice = self.scheduler.voice
+        voice.pack = with_readings(voice.pack, names, readings)
+        self.hub.vocabulary.readings.update(voice.pack.name_readings)
 
     def play_on(self, output: AudioOutput) -> None:
         """Play every clip on `output` from now on (a speaker that answers now), the old one closed."""
