@@ -141,7 +141,8 @@ class PageHost:
         self.app = app
         self.page: SettingsPage | None = None
         self.seats_kept: Kept | None = None
-        """The last game's seated phones, for the next game (seat_carry.Kept), in memory only."""
+        """The last game's seated phones, for the next game (seat_carry.Kept); on the card too
+        (seats_keep.py), so a restart between games keeps them."""
         self.said = False
         """The page's address and table code were said (once per service run)."""
         self.start_requested = False
@@ -270,21 +271,35 @@ class PageHost:
         """The game's phone page answers the host screen of the settings page (carry.py), and
         the last game's seated phones keep their seats if the table is the same (seat_carry.py):
         "carried", "changed" (they join anew, and the table is told) or "none"."""
-        from narrator.phones import carry, seat_carry
+        from narrator.phones import carry, seat_carry, seats_keep
 
         if carry.into_game(self.made(), server):
             self.app.log("the host screen of the settings page is the game's host screen")
-        kept, self.seats_kept = self.seats_kept, None
+        kept = self.seats_kept if self.seats_kept is not None else seats_keep.load(self._seats_file(), self._warn)
+        self.seats_kept = None
+        seats_keep.save(self._seats_file(), None)  # the game's own seats file keeps them now
         outcome = seat_carry.into_game(kept, server)
         if outcome == "carried" and kept is not None:
             self.app.log(f"{len(kept.seats)} phones keep their seats from the last game")
         return outcome
 
     def carry_back(self, server: PhoneServer) -> None:
-        from narrator.phones import carry, seat_carry
+        from narrator.phones import carry, seat_carry, seats_keep
 
         carry.back_from_game(self.made(), server)
         self.seats_kept = seat_carry.after_game(server)
+        if not seats_keep.save(self._seats_file(), self.seats_kept):
+            self._warn("cannot keep the seated phones on the card; they keep their seats until a restart")
+
+    def _seats_file(self) -> Path:
+        """Where the last game's seated phones are kept between games (seats_keep.py)."""
+        from narrator import home
+        from narrator.phones import seats_keep
+
+        return home.app_home() / seats_keep.FILE
+
+    def _warn(self, message: str) -> None:
+        self.app.log(f"warning: {message}")
 
     def take_start(self) -> bool:
         started, self.start_requested = self.start_requested, False
