@@ -15,6 +15,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Mapping, Protocol
 
+from narrator.terminal import terminal_lang
+
 
 class NarratorError(Exception):
     """A problem the user can fix; `str(err)` is the one line to show.
@@ -147,7 +149,9 @@ class Refusal(SetupError):
         return out
 
     def __str__(self) -> str:
-        return self.line(self.lang or "en")
+        """In the table's language; refused before the table's language was known (a flag
+        checked first), in the terminal's (narrator/terminal/lines.py: the locale's, say)."""
+        return self.line(self.lang or terminal_lang())
 
 
 class Names(Protocol):
