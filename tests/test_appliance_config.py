@@ -90,12 +90,16 @@ def test_edit_saves_a_valid_file(narrator_home, tmp_path):
     assert sorted(p.name for p in narrator_home.iterdir()) == [".table.toml.lock", "table.toml"]  # no draft left
 
 
-@pytest.mark.parametrize("bad, message", [
-    ("players = 30\n", "not 30"),
-    ("players = [\n", "would not be valid TOML"),
+@pytest.mark.parametrize("lang, bad, message", [
+    ("ja", "players = 30\n", "（30人ではなく）"),  # the home's table file is Japanese: so is its refusal
+    ("ja", "players = [\n", "が正しいTOMLになりません"),
+    ("en", "players = 30\n", "not 30"),
+    ("en", "players = [\n", "would not be valid TOML"),
 ])
-def test_edit_refuses_an_invalid_file_and_keeps_the_old_one(narrator_home, tmp_path, bad, message):
+def test_edit_refuses_an_invalid_file_and_keeps_the_old_one(narrator_home, tmp_path, lang, bad, message):
     cli("config", "show")
+    if lang != "ja":
+        cli("config", "set", "lang", lang)
     path = narrator_home / "table.toml"
     before = path.read_bytes()
     result = cli("config", "edit", env={"EDITOR": write_editor(tmp_path, bad), "VISUAL": ""})
