@@ -169,6 +169,7 @@ def run_script(checkout: Path, script: str, args: list[str], fakes: Fakes, timeo
         "FAKE_RENDER_RC": str(fakes.render_rc),
         "FAKE_MODEL_RC": str(fakes.model_rc),
         "HOME": str(checkout.parent / "home"),
+        "NARRATOR_BIN": str(checkout.parent / "bin"),  # as root, never the machine's /usr/local/bin
         **fakes.extra_env,
     })
     done = subprocess.run([str(checkout / "scripts" / script), *args], cwd=checkout, env=env,

@@ -11,6 +11,9 @@ a case, no network, nothing on the machine touched.
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 
 from tests.setup_fakes import APT_NOISE, Fakes, make_checkout, run_script
@@ -151,3 +154,16 @@ def test_a_failed_part_still_makes_its_tests_fail_rather_than_skip(checkout):
     """`failed=` counts as asked for: tests/setup_parts.py fails a test that needs it."""
     setup(checkout, Fakes(pip_fails=("[test]",)), "--test")
     assert "test" in requested_parts(checkout / ".venv/narrator-setup.state")
+
+
+def test_a_fake_setup_links_the_command_in_its_own_folder_not_the_machines(checkout):
+    """Setup as root links `narrator` into /usr/local/bin; the copy's runs must not: a CI run
+    left /usr/local/bin/narrator pointing into a deleted pytest folder (`scripts/test` runs
+    setup without --no-link)."""
+    machine = Path("/usr/local/bin/narrator")
+    before = os.readlink(machine) if machine.is_symlink() else None
+    run = run_script(checkout, "test", ["-q"], Fakes(pip_fails=("[test]",)))
+    assert run.returncode != 0
+    after = os.readlink(machine) if machine.is_symlink() else None
+    assert after == before
+    assert (checkout.parent / "bin" / "narrator").is_symlink()
