@@ -27,37 +27,50 @@ def game(hub, names=NAMES):
     return make_server(rules, config, GameStore.create(home.app_home(), rules.name, config.to_dict(), {}), hub, "ja")
 
 
+async def seat_every_phone(server) -> list[Phone]:
+    """Game 1 on `server`: five phones scan their seats, then the game's page stops."""
+    port = await server.start("127.0.0.1", 0)
+    phones = [Phone(f"http://127.0.0.1:{port}", name) for name in NAMES.split(",")]
+    try:
+        for phone in phones:
+            assert await phone.join_code(server.seats.code(phone.name)) == 200
+    finally:
+        await server.stop()
+    return phones
+
+
+async def what_each_sees(phones, server, port) -> list:
+    """Each phone on the next game's page with only its cookie: (its seat, the status of a view
+    sealed with the new key the carry handed it) or (None, None) when nothing was carried."""
+    seen = []
+    for phone in phones:
+        phone.base = f"http://127.0.0.1:{port}"
+        await phone.reconnect()  # the page reloads on the next game's page: only its cookie kept
+        async with phone.session.get("/api/seats") as r:
+            seats = await r.json()
+        carried = seats.get("carried")
+        opened = crypto.unseal(phone.key, carried["box"]) if carried else None
+        if opened is not None:  # what app.js's seatCarried does
+            phone.key, phone.counter = base64.b64decode(opened["key"]), 0
+            seen.append((seats["you"], (await phone.sealed("view"))[0]))
+        else:
+            seen.append((seats["you"], None))
+    return seen
+
+
 async def evening_of_two(tmp_path, names2=NAMES):
     """Game 1: five phones scan their seats. Game 2: what each phone sees, with its own cookie."""
     evening = Evening(tmp_path)
     first = game(evening.hub)
     carry.into_game(evening.page, first)
-    port = await first.start("127.0.0.1", 0)
-    phones = [Phone(f"http://127.0.0.1:{port}", name) for name in NAMES.split(",")]
-    try:
-        for phone in phones:
-            assert await phone.join_code(first.seats.code(phone.name)) == 200
-    finally:
-        await first.stop()
+    phones = await seat_every_phone(first)
     kept = seat_carry.after_game(first)
     second = game(evening.hub, names2)
     carry.into_game(evening.page, second)
     outcome = seat_carry.into_game(kept, second)
     port = await second.start("127.0.0.1", 0)
-    seen = []
     try:
-        for phone in phones:
-            phone.base = f"http://127.0.0.1:{port}"
-            await phone.reconnect()  # the page reloads on the next game's page: only its cookie kept
-            async with phone.session.get("/api/seats") as r:
-                seats = await r.json()
-            carried = seats.get("carried")
-            opened = crypto.unseal(phone.key, carried["box"]) if carried else None
-            if opened is not None:  # what app.js's seatCarried does
-                phone.key, phone.counter = base64.b64decode(opened["key"]), 0
-                seen.append((seats["you"], (await phone.sealed("view"))[0]))
-            else:
-                seen.append((seats["you"], None))
+        seen = await what_each_sees(phones, second, port)
         free = len(second.seats.free())
         sniffed = Phone(phones[0].base, "laptop")  # the first phone's cookie, sniffed on the Wi-Fi
         sniffed.session.cookie_jar.update_cookies({c.key: c.value for c in phones[0].session.cookie_jar})

@@ -5,7 +5,6 @@ again by its cookie, with a new key sealed with its last one: no seat code to sc
 HTTP on loopback, through the appliance's own `PageHost.carry_back` / `carry_in`."""
 
 import asyncio
-import base64
 import stat
 from types import SimpleNamespace
 
@@ -13,9 +12,8 @@ from narrator import home
 from narrator.appliance import setup_menu
 from narrator.appliance.table import DEFAULT_TABLE, load_table
 from narrator.inputs.hub import ListenerHub
-from narrator.phones import crypto, seats_keep
-from tests.phones_harness import Phone
-from tests.test_seat_carry import NAMES, game
+from narrator.phones import seats_keep
+from tests.test_seat_carry import NAMES, game, seat_every_phone, what_each_sees
 
 
 def appliance(tmp_path, log):
@@ -35,13 +33,7 @@ async def evening_with_a_restart(tmp_path):
     host, hub = appliance(tmp_path, log)
     first = game(hub)
     assert host.carry_in(first) == "none"
-    port = await first.start("127.0.0.1", 0)
-    phones = [Phone(f"http://127.0.0.1:{port}", name) for name in NAMES.split(",")]
-    try:
-        for phone in phones:
-            assert await phone.join_code(first.seats.code(phone.name)) == 200
-    finally:
-        await first.stop()
+    phones = await seat_every_phone(first)
     host.carry_back(first)
     kept_file = home.app_home() / seats_keep.FILE
     written = kept_file.read_text(encoding="utf-8") if kept_file.exists() else ""
@@ -53,19 +45,8 @@ async def evening_with_a_restart(tmp_path):
     outcome = host.carry_in(second)
     left_after = kept_file.exists()
     port = await second.start("127.0.0.1", 0)
-    seen = []
     try:
-        for phone in phones:
-            phone.base = f"http://127.0.0.1:{port}"
-            await phone.reconnect()
-            async with phone.session.get("/api/seats") as r:
-                carried = (await r.json()).get("carried")
-            opened = crypto.unseal(phone.key, carried["box"]) if carried else None
-            if opened is not None:  # what app.js's seatCarried does
-                phone.key, phone.counter = base64.b64decode(opened["key"]), 0
-                seen.append((phone.name, (await phone.sealed("view"))[0]))
-            else:
-                seen.append((phone.name, None))
+        seen = await what_each_sees(phones, second, port)
         free = len(second.seats.free())
     finally:
         for phone in phones:
@@ -78,7 +59,7 @@ async def evening_with_a_restart(tmp_path):
 def test_a_restart_between_games_keeps_every_phone_seated(tmp_path):
     run = asyncio.run(evening_with_a_restart(tmp_path))
     assert run.outcome == "carried" and run.free == 0
-    assert run.seen == [(name, 200) for name in NAMES.split(",")]
+    assert run.seen == [(name, 200) for name in NAMES.split(",")]  # each sealed with its new key
     assert run.mode == 0o600 and run.tokens and not any(t in run.written for t in run.tokens)  # digests, no token
     assert run.left_after is False  # the new game's seats file holds them now
     assert any(line.startswith("5 phones keep their seats") for line in run.log)
@@ -87,7 +68,7 @@ def test_a_restart_between_games_keeps_every_phone_seated(tmp_path):
 def test_kept_in_memory_only_a_restart_makes_every_phone_scan(tmp_path, monkeypatch):
     monkeypatch.setattr(seats_keep, "save", lambda path, kept: True)  # as before: nothing on the card
     run = asyncio.run(evening_with_a_restart(tmp_path))
-    assert run.outcome == "none" and run.free == 5 and run.seen == [(n, None) for n in NAMES.split(",")]
+    assert run.outcome == "none" and run.free == 5 and run.seen == [(None, None)] * 5
 
 
 def test_a_damaged_file_is_set_aside_and_the_phones_scan_again(tmp_path):
